@@ -1,0 +1,1 @@
+"""Narration: voices, the rendered-line cache, the renderer process, cues and playback."""

@@ -1,0 +1,37 @@
+"""Cue sounds, generated in code: no copied sound files.
+
+Returned as 16-bit mono PCM bytes at the mixer's rate so they can be
+checked with numbers (duration, peak) and handed straight to the mixer.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+
+from wolfbox.effects import Cue
+
+# (frequency Hz, start s, length s, level 0..1) partials of each cue
+_SHAPES: dict[Cue, list[tuple[float, float, float, float]]] = {
+    Cue.CHIME: [(880.0, 0.0, 0.6, 0.35), (1318.5, 0.12, 0.6, 0.3)],
+    Cue.TICK: [(1500.0, 0.0, 0.04, 0.3)],
+    Cue.VOTE: [(660.0, 0.0, 0.15, 0.4), (880.0, 0.15, 0.15, 0.4), (1320.0, 0.3, 0.35, 0.45)],
+    Cue.TIME_UP: [(440.0, 0.0, 0.25, 0.45), (440.0, 0.35, 0.45, 0.45)],
+    Cue.ABANDON: [(660.0, 0.0, 0.2, 0.35), (440.0, 0.2, 0.35, 0.35)],
+}
+
+
+def cue_pcm(cue: Cue, rate: int) -> bytes:
+    """The cue as signed 16-bit mono samples at `rate`."""
+    parts = _SHAPES[cue]
+    length = max(start + dur for _, start, dur, _ in parts)
+    n = int(length * rate)
+    mix = [0.0] * n
+    for freq, start, dur, level in parts:
+        first, count = int(start * rate), int(dur * rate)
+        attack = max(1, int(0.005 * rate))
+        for i in range(count):
+            env = min(1.0, i / attack) * math.exp(-4.0 * i / count)
+            mix[first + i] += level * env * math.sin(2 * math.pi * freq * i / rate)
+    peak = max(1.0, max(abs(x) for x in mix))
+    return array("h", (int(32767 * x / peak) for x in mix)).tobytes()

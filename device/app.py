@@ -1,0 +1,179 @@
+"""Putting the box together: configuration in, a running loop out.
+
+Every adapter is built here and handed to the loop; nothing below reads
+configuration or chooses hardware on its own. Anything missing (screen,
+sound card, voice) degrades to what is left, with one line saying so.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import pygame
+
+from wolfbox.buttons import Button, Classifier
+from wolfbox.config import Config
+from wolfbox.effects import Effect, Say
+from wolfbox.flow import Flow, RoundSettings
+from wolfbox.night import night_script
+from wolfbox.audio.cache import LineCache, SynthSettings
+from wolfbox.audio.narrator import SPEECH_END, Narrator, open_mixer
+from wolfbox.audio.renderer import Renderer
+from wolfbox.audio.voice import VoiceError, find_voice
+from wolfbox.hardware.buttons import ButtonBank
+from wolfbox.hardware.factory import make_factory
+
+from .keys import TerminalKeys, key_codes, terminal_chars
+from .loop import Box, post_edge
+from .screen import TerminalScreen, WindowScreen, init_video
+
+log = logging.getLogger("wolfbox")
+
+
+def round_settings(config: Config) -> RoundSettings:
+    deck = tuple(config.game.deck)
+    return RoundSettings(
+        deck=deck,
+        night=tuple(night_script(deck, config.night.action_seconds, config.night.scale)),
+        discussion_seconds=config.game.discussion_seconds,
+        warnings=tuple(config.game.warnings),
+        add_seconds=config.game.add_seconds,
+        line_gap=config.night.line_gap,
+        per_word=0.42 * config.voice.length_scale,
+    )
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence C libraries (ALSA) that print to fd 2 while probing devices;
+    the box reports what it found in one line of its own."""
+    try:
+        saved = os.dup(2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        yield
+        return
+    try:
+        sys.stderr.flush()
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+@dataclass
+class Parts:
+    """A built box and everything that must be closed after it."""
+    box: Box
+    narrator: Narrator
+    bank: ButtonBank
+    display: str
+    notices: list[str] = field(default_factory=list)
+    keys: TerminalKeys | None = None
+
+    def close(self) -> None:
+        if self.keys is not None:
+            self.keys.stop()
+        self.narrator.close()
+        self.bank.close()
+        pygame.quit()
+
+
+def build(config: Config, display: str | None = None,
+          clock: Callable[[], float] = time.monotonic,
+          pin_factory: object | None = None, stdin_keys: bool = True,
+          renderer_command: list[str] | None = None) -> Parts:
+    """Build a ready-to-run box. Raises ValueError (with one line) on bad keys."""
+    notices: list[str] = []
+    shown = init_video(display or config.screen.display)
+    codes = key_codes(config.keys.keys())
+
+    # Voice and sound
+    narrator_cache: LineCache | None = None
+    renderer: Renderer | None = None
+    sound = False
+    if not config.voice.enabled:
+        notices.append("voice off: captions only")
+    else:
+        try:
+            voice = find_voice(config.voice.model)
+        except VoiceError as e:
+            notices.append(f"{e}: captions only")
+            voice = None
+        if voice is not None:
+            with _quiet_stderr():
+                problem = open_mixer(voice.sample_rate)
+            if problem:
+                notices.append(problem)
+            else:
+                sound = True
+                settings = SynthSettings(config.voice.length_scale, config.voice.volume)
+                narrator_cache = LineCache(config.cache_dir() / voice.name, voice.identity,
+                                           settings)
+                renderer = Renderer(voice, narrator_cache, command=renderer_command)
+    narrator = Narrator(narrator_cache, renderer, clock, sound=sound)
+
+    # Buttons
+    factory = pin_factory if pin_factory is not None else make_factory("auto")
+    bank = ButtonBank(config.buttons.pins(), factory, post_edge, clock,
+                      bounce_seconds=config.buttons.debounce_ms / 1000)
+    classifier = Classifier(hold_seconds={Button.BACK: config.buttons.hold_seconds},
+                            debounce=config.buttons.debounce_ms / 1000)
+
+    # Screen
+    sinks: list[Callable[[Effect], None]] = [narrator.apply]
+    if shown == "headless":
+        screen: WindowScreen | TerminalScreen = TerminalScreen()
+        terminal = screen
+
+        def echo(effect: Effect) -> None:
+            if isinstance(effect, Say):
+                terminal.say(effect.text)
+        sinks.append(echo)
+    else:
+        screen = WindowScreen((config.screen.width, config.screen.height),
+                              fullscreen=shown == "fullscreen")
+
+    flow = Flow(round_settings(config))
+    box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
+              effect_sinks=sinks, speech_end_type=SPEECH_END,
+              speech_ended=narrator.speech_ended, key_codes=codes, drive=bank.drive,
+              notice="; ".join(notices))
+    parts = Parts(box, narrator, bank, shown, notices)
+    if shown == "headless" and stdin_keys:
+        keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,
+                            config.buttons.hold_seconds, on_quit=box.stop)
+        if keys.start():
+            parts.keys = keys
+    narrator.warm(flow.settings.lines())
+    return parts
+
+
+def run(config: Config, display: str | None = None) -> int:
+    parts = build(config, display)
+    for notice in parts.notices:
+        log.warning("%s", notice)
+    if parts.display == "headless":
+        chars = terminal_chars(config.keys.keys())
+        names = ", ".join(f"'{'space' if c == ' ' else c}' {b.value}" for c, b in chars.items())
+        print(f"wolfbox: headless. Keys: {names}; a capital letter holds its button; "
+              "q quits.", flush=True)
+    previous = signal.signal(signal.SIGTERM, lambda *_: parts.box.stop())
+    try:
+        parts.box.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        parts.close()
+    return 0

@@ -1,0 +1,142 @@
+"""Where views are shown: a pygame window or console, or a terminal.
+
+Both kinds have the same two methods, so the loop does not care which it
+has. Choosing the display (window, full screen, console, headless) lives
+here too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Protocol, TextIO
+
+import pygame
+
+from wolfbox.view import View
+
+from .render import LOGICAL, Painter
+
+log = logging.getLogger("wolfbox.device")
+
+
+class Screen(Protocol):
+    def show(self, view: View, notice: str) -> None: ...
+    def resized(self) -> None: ...
+
+
+def has_display() -> bool:
+    """A desktop session, or an SDL video driver chosen on purpose."""
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                or os.environ.get("SDL_VIDEODRIVER", "") not in ("", "dummy", "offscreen"))
+
+
+def init_video(display: str) -> str:
+    """Start SDL's video (always needed: it owns the event queue).
+
+    Returns the display actually used: "window", "fullscreen" or "headless".
+    A box with no screen falls back to headless and says so once.
+    """
+    want = display
+    if display == "auto":
+        want = "window" if has_display() else "headless"
+    if want == "headless":
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    try:
+        pygame.display.init()
+    except pygame.error as e:
+        if want == "headless":
+            raise
+        log.warning("no screen (%s): running headless in this terminal", e)
+        pygame.display.quit()
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        pygame.display.init()
+        want = "headless"
+    pygame.font.init()
+    return want
+
+
+@dataclass
+class WindowScreen:
+    """A desktop window (resizable) or the whole screen (a Pi console)."""
+    size: tuple[int, int]
+    fullscreen: bool = False
+    painter: Painter = field(default_factory=Painter)
+
+    def __post_init__(self) -> None:
+        pygame.display.set_caption("Wolfbox")
+        if self.fullscreen:
+            self.surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            pygame.mouse.set_visible(False)
+        else:
+            self.surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        self.flips = 0
+
+    def show(self, view: View, notice: str) -> None:
+        self.surface = pygame.display.get_surface()
+        self.painter.draw(self.surface, view, notice)
+        pygame.display.flip()
+        self.flips += 1
+
+    def resized(self) -> None:
+        self.surface = pygame.display.get_surface()
+
+
+@dataclass
+class TerminalScreen:
+    """Headless: the screen's state as text lines in the terminal.
+
+    A new line whenever anything but the running timer changes; the timer
+    itself is rewritten in place when the output is a terminal.
+    """
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+
+    def __post_init__(self) -> None:
+        self._last: View | None = None
+        self._tty = self.out.isatty()
+        self._status_open = False
+        self._noticed = ""
+        self.flips = 0
+
+    def show(self, view: View, notice: str) -> None:
+        self.flips += 1
+        last, self._last = self._last, view
+        timer_only = last is not None and \
+            dataclasses.replace(last, big=view.big, progress=view.progress,
+                                caption=view.caption) == view
+        if timer_only:
+            if self._tty:
+                self._write(f"\r  {view.big:>6}", newline=False)
+            return
+        legend = "  ".join(f"[{b.value.upper()}] {label}" for b, label in view.legend)
+        head = f"== {view.title}" + (" (PAUSED)" if view.paused else "") \
+            + (f"  {view.big}" if view.big else "")
+        lines = [head]
+        lines += [f"   {d}" for d in view.details]
+        if notice and notice != self._noticed:
+            lines.append(f"   ! {notice}")
+            self._noticed = notice
+        lines.append(f"   {legend}" if legend else "   (no buttons active)")
+        self._write("\n".join(lines))
+
+    def say(self, text: str) -> None:
+        self._write(f'   >> "{text}"')
+
+    def resized(self) -> None:
+        pass
+
+    def _write(self, text: str, newline: bool = True) -> None:
+        if self._status_open and newline:
+            text = "\n" + text
+        self._status_open = not newline
+        try:
+            self.out.write(text + ("\n" if newline else ""))
+            self.out.flush()
+        except (OSError, ValueError):   # a closed stdout must not stop the box
+            pass
+
+
+__all__ = ["LOGICAL", "Screen", "TerminalScreen", "WindowScreen", "init_video"]

@@ -1,0 +1,1 @@
+"""Buttons (and later LEDs) through gpiozero: real pins on a Pi, mock pins elsewhere."""

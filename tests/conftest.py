@@ -1,0 +1,25 @@
+"""Shared test helpers. SDL runs on its dummy drivers everywhere in the
+suite, so no test needs a screen or a sound card."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+
+import pytest  # noqa: E402
+
+from wolfbox.config import STARTER_DECK  # noqa: E402
+from wolfbox.flow import Flow, RoundSettings  # noqa: E402
+from wolfbox.night import night_script  # noqa: E402
+
+
+def make_flow(deck=STARTER_DECK, **kw) -> Flow:
+    return Flow(RoundSettings(deck=tuple(deck), night=tuple(night_script(deck)), **kw))
+
+
+@pytest.fixture
+def flow() -> Flow:
+    return make_flow()

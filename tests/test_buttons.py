@@ -1,0 +1,50 @@
+from wolfbox.buttons import Button, Classifier, Hold, Tap
+
+
+def classifier() -> Classifier:
+    return Classifier(hold_seconds={Button.BACK: 2.0}, debounce=0.03)
+
+
+def test_plain_buttons_tap_on_press():
+    c = classifier()
+    assert c.press(Button.START, 1.0) == [Tap(Button.START)]
+    assert c.release(Button.START, 1.1) == []
+
+
+def test_hold_button_taps_on_a_short_press():
+    c = classifier()
+    assert c.press(Button.BACK, 1.0) == []
+    assert c.poll(2.9) == []
+    assert c.release(Button.BACK, 2.9) == [Tap(Button.BACK)]
+
+
+def test_hold_fires_at_the_hold_time_while_still_down_and_once():
+    c = classifier()
+    c.press(Button.BACK, 1.0)
+    assert c.next_deadline() == 3.0
+    assert c.poll(2.999) == []
+    assert c.poll(3.0) == [Hold(Button.BACK)]
+    assert c.poll(10.0) == []
+    assert c.next_deadline() is None
+    assert c.release(Button.BACK, 10.0) == []      # no tap after a hold
+
+
+def test_a_late_release_still_counts_as_a_hold_if_poll_was_missed():
+    c = classifier()
+    c.press(Button.BACK, 0.0)
+    assert c.release(Button.BACK, 2.5) == [Hold(Button.BACK)]
+
+
+def test_contact_bounce_is_ignored():
+    c = classifier()
+    assert c.press(Button.START, 1.0) == [Tap(Button.START)]
+    assert c.release(Button.START, 1.01) == []     # bounce: still down
+    assert c.press(Button.START, 1.02) == []
+    assert c.release(Button.START, 1.2) == []
+    assert c.press(Button.START, 1.5) == [Tap(Button.START)]
+
+
+def test_repeated_press_edges_without_release_do_not_tap_twice():
+    c = classifier()
+    assert c.press(Button.VOTE, 1.0) == [Tap(Button.VOTE)]
+    assert c.press(Button.VOTE, 2.0) == []

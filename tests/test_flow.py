@@ -1,0 +1,266 @@
+"""The game flow on a fake clock: whole rounds in milliseconds of test time."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import make_flow
+from wolfbox import lines
+from wolfbox.buttons import Button, Hold, Tap
+from wolfbox.effects import Cue, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech
+from wolfbox.flow import Flow, SpeechDone
+from wolfbox.night import CLOSE_EYES, WAKE_UP
+from wolfbox.view import Phase
+
+START, VOTE, NEXT, BACK = (Tap(b) for b in Button)
+
+
+def says(effects) -> list[str]:
+    return [e.text for e in effects if isinstance(e, Say)]
+
+
+def run_until(flow: Flow, now: float, done, limit: float = 10_000) -> tuple[float, list]:
+    """Jump the fake clock from change to change until done(flow)."""
+    effects: list = []
+    while not done(flow):
+        nxt = flow.next_change(now)
+        assert nxt is not None, f"stuck in {flow.phase}"
+        assert nxt >= now
+        now = nxt
+        assert now < limit
+        effects += flow.tick(now)
+        flow.check(now)
+    return now, effects
+
+
+def test_a_full_round_goes_through_every_phase_in_order(flow: Flow):
+    now = 0.0
+    assert flow.view(now).phase is Phase.IDLE
+    effects = flow.handle(START, now)
+    assert PlayCue(Cue.CHIME) in effects
+    now, more = run_until(flow, now, lambda f: f.phase is not Phase.NIGHT)
+    effects += more
+    spoken = says(effects)
+    night = flow.settings.night
+    assert night[0] == CLOSE_EYES and night[-1] == WAKE_UP
+    expected_night = []
+    for step in night:
+        expected_night += [step.text] + ([step.after] if step.after else [])
+    assert spoken[:len(expected_night)] == expected_night
+    assert [s.id for s in night] == ["close_eyes", "werewolves", "seer", "robber",
+                                     "troublemaker", "wake_up"]
+
+    assert flow.phase is Phase.DISCUSSION
+    assert flow.view(now).big == "5:00"
+    assert spoken[-1] == lines.discussion_start(300)
+    start_discussion = now
+    now, effects = run_until(flow, now, lambda f: f.phase is not Phase.DISCUSSION)
+    assert now == pytest.approx(start_discussion + 300)
+    assert says(effects)[:2] == ["1 minute left.", "10 seconds left."]
+    assert PlayCue(Cue.TIME_UP) in effects
+    assert effects.count(PlayCue(Cue.TICK)) == 10
+
+    assert flow.phase is Phase.VOTE
+    now, effects = run_until(flow, now, lambda f: f.phase is not Phase.VOTE)
+    assert says(effects)[:3] == ["Two.", "One.", "Vote!"]
+    assert flow.phase is Phase.REVEAL
+    assert flow.view(now).details == lines.REVEAL_RULES
+    flow.handle(NEXT, now)
+    assert flow.phase is Phase.IDLE
+
+
+def test_role_waits_last_their_action_time():
+    flow = make_flow()
+    now = 0.0
+    flow.handle(START, now)
+    now, _ = run_until(flow, now, lambda f: f.settings.night[f.step_index].id == "seer"
+                       and f.stage == "wait")
+    begun = now
+    now, _ = run_until(flow, now, lambda f: f.stage != "wait")
+    assert now - begun == pytest.approx(10.0)
+
+
+def test_speech_end_moves_the_night_on_after_the_line_gap():
+    flow = make_flow(line_gap=0.5)
+    effects = flow.handle(START, 0.0)
+    token = next(e.token for e in effects if isinstance(e, Say))
+    assert flow.stage == "speak"
+    flow.handle(SpeechDone(token), 1.0)
+    assert flow.stage == "speak"
+    assert flow.next_change(1.0) == pytest.approx(1.5)
+    flow.tick(1.5)
+    assert flow.stage == "wait"
+
+
+def test_a_stale_speech_end_is_ignored():
+    flow = make_flow()
+    flow.handle(START, 0.0)
+    deadline = flow.timer.deadline
+    flow.handle(SpeechDone(token=999), 0.5)
+    assert flow.timer.deadline == deadline
+
+
+def _all_instants(flow_factory, step: float = 7.3):
+    """Times spread over a whole round, to pause at."""
+    flow = flow_factory()
+    flow.handle(START, 0.0)
+    end, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.REVEAL)
+    t = 0.05
+    while t < end:
+        yield round(t, 3)
+        t += step
+
+
+@pytest.mark.parametrize("pause_at", list(_all_instants(make_flow)))
+def test_pause_and_resume_anywhere_keep_the_remaining_time_exactly(pause_at):
+    flow = make_flow()
+    flow.handle(START, 0.0)
+    now = 0.0
+    while True:
+        nxt = flow.next_change(now)
+        if nxt is None or nxt > pause_at:
+            break
+        now = nxt
+        flow.tick(now)
+    now = pause_at
+    flow.tick(now)
+    before = flow.timer.remaining(now)
+    phase, view_before = flow.phase, flow.view(now)
+    assert flow.handle(START, now) == [PauseAudio()]
+    assert flow.view(now).paused and flow.view(now).legend == ((Button.START, "Resume"),
+                                                                (Button.BACK, "Hold: quit"))
+    for later in (now + 1, now + 600, now + 3600):
+        assert flow.tick(later) == []
+        assert flow.timer.remaining(later) == before
+        assert flow.next_change(later) is None
+    resumed_at = now + 3600.125
+    assert flow.handle(START, resumed_at) == [ResumeAudio()]
+    assert flow.timer.remaining(resumed_at) == before
+    assert flow.phase is phase
+    assert flow.view(resumed_at).big == view_before.big
+
+
+def test_next_adds_a_minute_in_discussion_and_says_so(flow: Flow):
+    flow.handle(START, 0.0)
+    now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.DISCUSSION)
+    now += 100
+    flow.tick(now)
+    assert flow.view(now).big == "3:20"
+    assert flow.view(now).label(Button.NEXT) == "+1 min"
+    effects = flow.handle(NEXT, now)
+    assert says(effects) == ["1 minute more."]
+    assert flow.view(now).big == "4:20"
+    end, _ = run_until(flow, now, lambda f: f.phase is not Phase.DISCUSSION)
+    assert end - now == pytest.approx(260)
+
+
+def test_warnings_are_spoken_once_each_and_again_after_time_is_added(flow: Flow):
+    flow.handle(START, 0.0)
+    now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.DISCUSSION)
+    spoken: list[str] = []
+    # Every millisecond-ish tick across the one-minute mark says it once.
+    for i in range(1, 3000):
+        spoken += says(flow.tick(now + 238 + i * 0.001))
+    assert spoken == ["1 minute left."]
+    now += 241
+    flow.tick(now)
+    spoken = says(flow.handle(NEXT, now))         # back above one minute
+    now, effects = run_until(flow, now, lambda f: f.phase is not Phase.DISCUSSION)
+    spoken += says(effects)
+    assert spoken[:3] == ["1 minute more.", "1 minute left.", "10 seconds left."]
+
+
+def test_a_warning_longer_than_the_discussion_is_not_spoken():
+    flow = make_flow(discussion_seconds=45, warnings=(60, 10))
+    flow.handle(START, 0.0)
+    now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.DISCUSSION)
+    _, effects = run_until(flow, now, lambda f: f.phase is not Phase.DISCUSSION)
+    assert "1 minute left." not in says(effects)
+    assert "10 seconds left." in says(effects)
+
+
+def test_next_skips_narration_and_waits(flow: Flow):
+    flow.handle(START, 0.0)
+    assert flow.stage == "speak" and flow.step_index == 0
+    assert StopSpeech() in flow.handle(NEXT, 0.1)
+    assert flow.stage == "wait"
+    flow.handle(NEXT, 0.2)                          # close_eyes has no closing line
+    assert flow.step_index == 1 and flow.stage == "speak"
+    flow.handle(NEXT, 0.3)
+    assert flow.stage == "wait"
+    effects = flow.handle(NEXT, 0.4)
+    assert flow.stage == "after" and says(effects) == ["Werewolves, close your eyes."]
+
+
+@pytest.mark.parametrize("at", [0.0, 3.0, 20.0, 60.0, 90.0, 200.0, 400.0, 500.0])
+def test_vote_goes_to_the_countdown_at_any_time_in_a_round(at):
+    flow = make_flow()
+    flow.handle(START, 0.0)
+    flow.tick(at)                 # a jump: every stage due by then is passed
+    if flow.phase in (Phase.NIGHT, Phase.DISCUSSION):
+        effects = flow.handle(VOTE, at)
+        assert flow.phase is Phase.VOTE
+        assert StopSpeech() in effects and says(effects) == ["Three."]
+        assert flow.view(at).big == "3"
+    else:
+        assert VOTE.button not in dict(flow.view(at).legend)
+
+
+def test_vote_does_nothing_on_the_start_screen(flow: Flow):
+    assert flow.handle(VOTE, 0.0) == []
+    assert flow.phase is Phase.IDLE
+
+
+@pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE])
+def test_holding_back_abandons_the_round(phase):
+    flow = make_flow()
+    flow.handle(START, 0.0)
+    now, _ = run_until(flow, 0.0, lambda f: f.phase is phase)
+    effects = flow.handle(Hold(Button.BACK), now)
+    assert StopSpeech() in effects and PlayCue(Cue.ABANDON) in effects
+    assert flow.phase is Phase.IDLE and flow.timer is None
+    flow.check(now)
+
+
+def test_tapping_back_does_not_abandon(flow: Flow):
+    flow.handle(START, 0.0)
+    assert flow.handle(Tap(Button.BACK), 1.0) == []
+    assert flow.phase is Phase.NIGHT
+
+
+def test_back_hold_works_while_paused(flow: Flow):
+    flow.handle(START, 0.0)
+    flow.handle(START, 1.0)
+    flow.handle(Hold(Button.BACK), 2.0)
+    assert flow.phase is Phase.IDLE and not flow.paused
+
+
+def test_the_night_is_dim_and_the_day_is_not(flow: Flow):
+    assert not flow.view(0).dim
+    flow.handle(START, 0.0)
+    assert flow.view(0).dim
+    now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.DISCUSSION)
+    assert not flow.view(now).dim
+
+
+def test_legend_is_what_the_buttons_do(flow: Flow):
+    assert flow.view(0).legend == ((Button.START, "Start"),)
+    flow.handle(START, 0.0)
+    assert dict(flow.view(0).legend) == {Button.START: "Pause", Button.VOTE: "Vote now",
+                                         Button.NEXT: "Skip", Button.BACK: "Hold: quit"}
+    # A button the legend leaves out does nothing.
+    now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.REVEAL)
+    assert Button.VOTE not in dict(flow.view(now).legend)
+    assert flow.handle(VOTE, now) == [] and flow.phase is Phase.REVEAL
+
+
+def test_round_lines_cover_everything_a_round_says(flow: Flow):
+    needed = set(flow.settings.lines())
+    now = 0.0
+    spoken = says(flow.handle(START, now))
+    now, effects = run_until(flow, now, lambda f: f.phase is Phase.DISCUSSION)
+    spoken += says(effects) + says(flow.handle(NEXT, now + 1))
+    _, effects = run_until(flow, now, lambda f: f.phase is Phase.REVEAL)
+    spoken += says(effects)
+    assert set(spoken) <= needed
+    assert spoken[0] == flow.settings.lines()[0]

@@ -1,0 +1,251 @@
+"""Configuration: one TOML file over built-in defaults.
+
+The dataclass defaults below are the only place a default lives. Loading
+checks every key and value and raises ConfigError with one line naming the
+key and what is allowed; nothing half-loaded ever reaches the box.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .buttons import Button
+from .errors import UserError
+
+
+class ConfigError(UserError):
+    pass
+
+
+def _c(default: Any, doc: str, **rules: Any) -> Any:
+    """A config field: its default, a one-line description, and its limits."""
+    factory = (lambda: list(default)) if isinstance(default, list) else \
+        (lambda: dict(default)) if isinstance(default, dict) else None
+    meta = {"doc": doc, **rules}
+    if factory is not None:
+        return field(default_factory=factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+STARTER_DECK = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
+
+
+@dataclass
+class GameConfig:
+    deck: list[str] = _c(STARTER_DECK, "the cards in play: role ids (players + 3 cards)")
+    discussion_seconds: float = _c(300.0, "length of the discussion timer", min=1, max=3600)
+    warnings: list[int] = _c([60, 10], "spoken warnings, in seconds left", min=1, max=3600)
+    add_seconds: int = _c(60, "what NEXT adds to the discussion", min=5, max=600)
+
+
+@dataclass
+class NightConfig:
+    scale: float = _c(1.0, "multiplies every role's action time", min=0.1, max=10)
+    action_seconds: dict[str, float] = _c({}, "per-role action time, e.g. seer = 12",
+                                          min=0, max=300)
+    line_gap: float = _c(0.6, "silence after each spoken line, in seconds", min=0, max=10)
+
+
+@dataclass
+class ButtonsConfig:
+    start: int = _c(17, "BCM pin of START/PAUSE", min=0, max=27)
+    vote: int = _c(27, "BCM pin of VOTE", min=0, max=27)
+    next: int = _c(22, "BCM pin of NEXT", min=0, max=27)
+    back: int = _c(23, "BCM pin of BACK", min=0, max=27)
+    hold_seconds: float = _c(2.0, "how long BACK is held to abandon a round", min=0.5, max=10)
+    debounce_ms: float = _c(30.0, "presses closer than this are contact bounce", min=0, max=500)
+
+    def pins(self) -> dict[Button, int]:
+        return {b: getattr(self, b.value) for b in Button}
+
+
+@dataclass
+class KeysConfig:
+    start: list[str] = _c(["space", "s"], "keys for START/PAUSE")
+    vote: list[str] = _c(["v"], "keys for VOTE")
+    next: list[str] = _c(["n", "right"], "keys for NEXT")
+    back: list[str] = _c(["b", "backspace"], "keys for BACK (hold it, like the button)")
+
+    def keys(self) -> dict[Button, list[str]]:
+        return {b: getattr(self, b.value) for b in Button}
+
+
+@dataclass
+class ScreenConfig:
+    display: str = _c("auto", "where the box draws", choices=("auto", "window", "fullscreen",
+                                                               "headless"))
+    width: int = _c(960, "window width in pixels", min=240, max=7680)
+    height: int = _c(640, "window height in pixels", min=160, max=4320)
+
+
+@dataclass
+class VoiceConfig:
+    model: str = _c("", "path to a Piper voice (.onnx); empty: the bundled en_US joe voice")
+    length_scale: float = _c(1.0, "speech speed: above 1 is slower", min=0.3, max=3)
+    volume: float = _c(1.0, "voice volume", min=0, max=1)
+    cache_dir: str = _c("", "where rendered lines are kept; empty: the user's cache directory")
+    enabled: bool = _c(True, "false: captions only, no sound")
+
+
+@dataclass
+class Config:
+    game: GameConfig = field(default_factory=GameConfig)
+    night: NightConfig = field(default_factory=NightConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    keys: KeysConfig = field(default_factory=KeysConfig)
+    screen: ScreenConfig = field(default_factory=ScreenConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
+
+    def cache_dir(self) -> Path:
+        if self.voice.cache_dir:
+            return Path(self.voice.cache_dir).expanduser()
+        if os.environ.get("CACHE_DIRECTORY"):          # systemd's CacheDirectory=
+            return Path(os.environ["CACHE_DIRECTORY"].split(":")[0])
+        base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        return Path(base) / "wolfbox"
+
+
+# ------------------------------------------------------------------ loading
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin is list:
+        return f"a list of {_type_name(typing.get_args(tp)[0])}s"
+    if origin is dict:
+        return f"a table of {_type_name(typing.get_args(tp)[1])}s"
+    return {int: "whole number", float: "number", bool: "true or false",
+            str: "text"}.get(tp, str(tp))
+
+
+def _check_scalar(name: str, tp: Any, value: Any, rules: dict[str, Any]) -> Any:
+    ok = {bool: lambda v: isinstance(v, bool),
+          int: lambda v: isinstance(v, int) and not isinstance(v, bool),
+          float: lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+          str: lambda v: isinstance(v, str)}[tp](value)
+    if not ok:
+        raise ConfigError(f"{name} must be {_article(_type_name(tp))}, got {value!r}")
+    if tp is float:
+        value = float(value)
+    lo, hi = rules.get("min"), rules.get("max")
+    if tp in (int, float) and ((lo is not None and value < lo) or (hi is not None and value > hi)):
+        raise ConfigError(f"{name} must be between {lo} and {hi}, got {value!r}")
+    choices = rules.get("choices")
+    if choices and value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+    return value
+
+
+def _article(noun: str) -> str:
+    return noun if noun.startswith("a ") else f"a {noun}"
+
+
+def _check(name: str, tp: Any, value: Any, rules: dict[str, Any]) -> Any:
+    origin = typing.get_origin(tp)
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        if isinstance(value, str) and item is str:
+            value = [value]                      # keys: "space" is as good as ["space"]
+        if not isinstance(value, list):
+            raise ConfigError(f"{name} must be {_type_name(tp)}, got {value!r}")
+        return [_check_scalar(f"{name}[{i}]", item, v, rules) for i, v in enumerate(value)]
+    if origin is dict:
+        _, item = typing.get_args(tp)
+        if not isinstance(value, dict):
+            raise ConfigError(f"{name} must be {_type_name(tp)}, got {value!r}")
+        return {k: _check_scalar(f"{name}.{k}", item, v, rules) for k, v in value.items()}
+    return _check_scalar(name, tp, value, rules)
+
+
+def _fill(obj: Any, data: dict[str, Any], prefix: str) -> None:
+    hints = typing.get_type_hints(type(obj))
+    fields = {f.name: f for f in dataclasses.fields(obj)}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        f = fields.get(key)
+        if f is None:
+            raise ConfigError(f"unknown key '{name}' (allowed: {', '.join(fields)})")
+        tp = hints[key]
+        if dataclasses.is_dataclass(tp):
+            if not isinstance(value, dict):
+                raise ConfigError(f"'{name}' must be a table ([{name}])")
+            _fill(getattr(obj, key), value, f"{name}.")
+        else:
+            setattr(obj, key, _check(name, tp, value, dict(f.metadata)))
+
+
+def from_dict(data: dict[str, Any]) -> Config:
+    config = Config()
+    _fill(config, data, "")
+    _cross_checks(config)
+    return config
+
+
+def _cross_checks(config: Config) -> None:
+    from .roles import UnknownRole, role
+    for rid in config.night.action_seconds:
+        try:
+            role(rid)
+        except UnknownRole as e:
+            raise ConfigError(f"night.action_seconds: {e}") from None
+    pins = config.buttons.pins()
+    seen: dict[int, Button] = {}
+    for button, pin in pins.items():
+        if pin in seen:
+            raise ConfigError(f"buttons.{button} and buttons.{seen[pin]} both use pin {pin}; "
+                              "each button needs its own pin")
+        seen[pin] = button
+
+
+def load(path: Path | None) -> Config:
+    """The built-in defaults, overlaid with the TOML file at `path` if given."""
+    if path is None:
+        return Config()
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"config file not found: {path}") from None
+    except IsADirectoryError:
+        raise ConfigError(f"config path is a directory, not a file: {path}") from None
+    except PermissionError:
+        raise ConfigError(f"config file not readable (permission denied): {path}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a UTF-8 text file") from None
+    try:
+        return from_dict(data)
+    except ConfigError as e:
+        raise ConfigError(f"{path}: {e}") from None
+
+
+def defaults_toml() -> str:
+    """The default configuration as a commented TOML file (`wolfbox config`)."""
+    out: list[str] = ["# Wolfbox configuration: every key, at its default.", ""]
+    for section in dataclasses.fields(Config):
+        out.append(f"[{section.name}]")
+        obj = getattr(Config(), section.name)
+        for f in dataclasses.fields(obj):
+            out.append(f"# {f.metadata['doc']}")
+            out.append(f"{f.name} = {_toml_value(getattr(obj, f.name))}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        inner = ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items())
+        return "{ " + inner + " }" if inner else "{}"
+    return repr(v)
+

@@ -1,0 +1,48 @@
+"""What the game flow asks the outside world to do.
+
+The flow returns these; adapters (narrator, screen, LEDs) carry them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Cue(StrEnum):
+    """Short sounds generated in code (see wolfbox.audio.cues)."""
+    CHIME = "chime"        # a phase begins
+    TICK = "tick"          # each of the last ten seconds of discussion
+    VOTE = "vote"          # "vote!"
+    TIME_UP = "time_up"    # the discussion timer ran out
+    ABANDON = "abandon"    # the round was abandoned
+
+
+@dataclass(frozen=True)
+class Say:
+    """Speak a line. `token` comes back in SpeechDone so stale ends are ignored."""
+    text: str
+    token: int
+
+
+@dataclass(frozen=True)
+class PlayCue:
+    cue: Cue
+
+
+@dataclass(frozen=True)
+class StopSpeech:
+    pass
+
+
+@dataclass(frozen=True)
+class PauseAudio:
+    pass
+
+
+@dataclass(frozen=True)
+class ResumeAudio:
+    pass
+
+
+Effect = Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio

@@ -1,0 +1,354 @@
+"""The game flow of a One Night round, as a pure state machine.
+
+It takes events (a tap, a hold, the end of a spoken line) and the time from
+an injected monotonic clock, and returns effects (say this, play that cue).
+It imports nothing from pygame, gpiozero or piper and never reads a clock
+itself, which is what lets a ten-minute round be tested in milliseconds.
+
+Every running phase has one Countdown: the stage's deadline. Pausing stores
+its remaining time; resuming sets a new deadline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from . import lines
+from .buttons import Button, Hold, Tap
+from .effects import Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech
+from .night import Step
+from .roles import ROLES
+from .timer import Countdown
+from .view import Phase, View
+
+
+@dataclass(frozen=True)
+class SpeechDone:
+    """The narrator finished (or gave up on) the line with this token."""
+    token: int
+
+
+Event = Tap | Hold | SpeechDone
+
+
+@dataclass(frozen=True)
+class RoundSettings:
+    deck: tuple[str, ...]
+    night: tuple[Step, ...]
+    discussion_seconds: float = 300.0
+    warnings: tuple[int, ...] = (60, 10)
+    add_seconds: int = 60
+    line_gap: float = 0.6          # silence after a line before the next stage
+    vote_beat: float = 1.0         # seconds between "3", "2", "1", "vote!"
+    vote_hold: float = 3.0         # "VOTE!" stays this long before the reveal
+    tick_from: int = 10            # tick each second from here down
+    per_word: float = 0.42         # caption time a word (scaled with speech speed)
+
+    def lines(self) -> list[str]:
+        """Every line a round can say, in the order it is first needed."""
+        out: list[str] = []
+        for step in self.night:
+            out += [step.text] + ([step.after] if step.after else [])
+        out.append(lines.discussion_start(round(self.discussion_seconds)))
+        out += [lines.warning(w) for w in sorted(self.warnings, reverse=True)]
+        out.append(lines.added(self.add_seconds))
+        out += list(lines.COUNTDOWN) + [lines.REVEAL]
+        return list(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class _Action:
+    label: str
+    run: Callable[[float], list[Effect]]
+
+
+# Night stages: say the call, wait for the action, say the closing line.
+_SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
+
+
+@dataclass
+class Flow:
+    settings: RoundSettings
+    phase: Phase = Phase.IDLE
+    paused: bool = False
+    timer: Countdown | None = None
+    step_index: int = 0
+    stage: str = _SPEAK
+    beat: int = 0
+    caption: str = ""
+    _speaking: int | None = None        # token whose end moves the stage on
+    _tokens: int = 0
+    _fired: set[int] = field(default_factory=set)
+    _last_shown: int | None = None
+
+    # ----------------------------------------------------------------- input
+    def handle(self, event: Event, now: float) -> list[Effect]:
+        effects = self.tick(now)
+        if isinstance(event, SpeechDone):
+            if event.token == self._speaking and self.timer is not None:
+                self._speaking = None
+                gap = Countdown.start(now, self.settings.line_gap)
+                if self.timer.paused:
+                    gap.pause(now)
+                if gap.remaining(now) < self.timer.remaining(now):
+                    self.timer = gap
+                effects += self.tick(now)
+            return effects
+        actions = self._holds() if isinstance(event, Hold) else self._taps()
+        action = actions.get(event.button)
+        if action is not None:
+            effects += action.run(now)
+            effects += self.tick(now)
+        return effects
+
+    def tick(self, now: float) -> list[Effect]:
+        """Move on past every deadline that has passed by `now`."""
+        effects: list[Effect] = []
+        for _ in range(1000):   # each pass ends a stage; a round has far fewer
+            if self.paused or self.timer is None:
+                break
+            if self.phase is Phase.DISCUSSION:
+                effects += self._discussion_tick(now)
+            if not self.timer.expired(now):
+                break
+            # The next stage starts when this one was due, not when we noticed:
+            # a late wake-up must not stretch the night.
+            assert self.timer.deadline is not None
+            effects += self._stage_over(min(now, self.timer.deadline))
+        return effects
+
+    # ------------------------------------------------------- what buttons do
+    def _taps(self) -> dict[Button, _Action]:
+        if self.paused:
+            return {Button.START: _Action("Resume", self._resume)}
+        match self.phase:
+            case Phase.IDLE:
+                return {Button.START: _Action("Start", self._start)}
+            case Phase.NIGHT:
+                return {Button.START: _Action("Pause", self._pause),
+                        Button.VOTE: _Action("Vote now", self._vote_now),
+                        Button.NEXT: _Action("Skip", self._skip)}
+            case Phase.DISCUSSION:
+                return {Button.START: _Action("Pause", self._pause),
+                        Button.VOTE: _Action("Vote now", self._vote_now),
+                        Button.NEXT: _Action(lines.plus(self.settings.add_seconds),
+                                             self._add_time)}
+            case Phase.VOTE:
+                return {Button.START: _Action("Pause", self._pause),
+                        Button.NEXT: _Action("Skip", self._skip_vote)}
+            case Phase.REVEAL:
+                return {Button.START: _Action("Done", self._to_idle),
+                        Button.NEXT: _Action("Done", self._to_idle)}
+        return {}
+
+    def _holds(self) -> dict[Button, _Action]:
+        if self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
+            return {Button.BACK: _Action("Hold: quit", self._abandon)}
+        return {}
+
+    # --------------------------------------------------------------- actions
+    def _start(self, now: float) -> list[Effect]:
+        self.phase = Phase.NIGHT
+        self.step_index = 0
+        return [PlayCue(Cue.CHIME)] + self._night_stage(now, _SPEAK)
+
+    def _pause(self, now: float) -> list[Effect]:
+        self.paused = True
+        if self.timer is not None:
+            self.timer.pause(now)
+        return [PauseAudio()]
+
+    def _resume(self, now: float) -> list[Effect]:
+        self.paused = False
+        if self.timer is not None:
+            self.timer.resume(now)
+        return [ResumeAudio()]
+
+    def _vote_now(self, now: float) -> list[Effect]:
+        return [StopSpeech()] + self._enter_vote(now)
+
+    def _skip(self, now: float) -> list[Effect]:
+        effects: list[Effect] = [StopSpeech()] if self._speaking is not None else []
+        return effects + self._stage_over(now)
+
+    def _skip_vote(self, now: float) -> list[Effect]:
+        return [StopSpeech()] + self._enter_reveal(now)
+
+    def _add_time(self, now: float) -> list[Effect]:
+        assert self.timer is not None
+        self.timer.add(now, self.settings.add_seconds)
+        shown = self.timer.shown_seconds(now)
+        self._fired = {w for w in self._fired if w >= shown}
+        self._last_shown = shown
+        return self._say(now, lines.added(self.settings.add_seconds), holds=False)
+
+    def _abandon(self, now: float) -> list[Effect]:
+        return [StopSpeech(), PlayCue(Cue.ABANDON)] + self._to_idle(now)
+
+    def _to_idle(self, now: float) -> list[Effect]:
+        self.phase = Phase.IDLE
+        self.paused = False
+        self.timer = None
+        self.caption = ""
+        self._speaking = None
+        return []
+
+    # ---------------------------------------------------------------- stages
+    def _say(self, now: float, text: str, holds: bool) -> list[Effect]:
+        """Speak `text`; if it `holds`, the stage lasts until the line ends."""
+        self._tokens += 1
+        self.caption = text
+        if holds:
+            self._speaking = self._tokens
+            self.timer = Countdown.start(now, lines.caption_seconds(text, self.settings.per_word))
+        return [Say(text, self._tokens)]
+
+    def _night_stage(self, now: float, stage: str) -> list[Effect]:
+        self.stage = stage
+        self._speaking = None
+        step = self.settings.night[self.step_index]
+        if stage == _SPEAK:
+            return self._say(now, step.text, holds=True)
+        if stage == _WAIT:
+            self.timer = Countdown.start(now, step.seconds)
+            return []
+        return self._say(now, step.after, holds=True)
+
+    def _stage_over(self, now: float) -> list[Effect]:
+        match self.phase:
+            case Phase.NIGHT:
+                return self._night_next(now)
+            case Phase.DISCUSSION:
+                return [PlayCue(Cue.TIME_UP)] + self._enter_vote(now)
+            case Phase.VOTE:
+                if self.beat + 1 < len(lines.COUNTDOWN):
+                    return self._vote_beat(now, self.beat + 1)
+                return self._enter_reveal(now)
+        return []
+
+    def _night_next(self, now: float) -> list[Effect]:
+        step = self.settings.night[self.step_index]
+        if self.stage == _SPEAK and (step.seconds > 0 or step.after):
+            return self._night_stage(now, _WAIT)
+        if self.stage == _WAIT and step.after:
+            return self._night_stage(now, _AFTER)
+        if self.step_index + 1 < len(self.settings.night):
+            self.step_index += 1
+            return self._night_stage(now, _SPEAK)
+        return self._enter_discussion(now)
+
+    def _enter_discussion(self, now: float) -> list[Effect]:
+        self.phase = Phase.DISCUSSION
+        self._speaking = None
+        total = self.settings.discussion_seconds
+        self.timer = Countdown.start(now, total)
+        shown = self.timer.shown_seconds(now)
+        self._fired = {w for w in self.settings.warnings if w >= shown}
+        self._last_shown = shown
+        return [PlayCue(Cue.CHIME)] + self._say(now, lines.discussion_start(round(total)),
+                                                holds=False)
+
+    def _discussion_tick(self, now: float) -> list[Effect]:
+        assert self.timer is not None
+        shown = self.timer.shown_seconds(now)
+        if shown == self._last_shown:
+            return []
+        self._last_shown = shown
+        effects: list[Effect] = []
+        crossed = [w for w in self.settings.warnings if w not in self._fired and shown <= w]
+        if crossed and shown > 0:
+            self._fired.update(crossed)
+            effects += self._say(now, lines.warning(min(crossed)), holds=False)
+        elif crossed:
+            self._fired.update(crossed)
+        if 0 < shown <= self.settings.tick_from:
+            effects.append(PlayCue(Cue.TICK))
+        return effects
+
+    def _enter_vote(self, now: float) -> list[Effect]:
+        self.phase = Phase.VOTE
+        return self._vote_beat(now, 0)
+
+    def _vote_beat(self, now: float, beat: int) -> list[Effect]:
+        self.beat = beat
+        last = beat == len(lines.COUNTDOWN) - 1
+        effects: list[Effect] = [PlayCue(Cue.VOTE)] if last else []
+        effects += self._say(now, lines.COUNTDOWN[beat], holds=False)
+        self.timer = Countdown.start(now, self.settings.vote_hold if last
+                                     else self.settings.vote_beat)
+        return effects
+
+    def _enter_reveal(self, now: float) -> list[Effect]:
+        self.phase = Phase.REVEAL
+        self.timer = None
+        return [PlayCue(Cue.CHIME)] + self._say(now, lines.REVEAL, holds=False)
+
+    # ------------------------------------------------------------ for the loop
+    def next_change(self, now: float) -> float | None:
+        """The next monotonic time at which the flow or its view can change."""
+        if self.paused or self.timer is None:
+            return None
+        times = [t for t in (self.timer.deadline, self.timer.next_change(now)) if t is not None]
+        return min(times, default=None)
+
+    def view(self, now: float) -> View:
+        legend = {b: a.label for b, a in self._taps().items()}
+        for b, a in self._holds().items():
+            legend.setdefault(b, a.label)
+        common = dict(phase=self.phase, paused=self.paused, caption=self.caption,
+                      legend=tuple((b, legend[b]) for b in Button if b in legend))
+        t = self.timer
+        match self.phase:
+            case Phase.IDLE:
+                return View(title="Wolfbox", details=self._deck_lines(), **common)
+            case Phase.NIGHT:
+                step = self.settings.night[self.step_index]
+                big = _clock(t.shown_seconds(now)) if t and self.stage == _WAIT else ""
+                progress = (self.step_index + (self.stage != _SPEAK) * 0.5) \
+                    / len(self.settings.night)
+                return View(title=f"Night · {_step_title(step.id)}", big=big,
+                            progress=1 - progress, dim=True, **common)
+            case Phase.DISCUSSION:
+                assert t is not None
+                shown = t.shown_seconds(now)
+                return View(title="Discussion", big=_clock(shown),
+                            progress=shown / t.total if t.total else 0.0, **common)
+            case Phase.VOTE:
+                return View(title="Vote", big=lines.COUNTDOWN_SHOWN[self.beat], **common)
+        return View(title="Who won?", details=lines.REVEAL_RULES, **common)
+
+    def _deck_lines(self) -> tuple[str, ...]:
+        counts: dict[str, int] = {}
+        for r in self.settings.deck:
+            counts[r] = counts.get(r, 0) + 1
+        cards = ", ".join(f"{n}× {ROLES[r].name}" if n > 1 else ROLES[r].name
+                          for r, n in counts.items())
+        players = len(self.settings.deck) - 3
+        return (f"{players} players", cards)
+
+    def check(self, now: float) -> None:
+        """Raise AssertionError if the flow is in a state it should never reach."""
+        assert self.phase in Phase
+        running = self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE)
+        assert (self.timer is not None) == running, (self.phase, self.timer)
+        assert running or not self.paused
+        if self.timer is not None:
+            assert self.timer.remaining(now) >= 0
+            assert self.timer.paused == self.paused
+        if self.phase is Phase.NIGHT:
+            assert 0 <= self.step_index < len(self.settings.night)
+        if self.phase is Phase.VOTE:
+            assert 0 <= self.beat < len(lines.COUNTDOWN)
+
+
+def _clock(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _step_title(step_id: str) -> str:
+    return step_id.replace("_", " ").title()
+
+
+def new_flow(deck: Sequence[str], night: Sequence[Step], **settings: object) -> Flow:
+    return Flow(RoundSettings(deck=tuple(deck), night=tuple(night), **settings))  # type: ignore[arg-type]
