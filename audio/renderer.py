@@ -50,6 +50,8 @@ class Renderer:
     def request(self, texts: Iterable[str], urgent: bool = False) -> None:
         """Queue lines missing from the cache; `urgent` ones go first."""
         with self._cond:
+            if self._closed:
+                return
             queued = set(self._queue)
             new = [t for t in dict.fromkeys(texts) if t not in queued]
             new = self.cache.missing(new)
@@ -83,6 +85,18 @@ class Renderer:
 
     # ------------------------------------------------------------- worker
     _busy = False
+    _start_failures = 0
+    max_start_failures = 2
+    available = True
+
+    def _give_up(self) -> None:
+        """The renderer will not start: stop trying, say so once."""
+        log.warning("the voice renderer cannot start (voice %s): lines not yet rendered "
+                    "stay captions", self.voice.model)
+        with self._cond:
+            self.available = False
+            self._closed = True
+            self._queue.clear()
 
     def _ensure_thread(self) -> None:
         if self._thread is None or not self._thread.is_alive():
@@ -120,7 +134,12 @@ class Renderer:
                     proc = self._start()
                     if proc is None:
                         self.stats.failed += 1
+                        self._start_failures += 1
+                        if self._start_failures >= self.max_start_failures:
+                            self._give_up()
+                            return
                         continue
+                    self._start_failures = 0
                 if self._render(proc, text):
                     self.on_ready(text)
                 else:
@@ -143,7 +162,6 @@ class Renderer:
             return None
         hello = _readline(proc, self.timeout)
         if not hello or not hello.get("ready"):
-            log.warning("the voice renderer did not start (voice %s)", self.voice.model)
             _stop(proc)
             return None
         return proc

@@ -70,13 +70,15 @@ class Box:
         while self.running and not (until and until()):
             self.step()
 
-    def step(self) -> None:
+    def step(self, max_sleep: float = MAX_SLEEP) -> None:
         """Sleep until the next event or deadline, then act on everything due."""
         now = self.clock()
         deadlines = [t for t in (self.flow.next_change(now), self.classifier.next_deadline())
                      if t is not None]
-        sleep = min([MAX_SLEEP] + [t - now for t in deadlines])
-        event = pygame.event.wait(max(0, math.ceil(sleep * 1000)))
+        sleep = min([max_sleep] + [t - now for t in deadlines])
+        wait_ms = math.ceil(sleep * 1000)
+        # pygame.event.wait(0) would wait forever: something is due now, so poll.
+        event = pygame.event.wait(wait_ms) if wait_ms > 0 else pygame.event.poll()
         events = [event] + pygame.event.get()
         for e in events:
             self._handle(e)

@@ -35,13 +35,33 @@ def test_a_late_release_still_counts_as_a_hold_if_poll_was_missed():
     assert c.release(Button.BACK, 2.5) == [Hold(Button.BACK)]
 
 
-def test_contact_bounce_is_ignored():
+def test_contact_bounce_is_ignored_and_the_level_settles():
     c = classifier()
     assert c.press(Button.START, 1.0) == [Tap(Button.START)]
-    assert c.release(Button.START, 1.01) == []     # bounce: still down
+    assert c.release(Button.START, 1.01) == []     # bounce inside the lockout
     assert c.press(Button.START, 1.02) == []
+    assert c.poll(1.03) == [] and c.held(Button.START)   # it ended down: still down
     assert c.release(Button.START, 1.2) == []
+    assert not c.held(Button.START)
     assert c.press(Button.START, 1.5) == [Tap(Button.START)]
+
+
+def test_a_release_inside_the_lockout_is_taken_when_it_ends():
+    c = classifier()
+    c.press(Button.BACK, 1.0)
+    assert c.release(Button.BACK, 1.02) == []
+    assert c.next_deadline() == 1.03
+    assert c.poll(1.03) == [Tap(Button.BACK)]
+    assert not c.held(Button.BACK) and c.next_deadline() is None
+
+
+def test_bounce_while_pressing_back_does_not_spoil_the_hold():
+    c = classifier()
+    c.press(Button.BACK, 0.0)
+    c.release(Button.BACK, 0.005)
+    c.press(Button.BACK, 0.01)
+    assert c.poll(1.0) == []
+    assert c.poll(2.0) == [Hold(Button.BACK)]
 
 
 def test_repeated_press_edges_without_release_do_not_tap_twice():

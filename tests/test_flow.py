@@ -264,3 +264,12 @@ def test_round_lines_cover_everything_a_round_says(flow: Flow):
     spoken += says(effects)
     assert set(spoken) <= needed
     assert spoken[0] == flow.settings.lines()[0]
+
+
+def test_progress_stays_full_when_time_is_added_at_the_start(flow: Flow):
+    flow.handle(START, 0.0)
+    now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.DISCUSSION)
+    flow.handle(NEXT, now + 0.5)
+    assert flow.view(now + 0.5).big == "6:00"
+    assert flow.view(now + 0.5).progress == 1.0
+    assert flow.view(now + 180.5).progress == 0.5

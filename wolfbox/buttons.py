@@ -30,8 +30,11 @@ class Hold:
 
 
 @dataclass
-class _Pressed:
-    since: float
+class _State:
+    raw: bool = False             # the level the pin last reported
+    down: bool = False            # the debounced level
+    since: float = 0.0            # when `down` last changed
+    lock_until: float = float("-inf")
     held_fired: bool = False
 
 
@@ -39,66 +42,74 @@ class _Pressed:
 class Classifier:
     """Turns raw press/release edges into Tap and Hold events.
 
+    Debounce is a lockout: the first edge counts at once (no added latency),
+    then edges are ignored for `debounce` seconds, after which the level the
+    pin last reported is taken as the truth. A bouncing contact cannot make
+    two taps, and a button can never be left "stuck" down.
+
     Buttons in `hold_seconds` may be held: they tap on release (if released
     before the hold time) and hold when the hold time passes while still
-    down. Other buttons tap on press, which keeps them as responsive as the
-    hardware allows. Edges closer than `debounce` to the previous edge of the
-    same button are contact bounce and are ignored.
+    down. Other buttons tap on press, as responsive as the hardware allows.
     """
 
     hold_seconds: dict[Button, float] = field(default_factory=dict)
     debounce: float = 0.03
-    _down: dict[Button, _Pressed] = field(default_factory=dict)
-    _last_edge: dict[Button, float] = field(default_factory=dict)
-
-    def _bounced(self, button: Button, now: float) -> bool:
-        last = self._last_edge.get(button)
-        if last is not None and 0 <= now - last < self.debounce:
-            return True
-        self._last_edge[button] = now
-        return False
+    _states: dict[Button, _State] = field(default_factory=dict)
 
     def press(self, button: Button, now: float) -> list[Tap | Hold]:
-        if button in self._down or self._bounced(button, now):
-            return []
-        self._down[button] = _Pressed(since=now)
-        if button in self.hold_seconds:
-            return []
-        return [Tap(button)]
+        return self._edge(button, True, now)
 
     def release(self, button: Button, now: float) -> list[Tap | Hold]:
-        pressed = self._down.get(button)
-        if pressed is None or self._bounced(button, now):
+        return self._edge(button, False, now)
+
+    def _edge(self, button: Button, down: bool, now: float) -> list[Tap | Hold]:
+        state = self._states.setdefault(button, _State())
+        state.raw = down
+        return self._settle(button, state, now)
+
+    def _settle(self, button: Button, state: _State, now: float) -> list[Tap | Hold]:
+        if now < state.lock_until or state.raw == state.down:
             return []
-        del self._down[button]
+        state.down, state.lock_until = state.raw, now + self.debounce
+        if state.down:
+            state.since, state.held_fired = now, False
+            return [] if button in self.hold_seconds else [Tap(button)]
         if button not in self.hold_seconds:
             return []
-        events = self.poll(now, only=button, pressed=pressed)
-        if pressed.held_fired or events:
-            return events
+        if state.held_fired:
+            return []
+        if now - state.since >= self.hold_seconds[button]:   # the hold was never polled
+            state.held_fired = True
+            return [Hold(button)]
         return [Tap(button)]
 
-    def poll(self, now: float, only: Button | None = None,
-             pressed: _Pressed | None = None) -> list[Tap | Hold]:
-        """Hold events whose hold time has passed by `now`."""
-        items = [(only, pressed)] if only is not None and pressed is not None \
-            else list(self._down.items())
+    def poll(self, now: float) -> list[Tap | Hold]:
+        """Events due by `now`: settled edges and holds whose time has come."""
         events: list[Tap | Hold] = []
-        for button, state in items:
+        for button, state in self._states.items():
+            if state.raw != state.down and now >= state.lock_until:
+                events += self._settle(button, state, state.lock_until)
             limit = self.hold_seconds.get(button)
-            if limit is not None and not state.held_fired and now - state.since >= limit:
+            if (limit is not None and state.down and not state.held_fired
+                    and now - state.since >= limit):
                 state.held_fired = True
                 events.append(Hold(button))
         return events
 
     def next_deadline(self) -> float | None:
-        """When the next hold can fire, so the loop knows when to wake."""
-        times = [state.since + self.hold_seconds[b] for b, state in self._down.items()
-                 if b in self.hold_seconds and not state.held_fired]
+        """When poll() next has something to do, so the loop knows when to wake."""
+        times = []
+        for button, state in self._states.items():
+            if state.raw != state.down:
+                times.append(state.lock_until)
+            limit = self.hold_seconds.get(button)
+            if limit is not None and state.down and not state.held_fired:
+                times.append(state.since + limit)
         return min(times, default=None)
 
     def held(self, button: Button) -> bool:
-        return button in self._down
+        state = self._states.get(button)
+        return state is not None and state.down
 
 
 # The colour of each arcade button's cap; the on-screen legend uses the same.

@@ -313,7 +313,7 @@ class Flow:
                 assert t is not None
                 shown = t.shown_seconds(now)
                 return View(title="Discussion", big=_clock(shown),
-                            progress=shown / t.total if t.total else 0.0, **common)
+                            progress=min(1.0, shown / t.total) if t.total else 0.0, **common)
             case Phase.VOTE:
                 return View(title="Vote", big=lines.COUNTDOWN_SHOWN[self.beat], **common)
         return View(title="Who won?", details=lines.REVEAL_RULES, **common)

@@ -57,7 +57,7 @@ class Countdown:
         self.left = self.remaining(now) + seconds
         if self.since is not None:
             self.since = now
-        self.total = max(self.total, self.left)
+        self.total = max(self.total, math.ceil(self.left - EPSILON))
 
     def shown_seconds(self, now: float) -> int:
         """Whole seconds as a display shows them: 4:59.2 left shows 5:00."""

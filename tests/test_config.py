@@ -1,0 +1,104 @@
+"""Configuration: defaults, every kind of bad input, one line each."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from wolfbox.config import Config, ConfigError, defaults_toml, from_dict, load
+from wolfbox.deck import DeckError, check_deck, parse_deck
+
+
+def test_no_file_means_the_built_in_defaults():
+    c = load(None)
+    assert c == Config()
+    assert c.game.discussion_seconds == 300 and c.game.warnings == [60, 10]
+    assert c.buttons.hold_seconds == 2.0
+
+
+def test_a_file_overrides_only_what_it_names(tmp_path):
+    p = tmp_path / "box.toml"
+    p.write_text('[game]\ndiscussion_seconds = 240\n[keys]\nvote = "return"\n'
+                 '[night.action_seconds]\nseer = 15\n')
+    c = load(p)
+    assert c.game.discussion_seconds == 240.0
+    assert c.keys.vote == ["return"]
+    assert c.night.action_seconds == {"seer": 15.0}
+    assert c.game.warnings == [60, 10]
+
+
+def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
+    p = tmp_path / "defaults.toml"
+    p.write_text(defaults_toml())
+    assert load(p) == Config()
+    assert set(tomllib.loads(defaults_toml())) == {"game", "night", "buttons", "keys",
+                                                   "screen", "voice"}
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, buttons, keys, screen, voice)"),
+    ({"game": {"discusion_seconds": 3}}, "unknown key 'game.discusion_seconds'"),
+    ({"game": {"discussion_seconds": "five"}}, "game.discussion_seconds must be a number, "
+                                               "got 'five'"),
+    ({"game": {"discussion_seconds": True}}, "game.discussion_seconds must be a number"),
+    ({"game": {"discussion_seconds": 0}}, "game.discussion_seconds must be between 1 and 3600"),
+    ({"game": {"warnings": 60}}, "game.warnings must be a list of whole numbers"),
+    ({"game": {"warnings": [60, 1.5]}}, "game.warnings[1] must be a whole number"),
+    ({"game": 5}, "'game' must be a table ([game])"),
+    ({"buttons": {"start": 40}}, "buttons.start must be between 0 and 27, got 40"),
+    ({"buttons": {"start": 22}}, "buttons.next and buttons.start both use pin 22"),
+    ({"screen": {"display": "tv"}}, "screen.display must be one of auto, window, fullscreen, "
+                                    "headless; got 'tv'"),
+    ({"night": {"action_seconds": {"ser": 5}}}, "unknown role 'ser' (did you mean 'seer'?)"),
+    ({"night": {"action_seconds": {"seer": "x"}}}, "night.action_seconds.seer must be a number"),
+    ({"voice": {"enabled": "yes"}}, "voice.enabled must be a true or false"),
+])
+def test_bad_values_name_the_key_and_what_is_allowed(data, message):
+    with pytest.raises(ConfigError) as e:
+        from_dict(data)
+    assert message in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_file_problems_are_one_line_errors(tmp_path):
+    with pytest.raises(ConfigError, match="config file not found: .*nope.toml"):
+        load(tmp_path / "nope.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[game\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load(bad)
+    with pytest.raises(ConfigError, match="is a directory"):
+        load(tmp_path)
+    binary = tmp_path / "bin.toml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ConfigError):
+        load(binary)
+
+
+def test_parse_deck_is_forgiving_about_spacing_and_case():
+    assert parse_deck(" Werewolf, werewolf ,SEER,robber,,troublemaker,villager ") == \
+        ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
+    with pytest.raises(DeckError, match="the deck is empty"):
+        parse_deck(" , ")
+
+
+@pytest.mark.parametrize("deck, message", [
+    ("werewolf,werewolf,seer,robber,troublemaker,villagr",
+     "unknown role 'villagr' (did you mean 'villager'?)"),
+    ("werewolf,werewolf,werewolf,seer,robber,troublemaker", "3 × werewolf: the game has only 2"),
+    ("werewolf,seer,robber,villager,villager", "the game needs at least 3 players"),
+])
+def test_deck_errors(deck, message):
+    with pytest.raises(DeckError) as e:
+        check_deck(parse_deck(deck))
+    assert message in str(e.value)
+
+
+def test_deck_with_player_count():
+    deck = parse_deck("werewolf,werewolf,seer,robber,troublemaker,villager")
+    assert check_deck(deck, players=3) == []
+    with pytest.raises(DeckError, match="4 players need 7 cards"):
+        check_deck(deck, players=4)
+    assert "no werewolf" in check_deck(["seer", "robber", "troublemaker", "villager",
+                                        "villager", "villager"])[0]
