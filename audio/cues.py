@@ -11,13 +11,20 @@ from array import array
 
 from wolfbox.effects import Cue
 
-# (frequency Hz, start s, length s, level 0..1) partials of each cue
+# (frequency Hz, start s, length s, relative level) partials of each cue
 _SHAPES: dict[Cue, list[tuple[float, float, float, float]]] = {
     Cue.CHIME: [(880.0, 0.0, 0.6, 0.35), (1318.5, 0.12, 0.6, 0.3)],
     Cue.TICK: [(1500.0, 0.0, 0.04, 0.3)],
     Cue.VOTE: [(660.0, 0.0, 0.15, 0.4), (880.0, 0.15, 0.15, 0.4), (1320.0, 0.3, 0.35, 0.45)],
     Cue.TIME_UP: [(440.0, 0.0, 0.25, 0.45), (440.0, 0.35, 0.45, 0.45)],
     Cue.ABANDON: [(660.0, 0.0, 0.2, 0.35), (440.0, 0.2, 0.35, 0.35)],
+}
+
+
+# Peak level of each cue, as a fraction of full scale: below the voice,
+# which piper normalises to full scale, so cues never drown a line.
+LOUDNESS: dict[Cue, float] = {
+    Cue.CHIME: 0.5, Cue.TICK: 0.35, Cue.VOTE: 0.7, Cue.TIME_UP: 0.7, Cue.ABANDON: 0.5,
 }
 
 
@@ -33,5 +40,5 @@ def cue_pcm(cue: Cue, rate: int) -> bytes:
         for i in range(count):
             env = min(1.0, i / attack) * math.exp(-4.0 * i / count)
             mix[first + i] += level * env * math.sin(2 * math.pi * freq * i / rate)
-    peak = max(1.0, max(abs(x) for x in mix))
-    return array("h", (int(32767 * x / peak) for x in mix)).tobytes()
+    scale = 32767 * LOUDNESS[cue] / max(abs(x) for x in mix)
+    return array("h", (int(x * scale) for x in mix)).tobytes()

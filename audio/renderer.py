@@ -52,15 +52,16 @@ class Renderer:
         with self._cond:
             if self._closed:
                 return
-            queued = set(self._queue)
-            new = [t for t in dict.fromkeys(texts) if t not in queued]
-            new = self.cache.missing(new)
+            wanted = self.cache.missing(list(dict.fromkeys(texts)))
             if urgent:
-                for t in reversed(new):
+                for t in reversed(wanted):
                     if t in self._queue:
                         self._queue.remove(t)
                     self._queue.appendleft(t)
+                new = wanted
             else:
+                queued = set(self._queue)
+                new = [t for t in wanted if t not in queued]
                 self._queue.extend(new)
             if new:
                 self._ensure_thread()

@@ -12,6 +12,7 @@ import os
 import select
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -34,7 +35,10 @@ def key_codes(keys: dict[Button, list[str]]) -> dict[int, Button]:
     for button, names in keys.items():
         for name in names:
             try:
-                code = pygame.key.key_code(name)
+                with warnings.catch_warnings():
+                    # Name-to-code lookup needs no video; pygame warns anyway.
+                    warnings.simplefilter("ignore")
+                    code = pygame.key.key_code(name)
             except ValueError:
                 raise KeyNameError(f"keys.{button.value}: unknown key name '{name}' "
                                 "(use pygame key names such as space, return, a, right)") from None

@@ -60,6 +60,11 @@ def _parser() -> _Parser:
 
 def _load(args: argparse.Namespace) -> Config:
     config = load(args.config)
+    from wolfbox.device.keys import key_codes      # key names are pygame's to judge
+    try:
+        key_codes(config.keys.keys())
+    except UserError as e:
+        raise UserError(f"{args.config}: {e}" if args.config else str(e)) from None
     if getattr(args, "deck", None):
         config.game.deck = parse_deck(args.deck)
     for warning in check_deck(config.game.deck):

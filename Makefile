@@ -1,0 +1,30 @@
+# Wolfbox: `make run` to play, `make test` to check everything.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install run test bench screenshots clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "wolfbox needs Python 3.11 or newer; $(PYTHON) is " + sys.version.split()[0])'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { echo "could not create $(VENV): on Debian/Ubuntu, apt install python3-venv"; exit 1; }
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $(STAMP)
+
+run: install
+	$(BIN)/wolfbox $(ARGS)
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: install
+	$(BIN)/python bench/bench.py $(ARGS)
+
+screenshots: install
+	$(BIN)/wolfbox screenshot --out docs/screenshots --size 480x320
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis

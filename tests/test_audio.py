@@ -1,0 +1,162 @@
+"""The line cache, the renderer process and the cue sounds."""
+
+from __future__ import annotations
+
+import array
+import os
+import sys
+import wave
+from pathlib import Path
+
+import pytest
+
+from helpers import tone_wav
+from wolfbox.audio.cache import LineCache, SynthSettings, wav_ok, write_atomic
+from wolfbox.audio.cues import LOUDNESS, cue_pcm
+from wolfbox.audio.renderer import Renderer
+from wolfbox.audio.voice import VoiceError, find_voice
+from wolfbox.effects import Cue
+
+HERE = Path(__file__).parent
+
+
+def cache_at(tmp_path, **settings) -> LineCache:
+    return LineCache(tmp_path / "cache", "voice-a", SynthSettings(**settings))
+
+
+def test_cache_keys_change_with_voice_text_and_settings(tmp_path):
+    a = cache_at(tmp_path)
+    assert a.key("Seer, wake up.") == cache_at(tmp_path).key("Seer, wake up.")
+    assert a.key("Seer, wake up.") != a.key("Robber, wake up.")
+    assert a.key("x") != cache_at(tmp_path, length_scale=1.2).key("x")
+    assert a.key("x") != cache_at(tmp_path, volume=0.5).key("x")
+    assert a.key("x") != LineCache(a.root, "voice-b", a.settings).key("x")
+
+
+def test_cache_hit_and_miss(tmp_path):
+    cache = cache_at(tmp_path)
+    assert cache.get("Three.") is None
+    assert cache.missing(["Three.", "Two.", "Three."]) == ["Three.", "Two."]
+    tone_wav(cache.path("Three."))
+    assert cache.get("Three.") == cache.path("Three.")
+    assert cache.missing(["Three.", "Two."]) == ["Two."]
+
+
+def test_a_truncated_wav_is_detected_removed_and_missing(tmp_path):
+    cache = cache_at(tmp_path)
+    path = cache.path("One.")
+    tone_wav(path, 0.2)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    assert not wav_ok(path)
+    assert cache.get("One.") is None
+    assert not path.exists()
+    path.write_bytes(b"RIFF....garbage")
+    assert cache.get("One.") is None
+
+
+def test_atomic_write_leaves_no_partial_file(tmp_path, monkeypatch):
+    target = tmp_path / "a" / "line.wav"
+    write_atomic(target, b"first")
+    assert target.read_bytes() == b"first"
+
+    def boom(fd):
+        raise OSError("disk full")
+    monkeypatch.setattr(os, "fsync", boom)
+    with pytest.raises(OSError):
+        write_atomic(target, b"second, never seen")
+    assert target.read_bytes() == b"first"
+    assert [p.name for p in target.parent.iterdir()] == ["line.wav"]
+
+
+def renderer(tmp_path, mode="ok", log=None) -> Renderer:
+    voice = find_voice("")
+    cmd = [sys.executable, str(HERE / "fake_worker.py"), mode] + ([str(log)] if log else [])
+    return Renderer(voice, cache_at(tmp_path), command=cmd, timeout=10)
+
+
+def test_renderer_renders_missing_lines_in_the_order_asked(tmp_path):
+    log = tmp_path / "order.txt"
+    r = renderer(tmp_path, log=log)
+    tone_wav(r.cache.path("B"))
+    r.request(["A", "B", "C", "D"])
+    assert r.wait_idle(10)
+    assert log.read_text().split() == ["A", "C", "D"]          # B was cached already
+    assert all(r.cache.get(t) for t in "ABCD")
+    assert r.stats.rendered == 3
+    r.close()
+
+
+def test_urgent_lines_jump_the_queue(tmp_path):
+    log = tmp_path / "order.txt"
+    r = renderer(tmp_path, mode="slow", log=log)
+    r.request(["1", "2", "3", "4", "5"])
+    r.request(["5"], urgent=True)
+    assert r.wait_idle(20)
+    order = log.read_text().split()
+    assert order.index("5") < order.index("4")
+    r.close()
+
+
+def test_a_crashing_renderer_loses_one_line_and_restarts(tmp_path):
+    r = renderer(tmp_path, mode="crash-on:bad")
+    r.request(["good", "bad", "after"])
+    assert r.wait_idle(20)
+    assert r.cache.get("good") and r.cache.get("after")
+    assert r.cache.get("bad") is None
+    assert r.stats.failed == 1 and r.available
+    r.close()
+
+
+def test_a_renderer_that_cannot_start_gives_up_once(tmp_path, caplog):
+    voice = find_voice("")
+    r = Renderer(voice, cache_at(tmp_path), command=[sys.executable, "-c", "raise SystemExit(1)"],
+                 timeout=5)
+    r.request(["a", "b", "c", "d"])
+    assert r.wait_idle(20)
+    assert not r.available
+    assert sum("cannot start" in m for m in caplog.messages) == 1
+    r.request(["e"])                      # ignored, no new attempts
+    assert r.pending() == []
+
+
+def test_one_real_piper_render(tmp_path):
+    """The real worker with the bundled voice: a short line becomes speech."""
+    voice = find_voice("")
+    cache = LineCache(tmp_path / "cache", voice.identity, SynthSettings())
+    r = Renderer(voice, cache, timeout=120)
+    r.request(["Seer, open your eyes."])
+    assert r.wait_idle(180)
+    path = cache.get("Seer, open your eyes.")
+    assert path is not None and r.stats.rendered == 1
+    with wave.open(str(path)) as w:
+        assert w.getframerate() == voice.sample_rate == 22050
+        seconds = w.getnframes() / w.getframerate()
+        samples = array.array("h", w.readframes(w.getnframes()))
+    assert 0.8 < seconds < 4.0
+    assert max(abs(s) for s in samples) > 3000           # speech, not silence
+    r.close()
+
+
+def test_a_missing_voice_names_the_path(tmp_path):
+    with pytest.raises(VoiceError, match="voice model not found: .*nope.onnx"):
+        find_voice(str(tmp_path / "nope.onnx"))
+    model = tmp_path / "v.onnx"
+    model.write_bytes(b"x")
+    with pytest.raises(VoiceError, match="voice config not found"):
+        find_voice(str(model))
+    (tmp_path / "v.onnx.json").write_text("{")
+    with pytest.raises(VoiceError, match="voice config unreadable"):
+        find_voice(str(model))
+
+
+@pytest.mark.parametrize("cue, seconds", [(Cue.CHIME, 0.72), (Cue.TICK, 0.04),
+                                          (Cue.VOTE, 0.65), (Cue.TIME_UP, 0.8),
+                                          (Cue.ABANDON, 0.55)])
+def test_cues_have_their_length_and_a_safe_peak(cue, seconds):
+    pcm = array.array("h", cue_pcm(cue, 22050))
+    assert len(pcm) / 22050 == pytest.approx(seconds, abs=0.01)
+    peak = max(abs(s) for s in pcm)
+    assert peak == pytest.approx(32767 * LOUDNESS[cue], rel=0.01)
+    assert peak < 0.75 * 32767                   # quieter than the voice
+    assert abs(pcm[0]) < 2000                    # starts from silence: no click

@@ -1,0 +1,155 @@
+"""The `wolfbox` command as a person (or systemd) runs it: a real process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+
+
+def wolfbox(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "wolfbox", *args], capture_output=True,
+                          text=True, timeout=60, env=kw.pop("env", ENV), **kw)
+
+
+def one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert result.returncode == 2, result
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+@pytest.mark.parametrize("content, fragments", [
+    ("[game]\nspeed = 3\n", ["unknown key 'game.speed'", "allowed: deck, discussion_seconds"]),
+    ("[game]\ndiscussion_seconds = 'long'\n", ["game.discussion_seconds must be a number"]),
+    ("[buttons]\nvote = 99\n", ["buttons.vote must be between 0 and 27"]),
+    ("[keys]\nvote = 'nosuchkey'\n", ["keys.vote: unknown key name 'nosuchkey'"]),
+    ("not toml at all [\n", ["not valid TOML"]),
+])
+def test_bad_config_files(tmp_path, content, fragments):
+    path = tmp_path / "box.toml"
+    path.write_text(content)
+    one_line_error(wolfbox("--config", str(path), "--headless"), str(path), *fragments)
+
+
+def test_missing_config_file(tmp_path):
+    one_line_error(wolfbox("--config", str(tmp_path / "gone.toml")),
+                   "config file not found", "gone.toml")
+
+
+def test_unknown_deck_role():
+    one_line_error(wolfbox("--deck", "werewolf,werewolf,seer,robber,trublemaker,villager"),
+                   "unknown role 'trublemaker'", "did you mean 'troublemaker'?")
+
+
+def test_bad_options():
+    one_line_error(wolfbox("--display", "hologram"), "invalid choice: 'hologram'")
+    one_line_error(wolfbox("--frobnicate"), "unrecognized arguments: --frobnicate")
+    one_line_error(wolfbox("screenshot", "--size", "big"), "--size must be WIDTHxHEIGHT")
+
+
+def test_config_prints_loadable_defaults(tmp_path):
+    result = wolfbox("config")
+    assert result.returncode == 0
+    path = tmp_path / "defaults.toml"
+    path.write_text(result.stdout)
+    assert wolfbox("screenshot", "--config", str(path), "--out",
+                   str(tmp_path / "shots")).returncode == 0
+
+
+def start_box(tmp_path, stdin=subprocess.PIPE) -> subprocess.Popen:
+    config = tmp_path / "box.toml"
+    config.write_text(f'[voice]\ncache_dir = "{tmp_path / "cache"}"\n'
+                      '[game]\ndiscussion_seconds = 30\n')
+    return subprocess.Popen([sys.executable, "-m", "wolfbox", "--headless",
+                             "--config", str(config)],
+                            stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=ENV)
+
+
+def wait_for_output(proc: subprocess.Popen, text: str, timeout: float = 30) -> str:
+    """Everything the box printed so far, once `text` is among it."""
+    if not hasattr(proc, "seen"):
+        proc.seen = []
+
+        def pump() -> None:
+            for line in proc.stdout:
+                proc.seen.append(line)
+        threading.Thread(target=pump, daemon=True).start()
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        out = "".join(proc.seen)
+        if text in out:
+            return out
+        time.sleep(0.05)
+    raise AssertionError(f"never saw {text!r} in: {''.join(proc.seen)}")
+
+
+def test_ctrl_c_mid_round_exits_cleanly(tmp_path):
+    proc = start_box(tmp_path)
+    wait_for_output(proc, "[START] Start")
+    proc.stdin.write("s")
+    proc.stdin.flush()
+    wait_for_output(proc, "Night")
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=10) == 0
+    assert "Traceback" not in proc.stderr.read()
+
+
+def test_sigterm_exits_cleanly_and_closed_stdin_does_not_stop_the_box(tmp_path):
+    proc = start_box(tmp_path, stdin=subprocess.DEVNULL)
+    wait_for_output(proc, "[START] Start")
+    time.sleep(1.5)
+    assert proc.poll() is None, "the box stopped when its input closed"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 0
+    assert "Traceback" not in proc.stderr.read()
+
+
+def test_terminal_keys_play_a_round_in_a_real_process(tmp_path):
+    proc = start_box(tmp_path)
+    wait_for_output(proc, "[START] Start")
+    proc.stdin.write("s")
+    proc.stdin.flush()
+    wait_for_output(proc, "Night falls")
+    proc.stdin.write("v")
+    proc.stdin.flush()
+    wait_for_output(proc, "== Vote")
+    proc.stdin.write("B")                 # capital: hold BACK
+    proc.stdin.flush()
+    out = wait_for_output(proc, "== Wolfbox")
+    assert "Hold: quit" in out
+    proc.stdin.write("q")
+    proc.stdin.flush()
+    assert proc.wait(timeout=10) == 0
+
+
+def test_screenshot_renders_every_screen(tmp_path):
+    result = wolfbox("screenshot", "--out", str(tmp_path), "--size", "480x320")
+    assert result.returncode == 0, result.stderr
+    names = sorted(p.stem for p in tmp_path.glob("*.png"))
+    assert names == ["1-start", "1-start-no-sound", "2-night", "3-discussion", "4-paused",
+                     "5-last-seconds", "6-vote-3", "7-vote", "8-reveal"]
+    pygame.init()
+    images = {n: pygame.image.load(str(tmp_path / f"{n}.png")) for n in names}
+    assert all(img.get_size() == (480, 320) for img in images.values())
+
+    def brightness(img) -> float:
+        small = pygame.transform.smoothscale(img, (1, 1))
+        return sum(small.get_at((0, 0))[:3]) / 3
+
+    assert brightness(images["2-night"]) < 6                      # near black at night
+    assert brightness(images["3-discussion"]) > 3 * brightness(images["2-night"])
+    raw = {n: pygame.image.tobytes(img, "RGB") for n, img in images.items()}
+    assert len(set(raw.values())) == len(raw)                     # every screen differs
