@@ -25,8 +25,6 @@ from .renderer import Renderer
 
 log = logging.getLogger("wolfbox.audio")
 
-SPEECH_END = pygame.event.custom_type()
-
 
 @dataclass
 class Played:
@@ -58,12 +56,14 @@ class Narrator:
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._cues: dict[Cue, pygame.mixer.Sound] = {}
         self._token: int | None = None
+        self._ends_at: float | None = None       # when the current line ends
+        self._left_when_paused: float | None = None
         if self.sound:
             pygame.mixer.set_reserved(2)
             self._voice = pygame.mixer.Channel(0)
             self._cue = pygame.mixer.Channel(1)
-            self._voice.set_endevent(SPEECH_END)
-            rate = pygame.mixer.get_init()[0]
+            rate, _, _ = pygame.mixer.get_init()
+            self._latency = 512 / rate           # the mixer buffer still to be heard
             for cue in Cue:
                 self._cues[cue] = pygame.mixer.Sound(buffer=cue_pcm(cue, rate))
 
@@ -79,19 +79,29 @@ class Narrator:
             case PauseAudio():
                 if self.sound:
                     pygame.mixer.pause()
+                if self._ends_at is not None:
+                    self._left_when_paused = max(0.0, self._ends_at - self.clock())
+                    self._ends_at = None
             case ResumeAudio():
                 if self.sound:
                     pygame.mixer.unpause()
+                if self._left_when_paused is not None:
+                    self._ends_at = self.clock() + self._left_when_paused
+                    self._left_when_paused = None
 
-    def speech_ended(self) -> SpeechDone | None:
-        """Called on SPEECH_END: the flow's event, if the line really ended.
+    def speech_deadline(self) -> float | None:
+        """When the line being spoken ends, so the loop can wake for it."""
+        return self._ends_at
 
-        An end event that arrives while the channel is busy belongs to a
-        line that was replaced; it is ignored.
+    def speech_poll(self, now: float) -> SpeechDone | None:
+        """The flow's SpeechDone once the current line has been heard out.
+
+        Worked out from the sound's length rather than SDL's end events,
+        which arrive through SDL's queue and race with a replaced line.
         """
-        if self._token is None or (self.sound and self._voice.get_busy()):
+        if self._ends_at is None or now < self._ends_at or self._token is None:
             return None
-        token, self._token = self._token, None
+        token, self._token, self._ends_at = self._token, None, None
         return SpeechDone(token)
 
     def warm(self, texts: list[str]) -> None:
@@ -116,7 +126,9 @@ class Narrator:
             return
         self._token = token
         self._voice.play(sound)
-        self.played.append(Played(text, self.clock()))
+        now = self.clock()
+        self._ends_at = now + sound.get_length() + self._latency
+        self.played.append(Played(text, now))
 
     def _load(self, text: str) -> pygame.mixer.Sound | None:
         sound = self._sounds.get(text)
@@ -136,9 +148,6 @@ class Narrator:
         return sound
 
     def _stop(self) -> None:
-        """Silence the voice without posting an end event for the old line."""
-        self._token = None
-        if self.sound and self._voice.get_busy():
-            self._voice.set_endevent()
+        self._token = self._ends_at = self._left_when_paused = None
+        if self.sound:
             self._voice.stop()
-            self._voice.set_endevent(SPEECH_END)

@@ -25,14 +25,14 @@ from wolfbox.effects import Effect, Say
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.night import night_script
 from wolfbox.audio.cache import LineCache, SynthSettings
-from wolfbox.audio.narrator import SPEECH_END, Narrator, open_mixer
+from wolfbox.audio.narrator import Narrator, open_mixer
 from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import VoiceError, find_voice
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 
 from .keys import TerminalKeys, key_codes, terminal_chars
-from .loop import Box, post_edge
+from .loop import Box, Inbox
 from .screen import TerminalScreen, WindowScreen, init_video
 
 log = logging.getLogger("wolfbox")
@@ -125,7 +125,8 @@ def build(config: Config, display: str | None = None,
 
     # Buttons
     factory = pin_factory if pin_factory is not None else make_factory("auto")
-    bank = ButtonBank(config.buttons.pins(), factory, post_edge, clock,
+    inbox = Inbox()
+    bank = ButtonBank(config.buttons.pins(), factory, inbox.edge, clock,
                       bounce_seconds=config.buttons.debounce_ms / 1000)
     classifier = Classifier(hold_seconds={Button.BACK: config.buttons.hold_seconds},
                             debounce=config.buttons.debounce_ms / 1000)
@@ -146,8 +147,9 @@ def build(config: Config, display: str | None = None,
 
     flow = Flow(round_settings(config))
     box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
-              effect_sinks=sinks, speech_end_type=SPEECH_END,
-              speech_ended=narrator.speech_ended, key_codes=codes, drive=bank.drive,
+              inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,
+              speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
+              sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
               notice="; ".join(notices))
     parts = Parts(box, narrator, bank, shown, notices)
     if shown == "headless" and stdin_keys:

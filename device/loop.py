@@ -1,40 +1,72 @@
 """The main loop: sleep until something happens, feed the flow, show the result.
 
-It waits on SDL's event queue with a timeout that ends exactly when the
+It blocks on its own inbox with a timeout that ends exactly when the
 flow's next deadline or displayed second is due, so a box showing a
 five-minute countdown wakes about once a second and otherwise sleeps.
-Button callbacks (gpiozero threads) only post events into that queue.
+Button callbacks (gpiozero threads) only post edges into that inbox.
+SDL's own queue (window close, keyboard) is read at `sdl_poll` intervals,
+and only where there is a window or console to read it from.
 """
 
 from __future__ import annotations
 
 import logging
-import math
+import queue
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import pygame
 
-from wolfbox.buttons import Button, Classifier, Hold, Tap
+from wolfbox.buttons import Button, Classifier
 from wolfbox.effects import Effect
-from wolfbox.flow import Flow
+from wolfbox.flow import Flow, SpeechDone
 from wolfbox.view import View
 
 from .screen import Screen
 
 log = logging.getLogger("wolfbox.device")
 
-BUTTON_EDGE = pygame.event.custom_type()
-MAX_SLEEP = 1.0     # seconds; bounds how long a signal (Ctrl-C, SIGTERM) waits
+MAX_SLEEP = 1.0     # seconds; an upper bound, the loop normally sleeps until a deadline
 
 
-def post_edge(button: Button, down: bool, at: float) -> None:
-    """Hand a button edge to the main loop; safe from any thread."""
-    try:
-        pygame.event.post(pygame.event.Event(BUTTON_EDGE, button=button.value,
-                                             down=down, at=at))
-    except pygame.error:
-        pass    # the loop is shutting down
+@dataclass(frozen=True)
+class Edge:
+    button: Button
+    down: bool
+    at: float
+
+
+class Stop:
+    pass
+
+
+class Inbox:
+    """Events from other threads (gpiozero callbacks, terminal keys, signals).
+
+    The loop blocks on this queue, not on SDL's event queue: pygame's
+    event.wait(timeout) polls inside SDL and costs a steady 1.5-2 % of a core
+    however long it waits, while a queue wait costs nothing until woken.
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Edge | Stop] = queue.SimpleQueue()
+
+    def edge(self, button: Button, down: bool, at: float) -> None:
+        self._queue.put(Edge(button, down, at))
+
+    def stop(self) -> None:
+        self._queue.put(Stop())
+
+    def wait(self, timeout: float) -> list[Edge | Stop]:
+        try:
+            items = [self._queue.get(timeout=timeout)] if timeout > 0 else []
+        except queue.Empty:
+            items = []
+        while True:
+            try:
+                items.append(self._queue.get_nowait())
+            except queue.Empty:
+                return items
 
 
 @dataclass
@@ -43,11 +75,13 @@ class Box:
     classifier: Classifier
     screen: Screen
     clock: Callable[[], float]
+    inbox: Inbox = field(default_factory=Inbox)
     effect_sinks: Sequence[Callable[[Effect], None]] = ()
-    speech_end_type: int | None = None
-    speech_ended: Callable[[], object] = lambda: None
+    speech_poll: Callable[[float], SpeechDone | None] = lambda now: None
+    speech_deadline: Callable[[], float | None] = lambda: None
     key_codes: dict[int, Button] = field(default_factory=dict)
     drive: Callable[[Button, bool], None] = lambda b, d: None
+    sdl_poll: float | None = None      # seconds between reads of SDL's queue; None: never
     notice: str = ""
     on_frame: Callable[[View, float], None] | None = None
 
@@ -57,12 +91,9 @@ class Box:
         self._notice_shown = ""
 
     def stop(self) -> None:
-        """Ask the loop to end (signal handlers, the quit key)."""
+        """Ask the loop to end; safe from signal handlers and other threads."""
         self.running = False
-        try:
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
-        except pygame.error:
-            pass
+        self.inbox.stop()
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Run until quit, or until `until()` is true (tests)."""
@@ -73,30 +104,33 @@ class Box:
     def step(self, max_sleep: float = MAX_SLEEP) -> None:
         """Sleep until the next event or deadline, then act on everything due."""
         now = self.clock()
-        deadlines = [t for t in (self.flow.next_change(now), self.classifier.next_deadline())
-                     if t is not None]
-        sleep = min([max_sleep] + [t - now for t in deadlines])
-        wait_ms = math.ceil(sleep * 1000)
-        # pygame.event.wait(0) would wait forever: something is due now, so poll.
-        event = pygame.event.wait(wait_ms) if wait_ms > 0 else pygame.event.poll()
-        events = [event] + pygame.event.get()
-        for e in events:
-            self._handle(e)
+        deadlines = [t for t in (self.flow.next_change(now), self.classifier.next_deadline(),
+                                 self.speech_deadline()) if t is not None]
+        due = min(deadlines, default=None)
+        sleep = min([max_sleep] + ([due - now] if due is not None else []))
+        if self.sdl_poll is not None:
+            sleep = min(sleep, self.sdl_poll)
+        items = self.inbox.wait(sleep)
+        sdl_events = pygame.event.get() if self.sdl_poll is not None else []
+        for e in sdl_events:
+            self._sdl(e)
+        if sdl_events:
+            items += self.inbox.wait(0)      # keys drive pins, whose callbacks post here
+        if not items and not sdl_events and due is not None and self.clock() < due:
+            return                           # only SDL's queue was read: nothing to do
+        for item in items:
+            if isinstance(item, Stop):
+                self.running = False
+            else:
+                edge = self.classifier.press if item.down else self.classifier.release
+                for ev in edge(item.button, item.at):
+                    self._apply(self.flow.handle(ev, self.clock()))
         self._advance()
         self.refresh()
 
-    def _handle(self, e: pygame.event.Event) -> None:
+    def _sdl(self, e: pygame.event.Event) -> None:
         if e.type == pygame.QUIT:
             self.running = False
-        elif e.type == BUTTON_EDGE:
-            button = Button(e.button)
-            edge = self.classifier.press if e.down else self.classifier.release
-            for ev in edge(button, e.at):
-                self._apply(self.flow.handle(ev, self.clock()))
-        elif e.type == self.speech_end_type:
-            done = self.speech_ended()
-            if done is not None:
-                self._apply(self.flow.handle(done, self.clock()))  # type: ignore[arg-type]
         elif e.type in (pygame.KEYDOWN, pygame.KEYUP):
             button = self.key_codes.get(e.key)
             if button is not None:
@@ -111,6 +145,9 @@ class Box:
         now = self.clock()
         for ev in self.classifier.poll(now):
             self._apply(self.flow.handle(ev, now))
+        done = self.speech_poll(now)
+        if done is not None:
+            self._apply(self.flow.handle(done, now))
         self._apply(self.flow.tick(now))
 
     def _apply(self, effects: list[Effect]) -> None:
@@ -129,4 +166,4 @@ class Box:
             self.on_frame(view, self.clock())
 
 
-__all__ = ["BUTTON_EDGE", "Box", "Hold", "Tap", "post_edge"]
+__all__ = ["Box", "Edge", "Inbox", "Stop"]
