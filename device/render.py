@@ -58,8 +58,6 @@ class Painter:
 
         # Title bar
         text(view.title, 26, TEXT, 14, 10)
-        if notice and view.phase is Phase.IDLE:
-            text(notice, 13, HURRY, 466, 16, "topright")
 
         # Big figure and progress bar
         if view.big:
@@ -83,7 +81,11 @@ class Painter:
                 for line in self.wrap(" ".join(view.details[1:]), int(19 * s), 430 * s):
                     text(line, 19, MUTED, 240, y, "midtop")
                     y += 22
-                text("Press START to begin", 24, ACCENT, 240, 205, "center")
+                if notice:
+                    for line in self.wrap(notice, int(16 * s), 440 * s)[:2]:
+                        text(line, 16, HURRY, 240, y + 6, "midtop")
+                        y += 19
+                text("Press START to begin", 24, ACCENT, 240, 214, "center")
             else:
                 y = 48.0
                 for item in view.details:

@@ -68,14 +68,32 @@ def test_config_prints_loadable_defaults(tmp_path):
                    str(tmp_path / "shots")).returncode == 0
 
 
+@pytest.fixture(autouse=True)
+def _no_stray_boxes():
+    """A failed test must not leave a box running."""
+    started: list[subprocess.Popen] = []
+    _STARTED.append(started)
+    yield
+    _STARTED.pop()
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+_STARTED: list[list[subprocess.Popen]] = []
+
+
 def start_box(tmp_path, stdin=subprocess.PIPE) -> subprocess.Popen:
     config = tmp_path / "box.toml"
     config.write_text(f'[voice]\ncache_dir = "{tmp_path / "cache"}"\n'
                       '[game]\ndiscussion_seconds = 30\n')
-    return subprocess.Popen([sys.executable, "-m", "wolfbox", "--headless",
+    proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "--headless",
                              "--config", str(config)],
                             stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=ENV)
+    _STARTED[-1].append(proc)
+    return proc
 
 
 def wait_for_output(proc: subprocess.Popen, text: str, timeout: float = 30) -> str:
