@@ -68,3 +68,29 @@ def test_repeated_press_edges_without_release_do_not_tap_twice():
     c = classifier()
     assert c.press(Button.VOTE, 1.0) == [Tap(Button.VOTE)]
     assert c.press(Button.VOTE, 2.0) == []
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+edges = st.lists(st.tuples(st.sampled_from(list(Button)), st.booleans(),
+                           st.floats(0, 3, allow_nan=False)), max_size=60)
+
+
+@given(edges)
+def test_random_edges_never_tap_more_than_presses_and_always_settle(sequence):
+    c = classifier()
+    now, presses, events = 0.0, {b: 0 for b in Button}, []
+    level = {b: False for b in Button}
+    for button, down, dt in sequence:
+        now += dt
+        events += c.poll(now)
+        if down and not level[button]:
+            presses[button] += 1
+        level[button] = down
+        events += c.press(button, now) if down else c.release(button, now)
+    now += 10
+    events += c.poll(now)
+    for b in Button:
+        assert sum(1 for e in events if e.button is b) <= presses[b]
+        assert c.held(b) == level[b]          # the debounced level ends as the pin's
+    assert c.next_deadline() is None          # nothing left pending
