@@ -16,7 +16,7 @@ from pathlib import Path
 import pygame
 
 from wolfbox.effects import (Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say,
-                             StopSpeech)
+                             StopSpeech, Warm)
 from wolfbox.flow import SpeechDone
 
 from .cache import LineCache
@@ -76,6 +76,8 @@ class Narrator:
                     self._cue.play(self._cues[cue])
             case StopSpeech():
                 self._stop()
+            case Warm(lines=texts):
+                self.warm(list(texts))
             case PauseAudio():
                 if self.sound:
                     pygame.mixer.pause()

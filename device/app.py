@@ -23,7 +23,7 @@ from wolfbox.buttons import Button, Classifier
 from wolfbox.config import Config
 from wolfbox.effects import Effect, Say
 from wolfbox.flow import Flow, RoundSettings
-from wolfbox.night import night_script
+from wolfbox.night import NightOptions
 from wolfbox.audio.cache import LineCache, SynthSettings
 from wolfbox.audio.narrator import Narrator, open_mixer
 from wolfbox.audio.renderer import Renderer
@@ -39,10 +39,11 @@ log = logging.getLogger("wolfbox")
 
 
 def round_settings(config: Config) -> RoundSettings:
-    deck = tuple(config.game.deck)
-    return RoundSettings(
-        deck=deck,
-        night=tuple(night_script(deck, config.night.action_seconds, config.night.scale)),
+    """The round as configured; config.game.deck must already be resolved."""
+    options = NightOptions(lone_wolf=config.game.lone_wolf, scale=config.night.scale,
+                           action_seconds=dict(config.night.action_seconds))
+    return RoundSettings.for_deck(
+        config.game.deck, options,
         discussion_seconds=config.game.discussion_seconds,
         warnings=tuple(config.game.warnings),
         add_seconds=config.game.add_seconds,

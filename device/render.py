@@ -76,16 +76,21 @@ class Painter:
         # Details: the deck on the start screen, the rules on the reveal
         if view.details:
             if view.phase is Phase.IDLE:
-                text(view.details[0], 40, TEXT, 240, 78, "center")
-                y = 110.0
-                for line in self.wrap(" ".join(view.details[1:]), int(19 * s), 430 * s):
-                    text(line, 19, MUTED, 240, y, "midtop")
-                    y += 22
+                text(view.details[0], 38, TEXT, 240, 66, "center")
+                y = 88.0
+                if len(view.details) > 1:
+                    text(view.details[1], 20, ACCENT, 240, y, "midtop")
+                    y += 25
+                for item in view.details[2:]:
+                    for line in self.wrap(item, int(16 * s), 440 * s):
+                        text(line, 16, MUTED, 240, y, "midtop")
+                        y += 18
+                    y += 2
                 if notice:
                     for line in self.wrap(notice, int(16 * s), 440 * s)[:2]:
-                        text(line, 16, HURRY, 240, y + 6, "midtop")
+                        text(line, 16, HURRY, 240, y + 2, "midtop")
                         y += 19
-                text("Press START to begin", 24, ACCENT, 240, 214, "center")
+                text("Press START to begin", 22, ACCENT, 240, 244, "center")
             else:
                 y = 48.0
                 for item in view.details:

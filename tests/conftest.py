@@ -13,11 +13,11 @@ import pytest  # noqa: E402
 
 from wolfbox.config import STARTER_DECK  # noqa: E402
 from wolfbox.flow import Flow, RoundSettings  # noqa: E402
-from wolfbox.night import night_script  # noqa: E402
+from wolfbox.night import NightOptions  # noqa: E402
 
 
-def make_flow(deck=STARTER_DECK, **kw) -> Flow:
-    return Flow(RoundSettings(deck=tuple(deck), night=tuple(night_script(deck)), **kw))
+def make_flow(deck=STARTER_DECK, options: NightOptions | None = None, **kw) -> Flow:
+    return Flow(RoundSettings.for_deck(deck, options, **kw))
 
 
 @pytest.fixture

@@ -153,3 +153,31 @@ def test_window_keys_drive_the_mock_pins(box_parts):
     parts.box.step()
     assert seen == ["pressed"]
     assert device.is_pressed
+
+
+def test_the_deck_picker_on_the_box(box_parts):
+    parts = box_parts()
+    box = parts.box
+    box.refresh()
+    first = parts.frames[-1]
+    assert first.details[:2] == ("3 players", "Classic, 3 players")
+    assert first.label(Button.NEXT) == "Next deck"
+    seen_titles = [first.details[1]]
+    for _ in range(3):
+        press(parts, Button.NEXT)
+        seen_titles.append(parts.frames[-1].details[1])
+    assert seen_titles == ["Classic, 3 players", "Evil Transformation", "Trust No One",
+                           "Random deck"]
+    press(parts, Button.VOTE)                        # 4 players
+    press(parts, Button.VOTE)                        # 5 players
+    press(parts, Button.NEXT)
+    view = parts.frames[-1]
+    assert view.details[0] == "5 players"
+    assert box.flow.settings.deck == tuple(__import__("wolfbox.presets", fromlist=["x"])
+                                           .PRESETS["evil_transformation"].deck(5))
+    assert any("center werewolf card" in d for d in view.details)   # setup note on screen
+    press(parts, Button.START)
+    assert box.flow.phase is Phase.NIGHT
+    run_until(box, lambda: box.flow.settings.night[box.flow.step_index].id == "doppelganger",
+              timeout=10)
+    assert parts.frames[-1].title == "Night · Doppelganger"

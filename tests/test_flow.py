@@ -7,7 +7,7 @@ import pytest
 from conftest import make_flow
 from wolfbox import lines
 from wolfbox.buttons import Button, Hold, Tap
-from wolfbox.effects import Cue, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech
+from wolfbox.effects import Cue, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech, Warm
 from wolfbox.flow import Flow, SpeechDone
 from wolfbox.night import CLOSE_EYES, WAKE_UP
 from wolfbox.view import Phase
@@ -206,9 +206,16 @@ def test_vote_goes_to_the_countdown_at_any_time_in_a_round(at):
         assert VOTE.button not in dict(flow.view(at).legend)
 
 
-def test_vote_does_nothing_on_the_start_screen(flow: Flow):
-    assert flow.handle(VOTE, 0.0) == []
+def test_on_the_start_screen_vote_and_back_choose_the_player_count(flow: Flow):
+    assert flow.view(0).details[:2] == ("3 players", "Classic, 3 players")
+    effects = flow.handle(VOTE, 0.0)
     assert flow.phase is Phase.IDLE
+    assert flow.view(0).details[:2] == ("4 players", "Classic, 4 players")
+    assert len(flow.settings.deck) == 7
+    assert effects == [Warm(tuple(flow.settings.lines()))]
+    flow.handle(BACK, 0.0)
+    flow.handle(BACK, 0.0)
+    assert flow.view(0).details[0] == "10 players"         # wraps from 3 to the top
 
 
 @pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE])
@@ -244,7 +251,8 @@ def test_the_night_is_dim_and_the_day_is_not(flow: Flow):
 
 
 def test_legend_is_what_the_buttons_do(flow: Flow):
-    assert flow.view(0).legend == ((Button.START, "Start"),)
+    assert flow.view(0).legend == ((Button.START, "Start"), (Button.VOTE, "Players +1"),
+                                   (Button.NEXT, "Next deck"), (Button.BACK, "Players −1"))
     flow.handle(START, 0.0)
     assert dict(flow.view(0).legend) == {Button.START: "Pause", Button.VOTE: "Vote now",
                                          Button.NEXT: "Skip", Button.BACK: "Hold: quit"}

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from . import __version__
 from .config import Config, defaults_toml, load
-from .deck import check_deck, parse_deck
+from .deck import check_deck
+from .presets import resolve_deck
 from .errors import UserError
 
 EXIT_USAGE = 2
@@ -54,19 +55,36 @@ def _parser() -> _Parser:
     shot.add_argument("--size", default="480x320", metavar="WxH",
                       help="image size in pixels (default: 480x320)")
 
+    script = sub.add_parser("script", help="print the night script for a deck")
+    common(script)
+    script.add_argument("--players", type=int, metavar="N",
+                        help="players at the table (checked against the deck)")
+    script.add_argument("--lone-wolf", action="store_true",
+                        help="a werewolf who wakes alone may look at a center card")
+    script.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    sub.add_parser("decks", help="list the preset decks and their player counts")
     sub.add_parser("config", help="print the default configuration as TOML")
     return p
 
 
 def _load(args: argparse.Namespace) -> Config:
     config = load(args.config)
+    players = getattr(args, "players", None) or config.game.players or None
+    text = args.deck if getattr(args, "deck", None) else ",".join(config.game.deck)
+    try:
+        config.game.deck = resolve_deck(text, players)
+    except UserError as e:
+        where = "--deck" if getattr(args, "deck", None) else \
+            f"{args.config}: game.deck" if args.config else "game.deck"
+        raise UserError(f"{where}: {e}") from None
+    if getattr(args, "lone_wolf", False):
+        config.game.lone_wolf = True
     from wolfbox.device.keys import key_codes      # key names are pygame's to judge
     try:
         key_codes(config.keys.keys())
     except UserError as e:
         raise UserError(f"{args.config}: {e}" if args.config else str(e)) from None
-    if getattr(args, "deck", None):
-        config.game.deck = parse_deck(args.deck)
     for warning in check_deck(config.game.deck):
         logging.getLogger("wolfbox").warning("deck: %s", warning)
     return config
@@ -75,7 +93,7 @@ def _load(args: argparse.Namespace) -> Config:
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(format="wolfbox: %(message)s", level=logging.INFO, stream=sys.stderr)
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"run", "screenshot", "config"}
+    commands = {"run", "screenshot", "config", "script", "decks"}
     if not any(a in commands for a in argv) and not any(a in ("-h", "--help", "--version")
                                                         for a in argv):
         argv = ["run", *argv]
@@ -84,7 +102,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "config":
             print(defaults_toml(), end="")
             return 0
+        if args.command == "decks":
+            from .script import decks_table
+            print(decks_table())
+            return 0
         config = _load(args)
+        if args.command == "script":
+            from .script import script_json, script_text
+            print(script_json(config) if args.json else script_text(config))
+            return 0
         if args.command == "screenshot":
             from .screenshots import save_screenshots
             size = _size(args.size)

@@ -10,10 +10,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .errors import UserError
-from .roles import ROLES, UnknownRole, role
+from .roles import ROLES, WEREWOLF_CARDS, Team, UnknownRole, role
 
 CENTER_CARDS = 3
 MIN_PLAYERS = 3
+
+# Cards that can move another player's card during the night.
+_MOVERS = ("robber", "troublemaker", "witch", "village_idiot", "alpha_wolf", "doppelganger")
 
 
 class DeckError(UserError):
@@ -31,6 +34,15 @@ def parse_deck(text: str) -> list[str]:
     return ids
 
 
+def extra_cards(deck: Sequence[str]) -> int:
+    """Cards beyond one a player: 3 in the center, plus the center werewolf card."""
+    return CENTER_CARDS + (1 if "alpha_wolf" in deck else 0)
+
+
+def players_for(deck: Sequence[str]) -> int:
+    return len(deck) - extra_cards(deck)
+
+
 def check_deck(deck: Sequence[str], players: int | None = None) -> list[str]:
     """Raise DeckError if the deck cannot be played; return warnings otherwise."""
     for rid in deck:
@@ -40,20 +52,50 @@ def check_deck(deck: Sequence[str], players: int | None = None) -> list[str]:
             raise DeckError(str(e)) from None
     counts = Counter(deck)
     for rid, n in counts.items():
-        if n > ROLES[rid].copies:
-            limit = ROLES[rid].copies
+        limit = ROLES[rid].copies
+        if n > limit:
             raise DeckError(f"{n} × {rid}: the game has only {limit} "
                             f"{ROLES[rid].name} card{'s' if limit > 1 else ''}")
-    implied = len(deck) - CENTER_CARDS
-    if players is not None and players != implied:
-        raise DeckError(f"{players} players need {players + CENTER_CARDS} cards "
-                        f"(players + {CENTER_CARDS}); the deck has {len(deck)}")
+    if counts["mason"] == 1:
+        raise DeckError("mason: the two Mason cards are played together or not at all "
+                        "(add the second mason or remove the first)")
+    extra = extra_cards(deck)
+    why = "players + 4 with the alpha_wolf" if extra == 4 else "players + 3"
+    if "alpha_wolf" in counts and not any(r in WEREWOLF_CARDS for r in deck):
+        raise DeckError("alpha_wolf needs a center werewolf card: add a werewolf, "
+                        "mystic_wolf or dream_wolf")
+    if players is not None:
+        if players < MIN_PLAYERS:
+            raise DeckError(f"--players {players}: the game needs at least {MIN_PLAYERS} "
+                            "players")
+        if len(deck) != players + extra:
+            raise DeckError(f"{players} players need {players + extra} cards ({why}); "
+                            f"the deck has {len(deck)}")
+    implied = len(deck) - extra
     if implied < MIN_PLAYERS:
-        raise DeckError(f"a deck of {len(deck)} cards is for {implied} players; "
+        raise DeckError(f"a deck of {len(deck)} cards is for {implied} players ({why}); "
                         f"the game needs at least {MIN_PLAYERS} players "
-                        f"({MIN_PLAYERS + CENTER_CARDS} cards)")
+                        f"({MIN_PLAYERS + extra} cards)")
+    return _warnings(deck, counts, implied)
+
+
+def _warnings(deck: Sequence[str], counts: Counter[str], players: int) -> list[str]:
     warnings = []
-    if not any(ROLES[r].team == "werewolf" and r != "minion" for r in deck):
-        warnings.append("no werewolf card in the deck: the village can only win "
-                        "if nobody dies")
+    wolves = [r for r in deck if ROLES[r].team is Team.WEREWOLF and r != "minion"]
+    if not wolves:
+        warnings.append("no werewolf card in the deck: the village can only win if "
+                        "nobody dies")
+    if "insomniac" in counts and not any(m in counts for m in _MOVERS):
+        warnings.append("insomniac: nothing in this deck can move her card, so she learns "
+                        "nothing (add a robber or troublemaker)")
+    if "minion" in counts and not wolves:
+        warnings.append("minion: there are no werewolves for him to see")
+    if "bodyguard" in counts and players < 5:
+        warnings.append("bodyguard: recommended for five or more players")
+    if players > 10:
+        warnings.append(f"{players} players: above 10, the rules suggest a helper who does "
+                        "not play to move the cards")
+    if "aura_seer" in counts and not any(ROLES[r].wake for r in deck if r not in
+                                         ("aura_seer", "werewolf", "mason", "minion")):
+        warnings.append("aura_seer: nobody else in this deck looks at or moves cards")
     return warnings

@@ -45,4 +45,11 @@ class ResumeAudio:
     pass
 
 
-Effect = Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio
+@dataclass(frozen=True)
+class Warm:
+    """The lines a round with the newly chosen deck will say, in order:
+    render whatever of them is not cached yet."""
+    lines: tuple[str, ...]
+
+
+Effect = Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm

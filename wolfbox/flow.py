@@ -12,13 +12,15 @@ its remaining time; resuming sets a new deadline.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import dataclasses
 from dataclasses import dataclass, field
 
 from . import lines
 from .buttons import Button, Hold, Tap
-from .effects import Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech
-from .night import Step
-from .roles import ROLES
+from .effects import Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech, Warm
+from .night import NightOptions, Step, night_script, setup_notes
+from .picker import Picker
+from .presets import describe
 from .timer import Countdown
 from .view import Phase, View
 
@@ -36,6 +38,7 @@ Event = Tap | Hold | SpeechDone
 class RoundSettings:
     deck: tuple[str, ...]
     night: tuple[Step, ...]
+    options: NightOptions = field(default_factory=NightOptions)
     discussion_seconds: float = 300.0
     warnings: tuple[int, ...] = (60, 10)
     add_seconds: int = 60
@@ -44,6 +47,17 @@ class RoundSettings:
     vote_hold: float = 3.0         # "VOTE!" stays this long before the reveal
     tick_from: int = 10            # tick each second from here down
     per_word: float = 0.42         # caption time a word (scaled with speech speed)
+
+    @classmethod
+    def for_deck(cls, deck: Sequence[str], options: NightOptions | None = None,
+                 **kw: object) -> "RoundSettings":
+        options = options or NightOptions()
+        return cls(deck=tuple(deck), night=tuple(night_script(deck, options)),
+                   options=options, **kw)  # type: ignore[arg-type]
+
+    def with_deck(self, deck: Sequence[str]) -> "RoundSettings":
+        return dataclasses.replace(self, deck=tuple(deck),
+                                   night=tuple(night_script(deck, self.options)))
 
     def lines(self) -> list[str]:
         """Every line a round can say, in the order it is first needed."""
@@ -81,6 +95,11 @@ class Flow:
     _tokens: int = 0
     _fired: set[int] = field(default_factory=set)
     _last_shown: int | None = None
+    picker: Picker | None = None
+
+    def __post_init__(self) -> None:
+        if self.picker is None:
+            self.picker = Picker(self.settings.deck)
 
     # ----------------------------------------------------------------- input
     def handle(self, event: Event, now: float) -> list[Effect]:
@@ -124,7 +143,10 @@ class Flow:
             return {Button.START: _Action("Resume", self._resume)}
         match self.phase:
             case Phase.IDLE:
-                return {Button.START: _Action("Start", self._start)}
+                return {Button.START: _Action("Start", self._start),
+                        Button.VOTE: _Action("Players +1", self._more_players),
+                        Button.NEXT: _Action("Next deck", self._next_deck),
+                        Button.BACK: _Action("Players −1", self._fewer_players)}
             case Phase.NIGHT:
                 return {Button.START: _Action("Pause", self._pause),
                         Button.VOTE: _Action("Vote now", self._vote_now),
@@ -152,6 +174,22 @@ class Flow:
         self.phase = Phase.NIGHT
         self.step_index = 0
         return [PlayCue(Cue.CHIME)] + self._night_stage(now, _SPEAK)
+
+    def _choose(self, deck: Sequence[str]) -> list[Effect]:
+        self.settings = self.settings.with_deck(deck)
+        return [Warm(tuple(self.settings.lines()))]
+
+    def _next_deck(self, now: float) -> list[Effect]:
+        assert self.picker is not None
+        return self._choose(self.picker.next_deck().deck)
+
+    def _more_players(self, now: float) -> list[Effect]:
+        assert self.picker is not None
+        return self._choose(self.picker.change_players(+1).deck)
+
+    def _fewer_players(self, now: float) -> list[Effect]:
+        assert self.picker is not None
+        return self._choose(self.picker.change_players(-1).deck)
 
     def _pause(self, now: float) -> list[Effect]:
         self.paused = True
@@ -319,13 +357,10 @@ class Flow:
         return View(title="Who won?", details=lines.REVEAL_RULES, **common)
 
     def _deck_lines(self) -> tuple[str, ...]:
-        counts: dict[str, int] = {}
-        for r in self.settings.deck:
-            counts[r] = counts.get(r, 0) + 1
-        cards = ", ".join(f"{n}× {ROLES[r].name}" if n > 1 else ROLES[r].name
-                          for r, n in counts.items())
-        players = len(self.settings.deck) - 3
-        return (f"{players} players", cards)
+        assert self.picker is not None
+        deck = self.settings.deck
+        title = self.picker.choice.title if self.picker.choice.deck == deck else "Your deck"
+        return (f"{self.picker.players} players", title, describe(deck), *setup_notes(deck))
 
     def check(self, now: float) -> None:
         """Raise AssertionError if the flow is in a state it should never reach."""
@@ -350,5 +385,6 @@ def _step_title(step_id: str) -> str:
     return step_id.replace("_", " ").title()
 
 
-def new_flow(deck: Sequence[str], night: Sequence[Step], **settings: object) -> Flow:
-    return Flow(RoundSettings(deck=tuple(deck), night=tuple(night), **settings))  # type: ignore[arg-type]
+def new_flow(deck: Sequence[str], options: NightOptions | None = None,
+             **settings: object) -> Flow:
+    return Flow(RoundSettings.for_deck(deck, options, **settings))

@@ -1,17 +1,18 @@
 """The night script: which calls a deck needs, in the order they happen.
 
-The order of NIGHT_CALLS *is* the night order; nothing else in the project
-repeats it. Every call whose roles are in the deck is made, whether the
-card is with a player or in the center, with the same timing: a skipped
-call or a shorter gap would tell the table what lies in the center.
+The order of NIGHT_CALLS *is* the night order (the Daybreak rulebook's and
+the combined wake chart's, Sentinel first); nothing else in the project
+repeats it. Every call whose roles are in the deck is made, whether the card
+is with a player or in the center, with the same timing: a skipped call or a
+shorter gap would tell the table what lies in the center.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from .roles import ROLES
+from .roles import ROLES, WEREWOLF_CARDS
 
 
 @dataclass(frozen=True)
@@ -24,68 +25,226 @@ class Step:
 
 
 @dataclass(frozen=True)
+class NightOptions:
+    lone_wolf: bool = False                  # a lone werewolf may look at a center card
+    scale: float = 1.0                       # multiplies every role's action time
+    action_seconds: Mapping[str, float] = field(default_factory=dict)   # per-role override
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the texts may depend on: the roles in play and the options."""
+    roles: frozenset[str]
+    options: NightOptions
+
+    def has(self, *ids: str) -> bool:
+        return any(i in self.roles for i in ids)
+
+
+Text = str | Callable[[Table], str]
+
+
+@dataclass(frozen=True)
 class Call:
     id: str
-    roles: frozenset[str]        # the call is made when any of these is in the deck
-    wake: str
-    sleep: str
-    timed_by: str                # the role whose action time the call gets
+    present: Callable[[Table], bool]
+    wake: Text
+    sleep: Text
+    timed_by: str                            # the role whose action time the call gets
 
 
-def _call(id: str, roles: Sequence[str], wake: str, sleep: str) -> Call:
-    return Call(id, frozenset(roles), wake, sleep, timed_by=roles[0])
+# The roles a Doppelganger copies and then acts as at once, during her own call.
+ACTS_AT_ONCE = ("sentinel", "alpha_wolf", "mystic_wolf", "seer", "apprentice_seer",
+                "paranormal_investigator", "robber", "witch", "troublemaker",
+                "village_idiot", "drunk")
+# ... and those whose copy wakes again later, in its own step.
+WAKES_LATER = ("minion", "aura_seer", "insomniac", "revealer", "curator")
+
+
+def _names(ids: Sequence[str]) -> str:
+    names = [ROLES[i].name for i in ids]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _doppelganger_wake(t: Table) -> str:
+    text = ("Doppelganger, open your eyes and look at another player's card. "
+            "You are now that role.")
+    now = [r for r in ACTS_AT_ONCE if r in t.roles]
+    if now:
+        text += f" If you saw the {_names(now)}, do that role's action now."
+    wolves = [r for r in ("werewolf", "alpha_wolf", "mystic_wolf") if r in t.roles]
+    if wolves:
+        text += " If you saw a werewolf, you will wake with the werewolves."
+    if "mason" in t.roles:
+        text += " If you saw a Mason, you will wake with the Masons."
+    later = [r for r in WAKES_LATER if r in t.roles]
+    if later:
+        text += f" If you saw the {_names(later)}, you will be called again."
+    return text
+
+
+def _thumbs(t: Table) -> str:
+    return ("Werewolves, and the Dream Wolf too, stick out a thumb"
+            if t.has("dream_wolf") else "Werewolves, stick out a thumb")
+
+
+def _werewolves_wake(t: Table) -> str:
+    who = "Werewolves, except the Dream Wolf," if t.has("dream_wolf") else "Werewolves,"
+    text = f"{who} open your eyes and look for the other werewolves."
+    if t.has("dream_wolf"):
+        text += " Dream Wolf, keep your eyes closed and stick out your thumb."
+    if t.options.lone_wolf:
+        center = ("one center card, the center werewolf card included"
+                  if t.has("alpha_wolf") else "one of the center cards")
+        text += f" If you are the only werewolf awake, you may look at {center}."
+    elif t.has("alpha_wolf"):
+        text += " Leave the center werewolf card where it lies."
+    return text
+
+
+def _werewolves_sleep(t: Table) -> str:
+    if t.has("dream_wolf"):
+        return "Dream Wolf, put your thumb away. Werewolves, close your eyes."
+    return "Werewolves, close your eyes."
+
+
+def _minion_wake(t: Table) -> str:
+    return f"Minion, open your eyes. {_thumbs(t)} so the Minion can see you."
+
+
+def _doppel_minion_wake(t: Table) -> str:
+    return ("Doppelganger, if you saw the Minion, open your eyes. "
+            f"{_thumbs(t)} so the Doppelganger can see you.")
+
+
+_AURA = "Everyone who looked at or moved a card tonight, stick out a thumb."
+_REVEAL = ("You may turn another player's card face up. If it is a werewolf or the Tanner, "
+           "turn it face down again.")
+
+
+def _call(id: str, roles: Sequence[str], wake: Text, sleep: Text,
+          timed_by: str | None = None) -> Call:
+    needs = tuple(roles)
+    return Call(id, lambda t: all(r in t.roles for r in needs) if id.startswith("doppelganger_")
+                else t.has(*needs), wake, sleep, timed_by or needs[-1])
+
+
+def _close(name: str) -> str:
+    return f"{name}, close your eyes."
 
 
 NIGHT_CALLS: tuple[Call, ...] = (
-    _call("werewolves", ["werewolf"],
-          "Werewolves, open your eyes and find each other. "
-          "If you are the only werewolf, you may look at one card in the center.",
-          "Werewolves, close your eyes."),
-    _call("minion", ["minion"],
-          "Minion, open your eyes. Werewolves, raise a thumb so the Minion can see you.",
-          "Werewolves, lower your thumbs. Minion, close your eyes."),
-    _call("masons", ["mason"],
-          "Masons, open your eyes and look for the other Mason.",
-          "Masons, close your eyes."),
+    _call("sentinel", ["sentinel"],
+          "Sentinel, open your eyes. You may put your shield on any other player's card.",
+          _close("Sentinel")),
+    _call("doppelganger", ["doppelganger"], _doppelganger_wake, _close("Doppelganger")),
+    _call("doppelganger_minion", ["doppelganger", "minion"], _doppel_minion_wake,
+          lambda t: "Thumbs away. Doppelganger, close your eyes."),
+    Call("werewolves", lambda t: t.has("werewolf", "alpha_wolf", "mystic_wolf"),
+         _werewolves_wake, _werewolves_sleep, timed_by="werewolf"),
+    _call("alpha_wolf", ["alpha_wolf"],
+          "Alpha Wolf, open your eyes. Swap the center werewolf card with the card of a "
+          "player who is not a werewolf, without looking at either.", _close("Alpha Wolf")),
+    _call("mystic_wolf", ["mystic_wolf"],
+          "Mystic Wolf, open your eyes. You may look at one other player's card.",
+          _close("Mystic Wolf")),
+    _call("minion", ["minion"], _minion_wake,
+          lambda t: "Thumbs away. Minion, close your eyes."),
+    _call("masons", ["mason"], "Masons, open your eyes and look for the other Mason.",
+          _close("Masons")),
     _call("seer", ["seer"],
-          "Seer, open your eyes. You may look at another player's card, "
-          "or at two of the cards in the center.",
-          "Seer, close your eyes."),
+          "Seer, open your eyes. You may look at another player's card, or at two of the "
+          "center cards.", _close("Seer")),
+    _call("apprentice_seer", ["apprentice_seer"],
+          "Apprentice Seer, open your eyes. You may look at one of the center cards.",
+          _close("Apprentice Seer")),
+    _call("paranormal_investigator", ["paranormal_investigator"],
+          "Paranormal Investigator, open your eyes. You may look at up to two other "
+          "players' cards, one at a time. If you see a werewolf or the Tanner, stop: you "
+          "are now that role.", _close("Paranormal Investigator")),
     _call("robber", ["robber"],
           "Robber, open your eyes. You may swap your card with another player's card, "
-          "then look at the card you now have.",
-          "Robber, close your eyes."),
+          "then look at the card you now have.", _close("Robber")),
+    _call("witch", ["witch"],
+          "Witch, open your eyes. You may look at one of the center cards. If you do, you "
+          "must swap it with any player's card, your own included.", _close("Witch")),
     _call("troublemaker", ["troublemaker"],
           "Troublemaker, open your eyes. You may swap the cards of two other players "
-          "without looking at them.",
-          "Troublemaker, close your eyes."),
+          "without looking at them.", _close("Troublemaker")),
+    _call("village_idiot", ["village_idiot"],
+          "Village Idiot, open your eyes. You may move every other player's card one "
+          "place to the left, or one place to the right.", _close("Village Idiot")),
+    _call("aura_seer", ["aura_seer"], f"Aura Seer, open your eyes. {_AURA}",
+          lambda t: "Thumbs away. Aura Seer, close your eyes."),
+    _call("doppelganger_aura_seer", ["doppelganger", "aura_seer"],
+          f"Doppelganger, if you saw the Aura Seer, open your eyes. {_AURA}",
+          lambda t: "Thumbs away. Doppelganger, close your eyes."),
     _call("drunk", ["drunk"],
-          "Drunk, open your eyes and trade your card for one in the center, "
-          "without looking at it.",
-          "Drunk, close your eyes."),
-    _call("insomniac", ["insomniac"],
-          "Insomniac, open your eyes and look at your own card.",
-          "Insomniac, close your eyes."),
+          "Drunk, open your eyes and swap your card with one of the center cards, without "
+          "looking at it.", _close("Drunk")),
+    _call("insomniac", ["insomniac"], "Insomniac, open your eyes and look at your own card.",
+          _close("Insomniac")),
+    _call("doppelganger_insomniac", ["doppelganger", "insomniac"],
+          "Doppelganger, if you saw the Insomniac, open your eyes and look at your own card.",
+          _close("Doppelganger")),
+    _call("revealer", ["revealer"], f"Revealer, open your eyes. {_REVEAL}", _close("Revealer")),
+    _call("doppelganger_revealer", ["doppelganger", "revealer"],
+          f"Doppelganger, if you saw the Revealer, open your eyes. {_REVEAL}",
+          _close("Doppelganger")),
+    _call("curator", ["curator"],
+          "Curator, open your eyes. You may place an artifact token face down on any "
+          "player's card, your own included, but not on a shielded card.", _close("Curator")),
+    _call("doppelganger_curator", ["doppelganger", "curator"],
+          "Doppelganger, if you saw the Curator, open your eyes. You may place an artifact "
+          "token face down on any player's card that has no shield and no token.",
+          _close("Doppelganger")),
 )
 
 CLOSE_EYES = Step("close_eyes", "Night falls. Everyone, close your eyes.", seconds=2.0)
 WAKE_UP = Step("wake_up", "Everyone, reach out and touch your own card. "
                "Now open your eyes: it is morning in the village.")
+FRAMING_IDS = (CLOSE_EYES.id, WAKE_UP.id)
 
 
-def night_script(deck: Sequence[str], action_seconds: Mapping[str, float] | None = None,
-                 scale: float = 1.0) -> list[Step]:
-    """The steps of one night for `deck` (role ids, already validated).
+def _text(text: Text, table: Table) -> str:
+    return text(table) if callable(text) else text
 
-    `action_seconds` overrides a role's default time; `scale` multiplies
-    every role's time, overrides included, so one knob slows a whole night.
-    """
-    present = set(deck)
-    overrides = dict(action_seconds or {})
+
+def night_script(deck: Sequence[str], options: NightOptions | None = None) -> list[Step]:
+    """The steps of one night for `deck` (role ids, already checked)."""
+    options = options or NightOptions()
+    table = Table(frozenset(deck), options)
     steps = [CLOSE_EYES]
     for call in NIGHT_CALLS:
-        if call.roles & present:
-            base = overrides.get(call.timed_by, ROLES[call.timed_by].action_seconds)
-            steps.append(Step(call.id, call.wake, round(base * scale, 3), call.sleep))
+        if call.present(table):
+            base = options.action_seconds.get(call.timed_by,
+                                              ROLES[call.timed_by].action_seconds)
+            steps.append(Step(call.id, _text(call.wake, table), round(base * options.scale, 3),
+                              _text(call.sleep, table)))
     steps.append(WAKE_UP)
     return steps
+
+
+def setup_notes(deck: Sequence[str]) -> list[str]:
+    """What this deck needs on the table beyond dealing the cards."""
+    roles = set(deck)
+    notes = []
+    if "alpha_wolf" in roles:
+        wolves = sorted(r for r in roles if r in WEREWOLF_CARDS)
+        notes.append(f"Take one werewolf card ({_names(wolves)}) and lay it face down across "
+                     "the center: the center werewolf card.")
+    if "sentinel" in roles:
+        notes.append("Put the shield token beside the center cards.")
+    if "curator" in roles:
+        notes.append("Shuffle the artifact tokens face down beside the center cards.")
+    return notes
+
+
+def setup_text(deck: Sequence[str]) -> list[str]:
+    """What the table does before START, for this deck, in order."""
+    alpha = "alpha_wolf" in deck
+    players = len(deck) - (4 if alpha else 3)
+    deal = (f"Shuffle the {'other ' if alpha else ''}{len(deck) - (1 if alpha else 0)} cards, "
+            f"deal one to each of the {players} players and put 3 face down in the center.")
+    notes = setup_notes(deck)
+    return notes[:1] + [deal] + notes[1:] if alpha else [deal] + notes

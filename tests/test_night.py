@@ -1,0 +1,304 @@
+"""The night script for every role, the exact order, and the deck rules."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from wolfbox.deck import DeckError, check_deck, players_for
+from wolfbox.night import NIGHT_CALLS, NightOptions, night_script, setup_text
+from wolfbox.presets import PRESETS, presets_for, random_deck, resolve_deck
+from wolfbox.roles import ROLES
+
+ORDER = ["sentinel", "doppelganger", "doppelganger_minion", "werewolves", "alpha_wolf",
+         "mystic_wolf", "minion", "masons", "seer", "apprentice_seer",
+         "paranormal_investigator", "robber", "witch", "troublemaker", "village_idiot",
+         "aura_seer", "doppelganger_aura_seer", "drunk", "insomniac", "doppelganger_insomniac",
+         "revealer", "doppelganger_revealer", "curator", "doppelganger_curator"]
+
+NEVER_WAKE = {"villager", "hunter", "tanner", "bodyguard", "dream_wolf", "prince", "cursed"}
+
+
+def ids(deck, **options) -> list[str]:
+    return [s.id for s in night_script(deck, NightOptions(**options))]
+
+
+def role_ids(deck) -> list[str]:
+    return ids(deck)[1:-1]
+
+
+def test_the_call_table_is_the_night_order():
+    assert [c.id for c in NIGHT_CALLS] == ORDER
+
+
+def test_every_role_at_once_gives_every_step_in_order():
+    every = [r for r in ROLES for _ in range(ROLES[r].copies)]
+    assert ids(every) == ["close_eyes", *ORDER, "wake_up"]
+
+
+@pytest.mark.parametrize("deck, expected", [
+    ("werewolf werewolf seer robber troublemaker villager",
+     ["werewolves", "seer", "robber", "troublemaker"]),
+    ("sentinel werewolf seer villager villager villager", ["sentinel", "werewolves", "seer"]),
+    ("alpha_wolf werewolf seer villager villager villager villager",
+     ["werewolves", "alpha_wolf", "seer"]),
+    ("mystic_wolf seer robber villager villager villager", ["werewolves", "mystic_wolf", "seer",
+                                                            "robber"]),
+    ("dream_wolf minion seer villager villager villager", ["minion", "seer"]),
+    ("werewolf mason mason drunk insomniac villager", ["werewolves", "masons", "drunk",
+                                                       "insomniac"]),
+    ("werewolf apprentice_seer paranormal_investigator witch village_idiot villager",
+     ["werewolves", "apprentice_seer", "paranormal_investigator", "witch", "village_idiot"]),
+    ("werewolf aura_seer revealer curator bodyguard prince cursed",
+     ["werewolves", "aura_seer", "revealer", "curator"]),
+    ("tanner hunter villager villager villager bodyguard", []),
+])
+def test_order_for_decks(deck, expected):
+    assert role_ids(deck.split()) == expected
+
+
+@pytest.mark.parametrize("partner", ["minion", "aura_seer", "insomniac", "revealer", "curator"])
+def test_each_doppelganger_step_follows_its_role(partner):
+    deck = ["doppelganger", "werewolf", partner, "robber", "villager", "villager"]
+    steps = role_ids(deck)
+    mine = f"doppelganger_{partner}"
+    assert mine in steps
+    if partner == "minion":
+        assert steps.index("doppelganger") < steps.index(mine) < steps.index("werewolves")
+    else:
+        own = partner
+        assert steps.index(mine) == steps.index(own) + 1
+    # Without the Doppelganger, or without the partner, there is no such step.
+    assert mine not in role_ids([r if r != "doppelganger" else "villager" for r in deck])
+    assert mine not in role_ids([r if r != partner else "seer" for r in deck])
+
+
+@pytest.mark.parametrize("role_id", sorted(ROLES))
+def test_every_role_wakes_exactly_when_it_should(role_id):
+    deck = [role_id, "villager", "villager", "villager"]
+    steps = role_ids(deck)
+    if role_id in NEVER_WAKE:
+        assert steps == [] and ROLES[role_id].wake is None
+    elif role_id in ("alpha_wolf", "mystic_wolf"):       # with the pack, then alone
+        assert steps == ["werewolves", role_id]
+    else:
+        assert len(steps) == 1, steps
+        assert ROLES[role_id].wake is not None
+
+
+def test_every_step_has_text_and_every_call_says_close():
+    every = [r for r in ROLES for _ in range(ROLES[r].copies)]
+    for lone in (False, True):
+        for step in night_script(every, NightOptions(lone_wolf=lone)):
+            assert step.text.strip().endswith((".", "!"))
+            if step.id not in ("close_eyes", "wake_up"):
+                assert "close your eyes" in step.after
+                assert step.seconds > 0
+
+
+def test_role_calls_are_in_our_words_and_name_the_role():
+    every = [r for r in ROLES for _ in range(ROLES[r].copies)]
+    for step in night_script(every)[1:-1]:
+        first = step.id.split("_")[0]
+        assert first.lower() in step.text.lower()
+
+
+@pytest.mark.parametrize("deck", [
+    "werewolf werewolf seer robber troublemaker villager",
+    "doppelganger alpha_wolf mystic_wolf minion robber witch villager",
+    "sentinel werewolf dream_wolf minion mason mason curator revealer aura_seer",
+])
+def test_timing_depends_on_the_roles_only_not_on_where_cards_lie(deck):
+    """The box never knows which cards are in the center; the script is the
+    same whatever the deal, and each call gets its role's full time."""
+    cards = deck.split()
+    scripts = {tuple(night_script(list(p))) for p in itertools.islice(
+        itertools.permutations(cards), 0, 200, 17)}
+    assert len(scripts) == 1
+    for step in night_script(cards)[1:-1]:
+        call = next(c for c in NIGHT_CALLS if c.id == step.id)
+        assert step.seconds == ROLES[call.timed_by].action_seconds
+
+
+def test_action_time_scale_and_override():
+    deck = "werewolf werewolf seer robber troublemaker villager".split()
+    steps = {s.id: s.seconds for s in night_script(deck, NightOptions(
+        scale=0.5, action_seconds={"seer": 30}))}
+    assert steps["seer"] == 15 and steps["robber"] == 5 and steps["werewolves"] == 5
+    assert steps["close_eyes"] == 2
+
+
+def test_roles_with_more_to_do_get_more_time():
+    for slow in ("doppelganger", "witch", "paranormal_investigator"):
+        assert ROLES[slow].action_seconds > ROLES["seer"].action_seconds
+
+
+def test_dream_wolf_thumb_in_werewolves_and_minion_calls():
+    deck = "werewolf dream_wolf minion seer villager villager".split()
+    steps = {s.id: s for s in night_script(deck)}
+    assert "Dream Wolf" in steps["werewolves"].text
+    assert "thumb" in steps["werewolves"].text
+    assert "Dream Wolf" in steps["minion"].text
+    plain = {s.id: s for s in night_script("werewolf werewolf minion seer villager villager"
+                                           .split())}
+    assert "Dream" not in plain["werewolves"].text + plain["minion"].text
+
+
+def test_lone_wolf_option_and_the_center_werewolf_card():
+    deck = "werewolf werewolf seer robber troublemaker villager".split()
+    off = night_script(deck)[1].text
+    on = night_script(deck, NightOptions(lone_wolf=True))[1].text
+    assert "only werewolf" not in off and "only werewolf" in on
+    alpha = "alpha_wolf werewolf seer robber villager villager villager".split()
+    assert "center werewolf card" in night_script(alpha)[1].text
+    assert "center werewolf card" in night_script(alpha, NightOptions(lone_wolf=True))[1].text
+    assert any("center werewolf card" in line for line in setup_text(alpha))
+    assert not any("center werewolf card" in line for line in setup_text(deck))
+
+
+def test_doppelganger_is_told_to_act_at_once_for_the_roles_that_do():
+    deck = ("doppelganger werewolf seer robber troublemaker drunk insomniac mason mason "
+            "villager").split()
+    text = night_script(deck)[1].text
+    for name in ("Seer", "Robber", "Troublemaker", "Drunk"):
+        assert name in text.split("do that role's action now")[0]
+    assert "Insomniac" in text.split("do that role's action now")[1]   # called again later
+    assert "wake with the Masons" in text and "wake with the werewolves" in text
+
+
+# ------------------------------------------------------------------ deck rules
+@pytest.mark.parametrize("deck, players, message", [
+    ("werewolf werewolf seer robber troublemaker villger", None,
+     "unknown role 'villger' (did you mean 'villager'?)"),
+    ("werewolf werewolf seer robber troublemaker villager", 4,
+     "4 players need 7 cards (players + 3); the deck has 6"),
+    ("alpha_wolf werewolf seer robber troublemaker villager", 3,
+     "3 players need 7 cards (players + 4 with the alpha_wolf); the deck has 6"),
+    ("alpha_wolf seer robber troublemaker villager villager villager", None,
+     "alpha_wolf needs a center werewolf card"),
+    ("werewolf seer robber villager villager", None, "the game needs at least 3 players"),
+    ("werewolf seer robber", 2, "--players 2: the game needs at least 3 players"),
+    ("werewolf werewolf werewolf seer robber villager", None,
+     "3 × werewolf: the game has only 2 Werewolf cards"),
+    ("werewolf seer seer robber villager villager", None, "2 × seer: the game has only 1"),
+    ("werewolf seer robber villager villager villager villager", None,
+     "4 × villager: the game has only 3"),
+    ("werewolf mason seer robber villager villager", None,
+     "mason: the two Mason cards are played together or not at all"),
+])
+def test_deck_errors_are_one_line(deck, players, message):
+    with pytest.raises(DeckError) as e:
+        check_deck(deck.split(), players)
+    assert message in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("deck, warning", [
+    ("werewolf seer insomniac villager villager villager", "insomniac: nothing in this deck"),
+    ("seer robber troublemaker villager villager villager", "no werewolf card"),
+    ("minion seer robber villager villager villager", "minion: there are no werewolves"),
+    ("werewolf bodyguard seer villager villager villager", "bodyguard: recommended for five"),
+])
+def test_doubtful_decks_warn(deck, warning):
+    assert any(warning in w for w in check_deck(deck.split()))
+
+
+def test_alpha_wolf_decks_count_the_extra_card():
+    deck = "alpha_wolf werewolf seer robber villager villager villager".split()
+    assert check_deck(deck) == [] and players_for(deck) == 3
+    assert check_deck(deck, players=3) == []
+
+
+# --------------------------------------------------------------------- presets
+def test_the_sheets_recommendations_are_for_their_player_counts():
+    for n in range(3, 8):
+        assert list(PRESETS[f"classic_{n}"].players()) == [n]
+    for v in "abc":
+        assert list(PRESETS[f"classic_8{v}"].players()) == [8]
+    assert PRESETS["classic_3"].deck(3) == "werewolf werewolf seer robber troublemaker " \
+        "villager".split()
+
+
+@pytest.mark.parametrize("name, least", [("evil_transformation", 3), ("trust_no_one", 3),
+                                         ("cautionary_tale", 4), ("information_society", 5),
+                                         ("total_chaos", 5)])
+def test_fun_scenarios_fill_with_villagers_from_their_minimum(name, least):
+    preset = PRESETS[name]
+    assert preset.players().start == least
+    for n in preset.players():
+        deck = preset.deck(n)
+        assert check_deck(deck, n) is not None
+        assert set(deck) - set(preset.core) <= {"villager"}
+    with pytest.raises(DeckError):
+        preset.deck(least - 1)
+
+
+@pytest.mark.parametrize("players", range(3, 11))
+def test_every_player_count_has_decks_and_random_ones_are_valid(players):
+    rng = random.Random(players)
+    for _ in range(50):
+        deck = random_deck(players, rng)
+        check_deck(deck, players)
+        wolves = sum(1 for r in deck if r in ("werewolf", "mystic_wolf", "dream_wolf"))
+        assert 1 <= wolves <= 3
+    if players <= 8:
+        assert presets_for(players)
+
+
+def test_resolve_deck_takes_preset_names_and_lists():
+    assert resolve_deck("classic_5", None) == PRESETS["classic_5"].deck(5)
+    assert len(resolve_deck("total_chaos", 6)) == 10
+    assert resolve_deck("werewolf,werewolf,seer,robber,troublemaker,villager", 3)[2] == "seer"
+    with pytest.raises(DeckError, match="is for exactly 5 players, not 6"):
+        resolve_deck("classic_5", 6)
+
+
+# ------------------------------------------------------------------ command line
+def wolfbox(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "wolfbox", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_script_json_schema():
+    result = wolfbox("script", "--deck", "evil_transformation", "--players", "4", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data) >= {"deck", "players", "steps"}
+    assert data["players"] == 4 and len(data["deck"]) == 8
+    assert [s["id"] for s in data["steps"]][:4] == ["close_eyes", "doppelganger",
+                                                    "doppelganger_minion", "werewolves"]
+    for step in data["steps"]:
+        assert set(step) >= {"id", "text", "seconds"}
+        assert isinstance(step["id"], str) and step["text"]
+        assert isinstance(step["seconds"], (int, float)) and step["seconds"] >= 0
+
+
+def test_script_text_reads_like_a_narrators_sheet():
+    result = wolfbox("script", "--deck", "werewolf,werewolf,seer,robber,troublemaker,villager",
+                     "--lone-wolf")
+    assert result.returncode == 0
+    out = result.stdout
+    assert "Setup:" in out and "(wait 10 s)" in out
+    assert out.index("[werewolves]") < out.index("[seer]") < out.index("[robber]")
+    assert "only werewolf" in out
+
+
+def test_script_refuses_a_bad_deck_with_one_line():
+    result = wolfbox("script", "--deck", "werewolf,werewolf,seer", "--json")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "at least 3 players" in result.stderr
+    result = wolfbox("script", "--deck", "classic_5", "--players", "7")
+    assert result.returncode == 2 and "exactly 5 players" in result.stderr
+
+
+def test_decks_lists_every_preset_with_player_counts():
+    result = wolfbox("decks")
+    assert result.returncode == 0
+    for name in PRESETS:
+        assert name in result.stdout
+    assert "total_chaos          5-7" in result.stdout
