@@ -22,7 +22,7 @@ class Team(StrEnum):
 
 
 class Box(StrEnum):
-    BASE = "One Night Ultimate Werewolf"
+    BASE = "base game"
     DAYBREAK = "Daybreak"
     BONUS = "Bonus pack"
 

@@ -56,4 +56,15 @@ def decks_table() -> str:
     return "\n".join(f"{r[0]:<{width[0]}}  {r[1]:<{width[1]}}  {r[2]}" for r in rows)
 
 
-__all__ = ["decks_table", "night_script", "script_json", "script_text"]
+def roles_table() -> str:
+    """The README's role table, made from the catalogue so the two cannot differ."""
+    from .roles import ROLES
+    rows = ["| id | role | box | team | wakes | what it does |", "|---|---|---|---|---|---|"]
+    for r in ROLES.values():
+        copies = f" (×{r.copies})" if r.copies > 1 else ""
+        rows.append(f"| `{r.id}` | {r.name}{copies} | {r.box.value} | {r.team.value} | "
+                    f"{r.wake or '–'} | {r.summary} |")
+    return "\n".join(rows)
+
+
+__all__ = ["roles_table", "decks_table", "night_script", "script_json", "script_text"]
