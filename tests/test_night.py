@@ -309,3 +309,18 @@ def test_readme_role_table_is_the_catalogue():
     from wolfbox.script import roles_table
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     assert roles_table() in readme
+
+
+def test_a_preset_named_in_the_config_file(tmp_path):
+    config = tmp_path / "box.toml"
+    config.write_text('[game]\ndeck = "trust_no_one"\nplayers = 4\nlone_wolf = true\n')
+    result = wolfbox("script", "--config", str(config), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["players"] == 4 and data["lone_wolf"] is True
+    assert data["deck"].count("villager") == 2
+    config.write_text('[game]\ndeck = "trust_no_one"\nplayers = 9\n')
+    result = wolfbox("script", "--config", str(config))
+    assert result.returncode == 2
+    assert f"{config}: game.deck: preset 'trust_no_one' is for 3 to 5 players, not 9" \
+        in result.stderr

@@ -36,8 +36,13 @@ def _parser() -> _Parser:
         sp.add_argument("--config", type=Path, metavar="PATH",
                         help="TOML configuration file (defaults are built in)")
         sp.add_argument("--deck", metavar="ROLES",
-                        help="comma-separated role ids, e.g. werewolf,werewolf,seer,"
-                             "robber,troublemaker,villager")
+                        help="a preset name (see 'wolfbox decks') or comma-separated role "
+                             "ids, e.g. werewolf,werewolf,seer,robber,troublemaker,villager")
+        sp.add_argument("--players", type=int, metavar="N",
+                        help="players at the table (checked against the deck; fills a "
+                             "scenario preset)")
+        sp.add_argument("--lone-wolf", action="store_true",
+                        help="a werewolf who wakes alone may look at a center card")
 
     run = sub.add_parser("run", help="run the box (the default command)")
     common(run)
@@ -57,10 +62,6 @@ def _parser() -> _Parser:
 
     script = sub.add_parser("script", help="print the night script for a deck")
     common(script)
-    script.add_argument("--players", type=int, metavar="N",
-                        help="players at the table (checked against the deck)")
-    script.add_argument("--lone-wolf", action="store_true",
-                        help="a werewolf who wakes alone may look at a center card")
     script.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     sub.add_parser("decks", help="list the preset decks and their player counts")

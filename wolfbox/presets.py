@@ -30,6 +30,16 @@ class Preset:
 
     def deck(self, players: int) -> list[str]:
         """The deck for `players`, filled with villagers; DeckError if it cannot be."""
+        try:
+            return self._build(players)
+        except DeckError:
+            span = self.players()
+            counts = f"exactly {span.start}" if len(span) == 1 else \
+                f"{span.start} to {span[-1]}"
+            raise DeckError(f"preset '{self.name}' is for {counts} players, "
+                            f"not {players}") from None
+
+    def _build(self, players: int) -> list[str]:
         deck = list(self.core)
         missing = players + extra_cards(deck) - len(deck)
         if players < self.least:
@@ -50,7 +60,7 @@ class Preset:
         ok = []
         for n in range(3, MAX_PLAYERS + 1):
             try:
-                self.deck(n)
+                self._build(n)
             except DeckError:
                 continue
             ok.append(n)
