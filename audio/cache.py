@@ -90,3 +90,15 @@ def write_atomic(path: Path, data: bytes) -> None:
             os.close(dfd)
     except OSError:
         pass
+
+
+def cache_for(config, voice) -> LineCache:
+    """The cache a configuration and voice use (one place builds it)."""
+    return LineCache(config.cache_dir() / voice.name, voice.identity,
+                     SynthSettings(config.voice.length_scale, config.voice.volume))
+
+
+def cache_size(root: Path) -> tuple[int, int]:
+    """(files, bytes) of the rendered lines under `root`."""
+    files = [p for p in root.rglob("*.wav")] if root.exists() else []
+    return len(files), sum(p.stat().st_size for p in files)

@@ -8,8 +8,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from wolfbox.errors import UserError
 
-class VoiceError(ValueError):
+
+class VoiceError(UserError):
     pass
 
 

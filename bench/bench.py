@@ -30,7 +30,7 @@ from wolfbox.config import Config  # noqa: E402
 from wolfbox.device.app import build, round_settings  # noqa: E402
 from wolfbox.flow import Flow  # noqa: E402
 from wolfbox.view import Phase  # noqa: E402
-from wolfbox.audio.cache import LineCache, SynthSettings  # noqa: E402
+from wolfbox.audio.cache import cache_for  # noqa: E402
 from wolfbox.audio.renderer import Renderer  # noqa: E402
 from wolfbox.audio.voice import find_voice  # noqa: E402
 
@@ -53,7 +53,7 @@ def cpu_seconds() -> float:
 def warm_cache(config: Config) -> float:
     """Render the round's lines with the real voice (its own process)."""
     voice = find_voice(config.voice.model)
-    cache = LineCache(config.cache_dir() / voice.name, voice.identity, SynthSettings())
+    cache = cache_for(config, voice)
     renderer = Renderer(voice, cache, timeout=300)
     started = time.perf_counter()
     renderer.request(round_settings(config).lines())

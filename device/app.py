@@ -24,7 +24,7 @@ from wolfbox.config import Config
 from wolfbox.effects import Effect, Say
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.night import NightOptions
-from wolfbox.audio.cache import LineCache, SynthSettings
+from wolfbox.audio.cache import LineCache, cache_for
 from wolfbox.audio.narrator import Narrator, open_mixer
 from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import VoiceError, find_voice
@@ -118,9 +118,7 @@ def build(config: Config, display: str | None = None,
                 notices.append(problem)
             else:
                 sound = True
-                settings = SynthSettings(config.voice.length_scale, config.voice.volume)
-                narrator_cache = LineCache(config.cache_dir() / voice.name, voice.identity,
-                                           settings)
+                narrator_cache = cache_for(config, voice)
                 renderer = Renderer(voice, narrator_cache, command=renderer_command)
     narrator = Narrator(narrator_cache, renderer, clock, sound=sound)
 

@@ -8,7 +8,7 @@ import time
 import wave
 from pathlib import Path
 
-from wolfbox.audio.cache import LineCache, SynthSettings
+from wolfbox.audio.cache import LineCache, cache_for
 from wolfbox.audio.voice import find_voice
 from wolfbox.config import Config
 
@@ -26,9 +26,7 @@ def tone_wav(path: Path, seconds: float = 0.15, rate: int = 22050, freq: float =
 
 
 def line_cache(config: Config) -> LineCache:
-    voice = find_voice(config.voice.model)
-    return LineCache(config.cache_dir() / voice.name, voice.identity,
-                     SynthSettings(config.voice.length_scale, config.voice.volume))
+    return cache_for(config, find_voice(config.voice.model))
 
 
 def fill_cache(config: Config, texts: list[str], seconds: float = 0.15) -> LineCache:

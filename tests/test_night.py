@@ -162,13 +162,22 @@ def test_lone_wolf_option_and_the_center_werewolf_card():
 
 
 def test_doppelganger_is_told_to_act_at_once_for_the_roles_that_do():
-    deck = ("doppelganger werewolf seer robber troublemaker drunk insomniac mason mason "
+    base = ("doppelganger werewolf seer robber troublemaker drunk insomniac mason mason "
             "villager").split()
-    text = night_script(deck)[1].text
+    text = night_script(base)[1].text
+    at_once, later = text.split("do that role's action now")
     for name in ("Seer", "Robber", "Troublemaker", "Drunk"):
-        assert name in text.split("do that role's action now")[0]
-    assert "Insomniac" in text.split("do that role's action now")[1]   # called again later
-    assert "wake with the Masons" in text and "wake with the werewolves" in text
+        assert name in at_once
+    assert "Witch" not in text                            # base game only: base roles only
+    assert "Minion" in later and "Insomniac" in later     # called again later
+    assert "werewolf or a Mason, you will wake with them" in text
+    daybreak = night_script(base[:-1] + ["witch"])[1].text
+    at_once, later = daybreak.split("do that role's action now")
+    for name in ("Sentinel", "Alpha Wolf", "Mystic Wolf", "Apprentice Seer",
+                 "Paranormal Investigator", "Witch", "Village Idiot"):
+        assert name in at_once
+    for name in ("Aura Seer", "Revealer", "Curator"):
+        assert name in later
 
 
 # ------------------------------------------------------------------ deck rules
@@ -324,3 +333,25 @@ def test_a_preset_named_in_the_config_file(tmp_path):
     assert result.returncode == 2
     assert f"{config}: game.deck: preset 'trust_no_one' is for 3 to 5 players, not 9" \
         in result.stderr
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_line_of_any_deck_is_in_the_catalogue(seed):
+    from wolfbox.night import all_lines
+    rng = random.Random(seed)
+    players = rng.randint(3, 10)
+    pool = [r for r in ROLES for _ in range(ROLES[r].copies)]
+    checked = 0
+    catalogue = {lone: set(all_lines(NightOptions(lone_wolf=lone))) for lone in (False, True)}
+    for _ in range(400):
+        deck = rng.sample(pool, players + 3 + (rng.random() < 0.3))
+        try:
+            check_deck(deck)
+        except DeckError:
+            continue
+        lone = rng.random() < 0.5
+        for step in night_script(deck, NightOptions(lone_wolf=lone)):
+            assert step.text in catalogue[lone]
+            assert not step.after or step.after in catalogue[lone]
+        checked += 1
+    assert checked >= 10

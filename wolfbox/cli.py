@@ -64,6 +64,12 @@ def _parser() -> _Parser:
     common(script)
     script.add_argument("--json", action="store_true", help="print JSON instead of text")
 
+    prep = sub.add_parser("prepare", help="render every line ahead of time (run once after "
+                                          "installing or changing the voice)")
+    common(prep)
+    prep.add_argument("--check", action="store_true",
+                      help="only report which lines are missing (exit 1 if any)")
+
     sub.add_parser("decks", help="list the preset decks and their player counts")
     sub.add_parser("config", help="print the default configuration as TOML")
     return p
@@ -94,7 +100,7 @@ def _load(args: argparse.Namespace) -> Config:
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(format="wolfbox: %(message)s", level=logging.INFO, stream=sys.stderr)
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"run", "screenshot", "config", "script", "decks"}
+    commands = {"run", "screenshot", "config", "script", "decks", "prepare", "voices"}
     if not any(a in commands for a in argv) and not any(a in ("-h", "--help", "--version")
                                                         for a in argv):
         argv = ["run", *argv]
@@ -108,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
             print(decks_table())
             return 0
         config = _load(args)
+        if args.command == "prepare":
+            from wolfbox.audio.prepare import prepare
+            return prepare(config, check=args.check)
         if args.command == "script":
             from .script import script_json, script_text
             print(script_json(config) if args.json else script_text(config))

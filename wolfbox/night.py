@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .roles import ROLES, WEREWOLF_CARDS
+from .roles import ROLES, WEREWOLF_CARDS, Box
 
 
 @dataclass(frozen=True)
@@ -53,11 +53,13 @@ class Call:
     timed_by: str                            # the role whose action time the call gets
 
 
-# The roles a Doppelganger copies and then acts as at once, during her own call.
+# The roles a Doppelganger copies and then acts as at once, during her own call,
+# and those whose copy is called again later. Her call names the base game's
+# roles, or every role when a Daybreak or Bonus role is in play: a handful of
+# fixed lines that can all be rendered ahead of time.
 ACTS_AT_ONCE = ("sentinel", "alpha_wolf", "mystic_wolf", "seer", "apprentice_seer",
                 "paranormal_investigator", "robber", "witch", "troublemaker",
                 "village_idiot", "drunk")
-# ... and those whose copy wakes again later, in its own step.
 WAKES_LATER = ("minion", "aura_seer", "insomniac", "revealer", "curator")
 
 
@@ -67,20 +69,14 @@ def _names(ids: Sequence[str]) -> str:
 
 
 def _doppelganger_wake(t: Table) -> str:
-    text = ("Doppelganger, open your eyes and look at another player's card. "
-            "You are now that role.")
-    now = [r for r in ACTS_AT_ONCE if r in t.roles]
-    if now:
-        text += f" If you saw the {_names(now)}, do that role's action now."
-    wolves = [r for r in ("werewolf", "alpha_wolf", "mystic_wolf") if r in t.roles]
-    if wolves:
-        text += " If you saw a werewolf, you will wake with the werewolves."
-    if "mason" in t.roles:
-        text += " If you saw a Mason, you will wake with the Masons."
-    later = [r for r in WAKES_LATER if r in t.roles]
-    if later:
-        text += f" If you saw the {_names(later)}, you will be called again."
-    return text
+    expansions = any(ROLES[r].box is not Box.BASE for r in t.roles)
+    keep = (lambda r: True) if expansions else (lambda r: ROLES[r].box is Box.BASE)
+    now = [r for r in ACTS_AT_ONCE if keep(r)]
+    later = [r for r in WAKES_LATER if keep(r)]
+    return ("Doppelganger, open your eyes and look at another player's card. "
+            f"You are now that role. If you saw the {_names(now)}, do that role's action "
+            "now. If you saw a werewolf or a Mason, you will wake with them. If you saw the "
+            f"{_names(later)}, you will be called again.")
 
 
 def _thumbs(t: Table) -> str:
@@ -248,3 +244,24 @@ def setup_text(deck: Sequence[str]) -> list[str]:
             f"deal one to each of the {players} players and put 3 face down in the center.")
     notes = setup_notes(deck)
     return notes[:1] + [deal] + notes[1:] if alpha else [deal] + notes
+
+
+def all_lines(options: NightOptions | None = None) -> list[str]:
+    """Every line any night can say with these options, in night order.
+
+    The texts depend on the deck only through a few features (Dream Wolf,
+    Alpha Wolf, any Daybreak or Bonus role), so decks covering each
+    combination of them cover every line (a test checks random decks).
+    """
+    options = options or NightOptions()
+    everything = [r for r in ROLES for _ in range(ROLES[r].copies)]
+    base = [r for r in everything if ROLES[r].box is Box.BASE]
+    out: list[str] = []
+    for pool in (base, everything):
+        for dream in (False, True):
+            for alpha in (False, True):
+                deck = [r for r in pool if r not in ("dream_wolf", "alpha_wolf")]
+                deck += ["dream_wolf"] * dream + ["alpha_wolf"] * alpha
+                for step in night_script(deck, options):
+                    out += [step.text] + ([step.after] if step.after else [])
+    return list(dict.fromkeys(out))

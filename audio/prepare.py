@@ -1,0 +1,89 @@
+"""`wolfbox prepare`: render every line the box can need, before game night.
+
+Meant to run once at install time (on a Pi a line takes about as long to
+render as to say) and after a voice or text change. Lines already cached
+are skipped; `--check` only reports what is missing.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from typing import TextIO
+
+from wolfbox.catalogue import game_lines
+from wolfbox.config import Config
+
+from .cache import cache_for, cache_size
+from .renderer import Renderer
+from .voice import find_voice
+
+
+class Progress:
+    """A progress bar on a terminal; a line every tenth of the way elsewhere."""
+
+    def __init__(self, total: int, out: TextIO, width: int = 30) -> None:
+        self.total, self.out, self.width = total, out, width
+        self.done = 0
+        self.started = time.monotonic()
+        self._tty = out.isatty()
+        self._lock = threading.Lock()
+        self._last_tenth = -1
+
+    def step(self, text: str) -> None:
+        with self._lock:
+            self.done += 1
+            fraction = self.done / self.total if self.total else 1.0
+            if self._tty:
+                filled = int(self.width * fraction)
+                bar = "#" * filled + "." * (self.width - filled)
+                label = text if len(text) <= 40 else text[:37] + "..."
+                self.out.write(f"\r[{bar}] {self.done}/{self.total}  {label:<40}")
+                if self.done == self.total:
+                    self.out.write("\n")
+            elif int(fraction * 10) != self._last_tenth:
+                self._last_tenth = int(fraction * 10)
+                self.out.write(f"rendered {self.done}/{self.total} lines\n")
+            self.out.flush()
+
+
+def prepare(config: Config, check: bool = False, out: TextIO = sys.stderr,
+            command: list[str] | None = None) -> int:
+    voice = find_voice(config.voice.model)
+    cache = cache_for(config, voice)
+    lines = game_lines(config)
+    missing = cache.missing(lines)
+    files, size = cache_size(cache.root)
+    if check:
+        print(f"{len(lines) - len(missing)} of {len(lines)} lines are cached for voice "
+              f"{voice.name} in {cache.root} ({size / 2**20:.1f} MB)", file=out)
+        for text in missing[:10]:
+            print(f"  missing: {text}", file=out)
+        if len(missing) > 10:
+            print(f"  ... and {len(missing) - 10} more", file=out)
+        return 1 if missing else 0
+    if not missing:
+        print(f"all {len(lines)} lines are already cached for voice {voice.name} "
+              f"({size / 2**20:.1f} MB in {cache.root}); nothing to render", file=out)
+        return 0
+    print(f"rendering {len(missing)} of {len(lines)} lines with voice {voice.name} ...",
+          file=out, flush=True)
+    progress = Progress(len(missing), out)
+    renderer = Renderer(voice, cache, on_ready=progress.step, timeout=300, command=command)
+    started = time.monotonic()
+    renderer.request(missing)
+    renderer.wait_idle()
+    renderer.close()
+    elapsed = time.monotonic() - started
+    files, size = cache_size(cache.root)
+    stats = renderer.stats
+    print(f"rendered {stats.rendered} lines ({stats.audio_seconds:.0f} s of speech) in "
+          f"{elapsed:.1f} s; cache: {files} lines, {size / 2**20:.1f} MB in {cache.root}",
+          file=out)
+    left = cache.missing(lines)
+    if left:
+        print(f"{len(left)} lines could not be rendered; they will show as captions "
+              "(run again, or see the voice path)", file=out)
+        return 1
+    return 0

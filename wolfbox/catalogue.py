@@ -1,0 +1,23 @@
+"""Every line the box can say with a configuration: what `wolfbox prepare`
+renders ahead of time, in the order a first game needs them."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .config import Config
+from .night import NightOptions, all_lines
+
+
+def game_lines(config: Config) -> list[str]:
+    """The configured round's lines first, then every other night line
+    (any deck, lone wolf on or off) the picker could lead to."""
+    from wolfbox.device.app import round_settings
+    settings = round_settings(config)
+    out = settings.lines()
+    for lone in (config.game.lone_wolf, not config.game.lone_wolf):
+        out += all_lines(dataclasses.replace(settings.options, lone_wolf=lone))
+    return list(dict.fromkeys(out))
+
+
+__all__ = ["NightOptions", "game_lines"]
