@@ -42,3 +42,28 @@ def cue_pcm(cue: Cue, rate: int) -> bytes:
             mix[first + i] += level * env * math.sin(2 * math.pi * freq * i / rate)
     scale = 32767 * LOUDNESS[cue] / max(abs(x) for x in mix)
     return array("h", (int(x * scale) for x in mix)).tobytes()
+
+
+def ambience_pcm(rate: int, seconds: float = 8.0, seed: int = 7) -> bytes:
+    """A soft, seamless loop of brown noise with a slow swell, like wind or a
+    room at night: enough to cover the sound of cards being moved.
+
+    Peak at about a quarter of full scale before the channel's own volume.
+    """
+    import random
+    rng = random.Random(seed)
+    fade = int(0.5 * rate)
+    n = int(seconds * rate) + fade
+    out, level = [0.0] * n, 0.0
+    for i in range(n):
+        level = 0.985 * level + 0.06 * (rng.random() - 0.5)     # leaky integral: brown noise
+        swell = 0.75 + 0.25 * math.sin(2 * math.pi * i / (seconds * rate))
+        out[i] = level * swell
+    # Cross-fade the tail into the head so the loop has no seam.
+    body = out[:n - fade]
+    for i in range(fade):
+        w = i / fade
+        body[i] = body[i] * w + out[n - fade + i] * (1 - w)
+    peak = max(abs(x) for x in body) or 1.0
+    scale = 0.25 * 32767 / peak
+    return array("h", (int(x * scale) for x in body)).tobytes()

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pygame
 
-from wolfbox.effects import (Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say,
+from wolfbox.effects import (Ambience, Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say,
                              StopSpeech, Warm)
 from wolfbox.flow import SpeechDone
 
 from .cache import LineCache
-from .cues import cue_pcm
+from .cues import ambience_pcm, cue_pcm
 from .renderer import Renderer
 
 log = logging.getLogger("wolfbox.audio")
@@ -43,14 +43,25 @@ def open_mixer(rate: int) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Mix:
+    """Levels of everything but the voice, which plays at full channel volume."""
+    cue_volume: float = 0.8
+    ambience: bool = True
+    ambience_volume: float = 0.35
+    duck: float = 0.3                       # ambience under narration, share of its level
+
+
 @dataclass
 class Narrator:
     cache: LineCache | None
     renderer: Renderer | None
     clock: Callable[[], float]
     sound: bool = True                      # False: the mixer is not open
+    mix: Mix = field(default_factory=Mix)
     played: list[Played] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
+    cues: list[tuple[Cue, float]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._sounds: dict[str, pygame.mixer.Sound] = {}
@@ -58,22 +69,28 @@ class Narrator:
         self._token: int | None = None
         self._ends_at: float | None = None       # when the current line ends
         self._left_when_paused: float | None = None
+        self.ambience_on = False
         if self.sound:
-            pygame.mixer.set_reserved(2)
+            pygame.mixer.set_reserved(3)
             self._voice = pygame.mixer.Channel(0)
             self._cue = pygame.mixer.Channel(1)
+            self._bed = pygame.mixer.Channel(2)
+            self._cue.set_volume(self.mix.cue_volume)
             rate, _, _ = pygame.mixer.get_init()
             self._latency = 512 / rate           # the mixer buffer still to be heard
             for cue in Cue:
                 self._cues[cue] = pygame.mixer.Sound(buffer=cue_pcm(cue, rate))
+            self._ambience = pygame.mixer.Sound(buffer=ambience_pcm(rate)) \
+                if self.mix.ambience else None
 
     def apply(self, effect: Effect) -> None:
         match effect:
             case Say(text=text, token=token):
                 self._say(text, token)
             case PlayCue(cue=cue):
-                if self.sound:
-                    self._cue.play(self._cues[cue])
+                self._play_cue(cue)
+            case Ambience(on=on):
+                self._set_ambience(on)
             case StopSpeech():
                 self._stop()
             case Warm(lines=texts):
@@ -104,7 +121,14 @@ class Narrator:
         if self._ends_at is None or now < self._ends_at or self._token is None:
             return None
         token, self._token, self._ends_at = self._token, None, None
+        self._duck(False)
         return SpeechDone(token)
+
+    def ambience_level(self) -> float:
+        """The ambience's level now (0 when off), fades aside."""
+        if not (self.sound and self.ambience_on and self._ambience is not None):
+            return 0.0
+        return self._ambience.get_volume()
 
     def warm(self, texts: list[str]) -> None:
         """Ask for the lines a round will need, in the order it needs them."""
@@ -123,11 +147,13 @@ class Narrator:
         sound = self._load(text)
         if sound is None:
             self.missed.append(text)
+            self._play_cue(Cue.CHIME)            # "read the screen": the line is a caption
             if self.renderer is not None:
                 self.renderer.request([text], urgent=True)
             return
         self._token = token
         self._voice.play(sound)
+        self._duck(True)
         now = self.clock()
         self._ends_at = now + sound.get_length() + self._latency
         self.played.append(Played(text, now))
@@ -153,3 +179,27 @@ class Narrator:
         self._token = self._ends_at = self._left_when_paused = None
         if self.sound:
             self._voice.stop()
+            self._duck(False)
+
+    def _play_cue(self, cue: Cue) -> None:
+        if self.sound:
+            self._cue.play(self._cues[cue])
+            self.cues.append((cue, self.clock()))
+
+    def _set_ambience(self, on: bool) -> None:
+        if not self.sound or self._ambience is None or on == self.ambience_on:
+            return
+        self.ambience_on = on
+        if on:
+            # The channel's volume carries the fade in and out; the sound's carries
+            # the level and the ducking, so neither overrides the other.
+            self._duck(self._token is not None)
+            self._bed.play(self._ambience, loops=-1, fade_ms=1500)
+        else:
+            self._bed.fadeout(1500)
+
+    def _duck(self, under_speech: bool) -> None:
+        """Lower the ambience while a line is spoken, so every word is heard."""
+        if self.sound and self.ambience_on and self._ambience is not None:
+            level = self.mix.ambience_volume * (self.mix.duck if under_speech else 1.0)
+            self._ambience.set_volume(level)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import subprocess
 import sys
 import time
 import wave
+from collections.abc import Callable
 from pathlib import Path
 
 from wolfbox.audio.cache import write_atomic
@@ -24,23 +26,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("model", type=Path)
     parser.add_argument("--length-scale", type=float, default=1.0)
     parser.add_argument("--volume", type=float, default=1.0)
+    parser.add_argument("--engine", choices=("piper", "espeak"), default="piper")
     args = parser.parse_args(argv)
-
-    from piper import PiperVoice, SynthesisConfig
-
-    voice = PiperVoice.load(args.model)
-    syn = SynthesisConfig(length_scale=args.length_scale, volume=args.volume)
-    print(json.dumps({"ready": True, "sample_rate": voice.config.sample_rate}), flush=True)
+    render = _espeak(args) if args.engine == "espeak" else _piper(args)
+    print(json.dumps({"ready": True}), flush=True)
 
     for raw in sys.stdin:
         if not raw.strip():
             continue
         job = json.loads(raw)
         started = time.perf_counter()
-        buf = io.BytesIO()
-        with wave.open(buf, "wb") as wav:
-            voice.synthesize_wav(job["text"], wav, syn_config=syn)
-        data = buf.getvalue()
+        data = render(job["text"])
         with wave.open(io.BytesIO(data), "rb") as check:
             frames = check.getnframes()
             rate = check.getframerate()
@@ -49,6 +45,42 @@ def main(argv: list[str] | None = None) -> int:
                           "audio_seconds": frames / rate,
                           "render_seconds": time.perf_counter() - started}), flush=True)
     return 0
+
+
+def _piper(args: argparse.Namespace) -> Callable[[str], bytes]:
+    from piper import PiperVoice, SynthesisConfig
+
+    voice = PiperVoice.load(args.model)       # once for the whole batch
+    syn = SynthesisConfig(length_scale=args.length_scale, volume=args.volume)
+
+    def render(text: str) -> bytes:
+        buf = io.BytesIO()
+        with wave.open(buf, "wb") as wav:
+            voice.synthesize_wav(text, wav, syn_config=syn)
+        return buf.getvalue()
+    return render
+
+
+def _espeak(args: argparse.Namespace) -> Callable[[str], bytes]:
+    speed = max(80, min(450, round(165 / args.length_scale)))   # words a minute
+    amplitude = round(100 * args.volume)
+
+    def render(text: str) -> bytes:
+        raw = subprocess.run([str(args.model), "--stdout", "-s", str(speed),
+                              "-a", str(amplitude), text],
+                             capture_output=True, check=True, timeout=60).stdout
+        # A stream's header cannot know its length: write a WAV that does.
+        with wave.open(io.BytesIO(raw), "rb") as streamed:
+            params = streamed.getparams()
+            frames = streamed.readframes(2**31 - 1)
+        buf = io.BytesIO()
+        with wave.open(buf, "wb") as wav:
+            wav.setnchannels(params.nchannels)
+            wav.setsampwidth(params.sampwidth)
+            wav.setframerate(params.framerate)
+            wav.writeframes(frames)
+        return buf.getvalue()
+    return render
 
 
 if __name__ == "__main__":

@@ -109,6 +109,7 @@ class Renderer:
         if self.command is not None:
             return self.command
         return [sys.executable, "-m", "wolfbox.audio.render_worker", str(self.voice.model),
+                "--engine", self.voice.engine,
                 "--length-scale", str(self.cache.settings.length_scale),
                 "--volume", str(self.cache.settings.volume)]
 

@@ -25,9 +25,9 @@ from wolfbox.effects import Effect, Say
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.night import NightOptions
 from wolfbox.audio.cache import LineCache, cache_for
-from wolfbox.audio.narrator import Narrator, open_mixer
+from wolfbox.audio.narrator import Mix, Narrator, open_mixer
 from wolfbox.audio.renderer import Renderer
-from wolfbox.audio.voice import VoiceError, find_voice
+from wolfbox.audio.voice import choose_voice
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 
@@ -106,11 +106,9 @@ def build(config: Config, display: str | None = None,
     if not config.voice.enabled:
         notices.append("voice off: captions only")
     else:
-        try:
-            voice = find_voice(config.voice.model)
-        except VoiceError as e:
-            notices.append(f"{e}: captions only")
-            voice = None
+        voice, problem = choose_voice(config.voice.model)
+        if problem:
+            notices.append(problem)
         if voice is not None:
             with _quiet_stderr():
                 problem = open_mixer(voice.sample_rate)
@@ -120,7 +118,9 @@ def build(config: Config, display: str | None = None,
                 sound = True
                 narrator_cache = cache_for(config, voice)
                 renderer = Renderer(voice, narrator_cache, command=renderer_command)
-    narrator = Narrator(narrator_cache, renderer, clock, sound=sound)
+    mix = Mix(cue_volume=config.sound.cue_volume, ambience=config.sound.ambience,
+              ambience_volume=config.sound.ambience_volume, duck=config.sound.duck)
+    narrator = Narrator(narrator_cache, renderer, clock, sound=sound, mix=mix)
 
     # Buttons
     factory = pin_factory if pin_factory is not None else make_factory("auto")

@@ -33,11 +33,11 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
     p.write_text(defaults_toml())
     assert load(p) == Config()
     assert set(tomllib.loads(defaults_toml())) == {"game", "night", "buttons", "keys",
-                                                   "screen", "voice"}
+                                                   "screen", "voice", "sound"}
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, buttons, keys, screen, voice)"),
+    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, buttons, keys, screen, voice, sound)"),
     ({"game": {"discusion_seconds": 3}}, "unknown key 'game.discusion_seconds'"),
     ({"game": {"discussion_seconds": "five"}}, "game.discussion_seconds must be a number, "
                                                "got 'five'"),

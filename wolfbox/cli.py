@@ -71,6 +71,9 @@ def _parser() -> _Parser:
                       help="only report which lines are missing (exit 1 if any)")
 
     sub.add_parser("decks", help="list the preset decks and their player counts")
+    voices = sub.add_parser("voices", help="list the voices found, with their licences")
+    voices.add_argument("--config", type=Path, metavar="PATH",
+                        help="TOML configuration file (for voice.model)")
     sub.add_parser("config", help="print the default configuration as TOML")
     return p
 
@@ -108,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "config":
             print(defaults_toml(), end="")
+            return 0
+        if args.command == "voices":
+            from wolfbox.audio.voice import describe_voices
+            print(describe_voices(load(args.config).voice.model))
             return 0
         if args.command == "decks":
             from .script import decks_table

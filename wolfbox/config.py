@@ -99,6 +99,15 @@ class VoiceConfig:
 
 
 @dataclass
+class SoundConfig:
+    cue_volume: float = _c(0.8, "volume of the chimes, ticks and vote sound", min=0, max=1)
+    ambience: bool = _c(True, "a quiet sound bed at night that masks moving cards")
+    ambience_volume: float = _c(0.35, "volume of the night ambience", min=0, max=1)
+    duck: float = _c(0.3, "ambience level under narration, as a share of its volume",
+                     min=0, max=1)
+
+
+@dataclass
 class Config:
     game: GameConfig = field(default_factory=GameConfig)
     night: NightConfig = field(default_factory=NightConfig)
@@ -106,6 +115,7 @@ class Config:
     keys: KeysConfig = field(default_factory=KeysConfig)
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
 
     def cache_dir(self) -> Path:
         if self.voice.cache_dir:

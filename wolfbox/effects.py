@@ -46,10 +46,16 @@ class ResumeAudio:
 
 
 @dataclass(frozen=True)
+class Ambience:
+    """Night ambience on or off: a quiet bed of sound that masks moving cards."""
+    on: bool
+
+
+@dataclass(frozen=True)
 class Warm:
     """The lines a round with the newly chosen deck will say, in order:
     render whatever of them is not cached yet."""
     lines: tuple[str, ...]
 
 
-Effect = Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm
+Effect = Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm | Ambience

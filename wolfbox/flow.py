@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from . import lines
 from .buttons import Button, Hold, Tap
-from .effects import Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech, Warm
+from .effects import (Ambience, Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say,
+                      StopSpeech, Warm)
 from .night import NightOptions, Step, night_script, setup_notes
 from .picker import Picker
 from .presets import describe
@@ -173,7 +174,7 @@ class Flow:
     def _start(self, now: float) -> list[Effect]:
         self.phase = Phase.NIGHT
         self.step_index = 0
-        return [PlayCue(Cue.CHIME)] + self._night_stage(now, _SPEAK)
+        return [PlayCue(Cue.CHIME), Ambience(True)] + self._night_stage(now, _SPEAK)
 
     def _choose(self, deck: Sequence[str]) -> list[Effect]:
         self.settings = self.settings.with_deck(deck)
@@ -225,12 +226,13 @@ class Flow:
         return [StopSpeech(), PlayCue(Cue.ABANDON)] + self._to_idle(now)
 
     def _to_idle(self, now: float) -> list[Effect]:
+        was_night = self.phase is Phase.NIGHT
         self.phase = Phase.IDLE
         self.paused = False
         self.timer = None
         self.caption = ""
         self._speaking = None
-        return []
+        return [Ambience(False)] if was_night else []
 
     # ---------------------------------------------------------------- stages
     def _say(self, now: float, text: str, holds: bool) -> list[Effect]:
@@ -278,14 +280,15 @@ class Flow:
 
     def _enter_discussion(self, now: float) -> list[Effect]:
         self.phase = Phase.DISCUSSION
+        off: list[Effect] = [Ambience(False)]
         self._speaking = None
         total = self.settings.discussion_seconds
         self.timer = Countdown.start(now, total)
         shown = self.timer.shown_seconds(now)
         self._fired = {w for w in self.settings.warnings if w >= shown}
         self._last_shown = shown
-        return [PlayCue(Cue.CHIME)] + self._say(now, lines.discussion_start(round(total)),
-                                                holds=False)
+        return off + [PlayCue(Cue.CHIME)] + self._say(now, lines.discussion_start(round(total)),
+                                                      holds=False)
 
     def _discussion_tick(self, now: float) -> list[Effect]:
         assert self.timer is not None
@@ -305,8 +308,9 @@ class Flow:
         return effects
 
     def _enter_vote(self, now: float) -> list[Effect]:
+        off: list[Effect] = [Ambience(False)] if self.phase is Phase.NIGHT else []
         self.phase = Phase.VOTE
-        return self._vote_beat(now, 0)
+        return off + self._vote_beat(now, 0)
 
     def _vote_beat(self, now: float, beat: int) -> list[Effect]:
         self.beat = beat
