@@ -1,5 +1,6 @@
 """A stand-in renderer process: same protocol as wolfbox.audio.render_worker,
-a tone instead of a voice. Modes (argv[1]): ok, slow, crash-on:TEXT, garbage."""
+a tone instead of a voice. Modes (argv[1]): ok, slow, crash-on:TEXT, hang-on:TEXT,
+garbage."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ def main() -> None:
             sys.exit(1)
         if mode == "slow":
             time.sleep(0.3)
+        if mode.startswith("hang-on:") and job["text"] == mode.split(":", 1)[1]:
+            time.sleep(3600)
         if mode == "garbage":
             print("not json", flush=True)
             continue

@@ -160,3 +160,39 @@ def test_cues_have_their_length_and_a_safe_peak(cue, seconds):
     assert peak == pytest.approx(32767 * LOUDNESS[cue], rel=0.01)
     assert peak < 0.75 * 32767                   # quieter than the voice
     assert abs(pcm[0]) < 2000                    # starts from silence: no click
+
+
+def test_a_hung_renderer_times_out_loses_one_line_and_restarts(tmp_path):
+    voice = find_voice("")
+    cmd = [sys.executable, str(HERE / "fake_worker.py"), "hang-on:stuck"]
+    r = Renderer(voice, cache_at(tmp_path), command=cmd, timeout=1.5)
+    r.request(["before", "stuck", "after"])
+    assert r.wait_idle(30)
+    assert r.cache.get("before") and r.cache.get("after")
+    assert r.cache.get("stuck") is None and r.stats.failed == 1
+    r.close()
+
+
+def test_garbage_from_the_renderer_is_a_failed_line_not_a_crash(tmp_path):
+    voice = find_voice("")
+    cmd = [sys.executable, str(HERE / "fake_worker.py"), "garbage"]
+    r = Renderer(voice, cache_at(tmp_path), command=cmd, timeout=5)
+    r.request(["a"])
+    assert r.wait_idle(30)
+    assert r.cache.get("a") is None and r.stats.failed >= 1
+    r.close()
+
+
+def test_a_wav_at_another_rate_is_resampled_not_sped_up(tmp_path):
+    """A voice at 16 kHz through a mixer opened at 22.05 kHz keeps its length
+    (and so its pitch): pygame converts on load."""
+    import pygame
+    from wolfbox.audio.narrator import open_mixer
+    pygame.mixer.quit()
+    assert open_mixer(22050) is None
+    path = tmp_path / "16k.wav"
+    tone_wav(path, seconds=1.0, rate=16000)
+    sound = pygame.mixer.Sound(file=str(path))
+    assert sound.get_length() == pytest.approx(1.0, abs=0.01)
+    assert pygame.mixer.get_init()[0] == 22050
+    pygame.mixer.quit()

@@ -85,7 +85,7 @@ class ScreenConfig:
                                                                "headless"))
     width: int = _c(960, "window width in pixels", min=240, max=7680)
     height: int = _c(640, "window height in pixels", min=160, max=4320)
-    input_hz: float = _c(20.0, "how often window/console keys are read (buttons are instant)",
+    input_hz: float = _c(10.0, "how often window/console keys are read (buttons are instant)",
                          min=1, max=200)
 
 
