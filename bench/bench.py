@@ -25,7 +25,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 import psutil  # noqa: E402
-from gpiozero.pins.mock import MockFactory  # noqa: E402
+from wolfbox.hardware.factory import mock_factory  # noqa: E402
 
 from wolfbox.buttons import Button  # noqa: E402
 from wolfbox.config import Config  # noqa: E402
@@ -106,7 +106,7 @@ def main() -> int:
     batch_s, cli_s = batch_vs_cli(config, texts, tmp)
     print("running the box ...", flush=True)
 
-    parts = build(config, "window", pin_factory=MockFactory(), stdin_keys=False)
+    parts = build(config, "window", pin_factory=mock_factory(), stdin_keys=False)
     box, bank, narrator = parts.box, parts.bank, parts.narrator
     frames: list[tuple[float, object]] = []
     box.on_frame = lambda view, t: frames.append((t, view))

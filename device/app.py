@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -21,7 +22,7 @@ import pygame
 
 from wolfbox.buttons import Button, Classifier
 from wolfbox.config import Config
-from wolfbox.effects import Effect, Say
+from wolfbox.effects import Effect, Say, Shutdown
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.night import NightOptions
 from wolfbox.audio.cache import LineCache, cache_for
@@ -30,6 +31,7 @@ from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import choose_voice
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
+from wolfbox.hardware.leds import LedBank
 
 from .keys import TerminalKeys, key_codes, terminal_chars
 from .loop import Box, Inbox
@@ -81,13 +83,34 @@ class Parts:
     display: str
     notices: list[str] = field(default_factory=list)
     keys: TerminalKeys | None = None
+    leds: LedBank | None = None
 
     def close(self) -> None:
         if self.keys is not None:
             self.keys.stop()
         self.narrator.close()
         self.bank.close()
+        if self.leds is not None:
+            self.leds.close()
         pygame.quit()
+
+
+def _shutdown_sink(box: Box, action: str) -> Callable[[Effect], None]:
+    """A held power button: quit, or (on the Pi, as the service) power off
+    through logind, which the installed polkit rule allows the wolfbox user."""
+    def sink(effect: Effect) -> None:
+        if not isinstance(effect, Shutdown):
+            return
+        if action == "poweroff":
+            log.warning("power button held: powering off")
+            try:
+                subprocess.Popen(["systemctl", "poweroff"], stdin=subprocess.DEVNULL)
+            except OSError as e:
+                log.warning("cannot power off (%s): quitting instead", e)
+        else:
+            log.warning("power button held: quitting")
+        box.stop()
+    return sink
 
 
 def build(config: Config, display: str | None = None,
@@ -123,11 +146,18 @@ def build(config: Config, display: str | None = None,
     narrator = Narrator(narrator_cache, renderer, clock, sound=sound, mix=mix)
 
     # Buttons
-    factory = pin_factory if pin_factory is not None else make_factory("auto")
+    if pin_factory is not None:
+        factory = pin_factory
+    else:
+        factory, problem = make_factory(config.hardware.pin_factory)
+        if problem:
+            notices.append(problem)
     inbox = Inbox()
     bank = ButtonBank(config.buttons.pins(), factory, inbox.edge, clock,
                       bounce_seconds=config.buttons.debounce_ms / 1000)
-    classifier = Classifier(hold_seconds={Button.BACK: config.buttons.hold_seconds},
+    leds = LedBank(config.leds.pins(), factory, brightness=config.leds.brightness)
+    classifier = Classifier(hold_seconds={Button.BACK: config.buttons.hold_seconds,
+                                          Button.POWER: config.buttons.power_hold_seconds},
                             debounce=config.buttons.debounce_ms / 1000)
 
     # Screen
@@ -150,7 +180,9 @@ def build(config: Config, display: str | None = None,
               speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
               sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
               notice="; ".join(notices))
-    parts = Parts(box, narrator, bank, shown, notices)
+    box.view_sinks.append(leds.show)
+    box.effect_sinks = [*sinks, _shutdown_sink(box, config.hardware.power_action)]
+    parts = Parts(box, narrator, bank, shown, notices, leds=leds)
     if shown == "headless" and stdin_keys:
         keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,
                             config.buttons.hold_seconds, on_quit=box.stop)

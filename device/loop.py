@@ -84,6 +84,7 @@ class Box:
     sdl_poll: float | None = None      # seconds between reads of SDL's queue; None: never
     notice: str = ""
     on_frame: Callable[[View, float], None] | None = None
+    view_sinks: list[Callable[[View], None]] = field(default_factory=list)   # LEDs
 
     def __post_init__(self) -> None:
         self.running = True
@@ -161,6 +162,8 @@ class Box:
         if view == self._shown and self.notice == self._notice_shown:
             return
         self.screen.show(view, self.notice)
+        for sink in self.view_sinks:
+            sink(view)
         self._shown, self._notice_shown = view, self.notice
         if self.on_frame is not None:
             self.on_frame(view, self.clock())

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from wolfbox.buttons import BUTTON_COLORS, Button
+from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS
 from wolfbox.view import Phase, View
 
 LOGICAL = (480, 320)
@@ -119,7 +119,7 @@ class Painter:
     def _legend(self, surface: pygame.Surface, view: View, s: float, at) -> None:
         labels = dict(view.legend)
         box_w, gap, y0, box_h = 114, 4, 266, 48
-        for i, button in enumerate(Button):
+        for i, button in enumerate(GAME_BUTTONS):
             x0 = 6 + i * (box_w + gap)
             color = BUTTON_COLORS[button]
             label = labels.get(button, "")

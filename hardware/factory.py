@@ -3,26 +3,60 @@ everywhere else. Platform detection lives here and nowhere else."""
 
 from __future__ import annotations
 
-import os
+import logging
 from pathlib import Path
 
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from wolfbox.errors import UserError
+
+log = logging.getLogger("wolfbox.hardware")
+
+# config name -> (module, class, how to get it on Raspberry Pi OS)
+DRIVERS = {
+    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "apt install python3-lgpio"),
+    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory", "apt install python3-rpi.gpio"),
+    "native": ("gpiozero.pins.native", "NativeFactory", "part of gpiozero"),
+}
+AUTO_ORDER = ("lgpio", "rpigpio", "native")   # lgpio: Bookworm and later, and the Pi 5
 
 
-def is_raspberry_pi() -> bool:
+def pi_model() -> str | None:
     try:
-        return "raspberry pi" in Path("/proc/device-tree/model").read_text(
-            errors="ignore").lower()
+        model = Path("/proc/device-tree/model").read_text(errors="ignore").strip("\x00\n ")
     except OSError:
-        return False
+        return None
+    return model if "raspberry pi" in model.lower() else None
 
 
-def make_factory(choice: str = "auto"):
-    """A pin factory; "auto" means the platform's own on a Pi, else mock."""
-    if choice == "mock" or (choice == "auto" and not is_raspberry_pi()
-                            and not os.environ.get("GPIOZERO_PIN_FACTORY")):
-        return MockFactory()
-    from gpiozero import Device
-    if choice not in ("auto", "mock"):
-        os.environ["GPIOZERO_PIN_FACTORY"] = choice
-    return Device._default_pin_factory()
+def mock_factory() -> MockFactory:
+    """Mock pins that can also dim (PWM), for the LEDs."""
+    return MockFactory(pin_class=MockPWMPin)
+
+
+def _load(name: str):
+    module, cls, how = DRIVERS[name]
+    try:
+        mod = __import__(module, fromlist=[cls])
+        return getattr(mod, cls)()
+    except Exception as e:            # ImportError, or the driver failing on this board
+        raise UserError(f"hardware.pin_factory = {name}: cannot use it ({e}); "
+                        f"install it ({how}) or choose auto") from None
+
+
+def make_factory(choice: str = "auto") -> tuple[object, str | None]:
+    """The pin factory, and a notice if the box had to fall back to mock pins."""
+    if choice == "mock":
+        return mock_factory(), None
+    if choice != "auto":
+        return _load(choice), None
+    if pi_model() is None:
+        return mock_factory(), None
+    problems = []
+    for name in AUTO_ORDER:
+        try:
+            return _load(name), None
+        except UserError as e:
+            problems.append(str(e))
+    log.debug("no GPIO driver: %s", problems)
+    return mock_factory(), "no GPIO driver works here (install python3-lgpio): buttons off"

@@ -32,12 +32,14 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
     p = tmp_path / "defaults.toml"
     p.write_text(defaults_toml())
     assert load(p) == Config()
-    assert set(tomllib.loads(defaults_toml())) == {"game", "night", "buttons", "keys",
-                                                   "screen", "voice", "sound"}
+    assert set(tomllib.loads(defaults_toml())) == {"game", "night", "buttons", "leds",
+                                                   "hardware", "keys", "screen", "voice",
+                                                   "sound"}
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, buttons, keys, screen, voice, sound)"),
+    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, buttons, leds, hardware, keys, "
+                  "screen, voice, sound)"),
     ({"game": {"discusion_seconds": 3}}, "unknown key 'game.discusion_seconds'"),
     ({"game": {"discussion_seconds": "five"}}, "game.discussion_seconds must be a number, "
                                                "got 'five'"),
@@ -47,7 +49,16 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
     ({"game": {"warnings": [60, 1.5]}}, "game.warnings[1] must be a whole number"),
     ({"game": 5}, "'game' must be a table ([game])"),
     ({"buttons": {"start": 40}}, "buttons.start must be between 0 and 27, got 40"),
-    ({"buttons": {"start": 22}}, "buttons.next and buttons.start both use pin 22"),
+    ({"buttons": {"start": 13}}, "buttons.next and buttons.start both use pin 13"),
+    ({"leds": {"vote": 5}}, "leds.vote and buttons.start both use pin 5"),
+    ({"buttons": {"power": 28}}, "buttons.power must be between -1 and 27"),
+    ({"hardware": {"screen": "spi"}, "buttons": {"start": 17}},
+     "buttons.start = 17: that pin is used by the SPI screen"),
+    ({"hardware": {"audio": "i2s"}, "leds": {"next": 18}},
+     "leds.next = 18: that pin is used by the I2S audio board"),
+    ({"buttons": {"back": 0}}, "buttons.back = 0: that pin is used by the HAT EEPROM"),
+    ({"hardware": {"pin_factory": "wiringpi"}}, "hardware.pin_factory must be one of auto, "
+                                                "lgpio, rpigpio, native, mock"),
     ({"screen": {"display": "tv"}}, "screen.display must be one of auto, window, fullscreen, "
                                     "headless; got 'tv'"),
     ({"night": {"action_seconds": {"ser": 5}}}, "unknown role 'ser' (did you mean 'seer'?)"),

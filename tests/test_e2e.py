@@ -10,7 +10,7 @@ import sys
 
 import pygame
 import pytest
-from gpiozero.pins.mock import MockFactory
+from wolfbox.hardware.factory import mock_factory
 
 from helpers import fill_cache, press, run_for, run_until
 from wolfbox.buttons import Button
@@ -39,7 +39,7 @@ def box_parts(tmp_path):
         config = config or fast_config(tmp_path)
         if fill:
             fill_cache(config, round_settings(config).lines())
-        parts = build(config, display, pin_factory=MockFactory(), stdin_keys=False,
+        parts = build(config, display, pin_factory=mock_factory(), stdin_keys=False,
                       renderer_command=NO_RENDERER)
         frames = []
         parts.box.on_frame = lambda view, t: frames.append(view)

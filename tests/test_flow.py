@@ -6,13 +6,13 @@ import pytest
 
 from conftest import make_flow
 from wolfbox import lines
-from wolfbox.buttons import Button, Hold, Tap
+from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.effects import Cue, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech, Warm
 from wolfbox.flow import Flow, SpeechDone
 from wolfbox.night import CLOSE_EYES, WAKE_UP
 from wolfbox.view import Phase
 
-START, VOTE, NEXT, BACK = (Tap(b) for b in Button)
+START, VOTE, NEXT, BACK = (Tap(b) for b in GAME_BUTTONS)
 
 
 def says(effects) -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from gpiozero.pins.mock import MockFactory
+from wolfbox.hardware.factory import mock_factory
 
 from helpers import fill_cache, line_cache, press, run_for, run_until
 from wolfbox.audio.cues import ambience_pcm
@@ -99,7 +99,7 @@ def parts_for(tmp_path):
     made = []
 
     def make(config: Config, command=None):
-        parts = build(config, "headless", pin_factory=MockFactory(), stdin_keys=False,
+        parts = build(config, "headless", pin_factory=mock_factory(), stdin_keys=False,
                       renderer_command=command or fake_worker())
         made.append(parts)
         return parts
@@ -145,7 +145,7 @@ import os, sys
 sys.path.insert(0, {str(HERE)!r})
 os.environ["SDL_VIDEODRIVER"] = os.environ["SDL_AUDIODRIVER"] = "dummy"
 from helpers import press, run_until
-from gpiozero.pins.mock import MockFactory
+from wolfbox.hardware.factory import mock_factory
 from wolfbox.buttons import Button
 from wolfbox.config import Config
 from wolfbox.device.app import build
@@ -154,7 +154,7 @@ c = Config()
 c.voice.cache_dir = {config.voice.cache_dir!r}
 c.game.discussion_seconds, c.game.warnings = 3, [2]
 c.night.scale, c.night.line_gap = 0.02, 0.05
-parts = build(c, "headless", pin_factory=MockFactory(), stdin_keys=False)
+parts = build(c, "headless", pin_factory=mock_factory(), stdin_keys=False)
 press(parts, Button.START)
 run_until(parts.box, lambda: parts.box.flow.phase is Phase.DISCUSSION, timeout=30)
 print("played", len(parts.narrator.played), "missed", len(parts.narrator.missed))

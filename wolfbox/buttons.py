@@ -17,6 +17,10 @@ class Button(StrEnum):
     VOTE = "vote"
     NEXT = "next"
     BACK = "back"
+    POWER = "power"      # optional, outside the game: held, it shuts the box down
+
+
+GAME_BUTTONS = (Button.START, Button.VOTE, Button.NEXT, Button.BACK)
 
 
 @dataclass(frozen=True)
@@ -118,4 +122,5 @@ BUTTON_COLORS: dict[Button, tuple[int, int, int]] = {
     Button.VOTE: (225, 60, 60),
     Button.NEXT: (60, 130, 235),
     Button.BACK: (240, 200, 50),
+    Button.POWER: (200, 200, 200),
 }

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .buttons import Button
+from .buttons import GAME_BUTTONS, Button
 from .errors import UserError
 
 
@@ -57,15 +57,48 @@ class NightConfig:
 
 @dataclass
 class ButtonsConfig:
-    start: int = _c(17, "BCM pin of START/PAUSE", min=0, max=27)
-    vote: int = _c(27, "BCM pin of VOTE", min=0, max=27)
-    next: int = _c(22, "BCM pin of NEXT", min=0, max=27)
-    back: int = _c(23, "BCM pin of BACK", min=0, max=27)
+    start: int = _c(5, "BCM pin of START/PAUSE (header pin 29)", min=0, max=27)
+    vote: int = _c(6, "BCM pin of VOTE (header pin 31)", min=0, max=27)
+    next: int = _c(13, "BCM pin of NEXT (header pin 33)", min=0, max=27)
+    back: int = _c(26, "BCM pin of BACK (header pin 37)", min=0, max=27)
+    power: int = _c(-1, "BCM pin of the optional power button; -1: none (3 wakes a halted Pi)",
+                    min=-1, max=27)
     hold_seconds: float = _c(2.0, "how long BACK is held to abandon a round", min=0.5, max=10)
+    power_hold_seconds: float = _c(3.0, "how long the power button is held to shut down",
+                                   min=0.5, max=10)
     debounce_ms: float = _c(30.0, "presses closer than this are contact bounce", min=0, max=500)
 
     def pins(self) -> dict[Button, int]:
-        return {b: getattr(self, b.value) for b in Button}
+        pins = {b: getattr(self, b.value) for b in GAME_BUTTONS}
+        if self.power >= 0:
+            pins[Button.POWER] = self.power
+        return pins
+
+
+@dataclass
+class LedsConfig:
+    start: int = _c(12, "BCM pin of the LED in START (header pin 32); -1: none", min=-1, max=27)
+    vote: int = _c(16, "BCM pin of the LED in VOTE (header pin 36); -1: none", min=-1, max=27)
+    next: int = _c(22, "BCM pin of the LED in NEXT (header pin 15); -1: none", min=-1, max=27)
+    back: int = _c(23, "BCM pin of the LED in BACK (header pin 16); -1: none", min=-1, max=27)
+    brightness: float = _c(1.0, "LED brightness when lit", min=0.05, max=1)
+
+    def pins(self) -> dict[Button, int]:
+        return {b: getattr(self, b.value) for b in GAME_BUTTONS if getattr(self, b.value) >= 0}
+
+
+@dataclass
+class HardwareConfig:
+    pin_factory: str = _c("auto", "gpiozero pin driver: auto (lgpio on a Pi), lgpio, rpigpio, "
+                          "native or mock", choices=("auto", "lgpio", "rpigpio", "native",
+                                                     "mock"))
+    screen: str = _c("hdmi", "the screen's connection: its pins are kept free",
+                     choices=("hdmi", "dsi", "spi"))
+    audio: str = _c("jack", "the sound output: its pins are kept free",
+                    choices=("jack", "usb", "hdmi", "i2s"))
+    power_action: str = _c("quit", "what a held power button does: quit the box, or power "
+                           "the Pi off (the installer sets poweroff)",
+                           choices=("quit", "poweroff"))
 
 
 @dataclass
@@ -76,7 +109,7 @@ class KeysConfig:
     back: list[str] = _c(["b", "backspace"], "keys for BACK (hold it, like the button)")
 
     def keys(self) -> dict[Button, list[str]]:
-        return {b: getattr(self, b.value) for b in Button}
+        return {b: getattr(self, b.value) for b in GAME_BUTTONS}
 
 
 @dataclass
@@ -112,6 +145,8 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     night: NightConfig = field(default_factory=NightConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    leds: LedsConfig = field(default_factory=LedsConfig)
+    hardware: HardwareConfig = field(default_factory=HardwareConfig)
     keys: KeysConfig = field(default_factory=KeysConfig)
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
@@ -207,13 +242,19 @@ def _cross_checks(config: Config) -> None:
             role(rid)
         except UnknownRole as e:
             raise ConfigError(f"night.action_seconds: {e}") from None
-    pins = config.buttons.pins()
-    seen: dict[int, Button] = {}
-    for button, pin in pins.items():
+    from wolfbox.hardware.pins import reserved_by
+    taken = reserved_by(config.hardware.screen, config.hardware.audio)
+    seen: dict[int, str] = {}
+    uses = [(f"buttons.{b.value}", p) for b, p in config.buttons.pins().items()]
+    uses += [(f"leds.{b.value}", p) for b, p in config.leds.pins().items()]
+    for name, pin in uses:
         if pin in seen:
-            raise ConfigError(f"buttons.{button} and buttons.{seen[pin]} both use pin {pin}; "
-                              "each button needs its own pin")
-        seen[pin] = button
+            raise ConfigError(f"{name} and {seen[pin]} both use pin {pin}; each needs its own pin")
+        if pin in taken:
+            raise ConfigError(f"{name} = {pin}: that pin is used by {taken[pin]} "
+                              f"(hardware.screen = {config.hardware.screen!r}, "
+                              f"hardware.audio = {config.hardware.audio!r}); choose a free pin")
+        seen[pin] = name
 
 
 def load(path: Path | None) -> Config:

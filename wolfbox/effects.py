@@ -52,10 +52,16 @@ class Ambience:
 
 
 @dataclass(frozen=True)
+class Shutdown:
+    """The power button was held: end the box (and, on the Pi, power off)."""
+
+
+@dataclass(frozen=True)
 class Warm:
     """The lines a round with the newly chosen deck will say, in order:
     render whatever of them is not cached yet."""
     lines: tuple[str, ...]
 
 
-Effect = Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm | Ambience
+Effect = (Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm | Ambience
+          | Shutdown)

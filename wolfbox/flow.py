@@ -16,9 +16,9 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from . import lines
-from .buttons import Button, Hold, Tap
+from .buttons import GAME_BUTTONS, Button, Hold, Tap
 from .effects import (Ambience, Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say,
-                      StopSpeech, Warm)
+                      Shutdown, StopSpeech, Warm)
 from .night import NightOptions, Step, night_script, setup_notes
 from .picker import Picker
 from .presets import describe
@@ -48,6 +48,7 @@ class RoundSettings:
     vote_hold: float = 3.0         # "VOTE!" stays this long before the reveal
     tick_from: int = 10            # tick each second from here down
     per_word: float = 0.42         # caption time a word (scaled with speech speed)
+    vote_hint_seconds: int = 60    # VOTE's light pulses from here to the end of discussion
 
     @classmethod
     def for_deck(cls, deck: Sequence[str], options: NightOptions | None = None,
@@ -166,9 +167,10 @@ class Flow:
         return {}
 
     def _holds(self) -> dict[Button, _Action]:
+        holds = {Button.POWER: _Action("Hold: power off", self._shutdown)}
         if self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
-            return {Button.BACK: _Action("Hold: quit", self._abandon)}
-        return {}
+            holds[Button.BACK] = _Action("Hold: quit", self._abandon)
+        return holds
 
     # --------------------------------------------------------------- actions
     def _start(self, now: float) -> list[Effect]:
@@ -224,6 +226,9 @@ class Flow:
 
     def _abandon(self, now: float) -> list[Effect]:
         return [StopSpeech(), PlayCue(Cue.ABANDON)] + self._to_idle(now)
+
+    def _shutdown(self, now: float) -> list[Effect]:
+        return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
 
     def _to_idle(self, now: float) -> list[Effect]:
         was_night = self.phase is Phase.NIGHT
@@ -339,7 +344,8 @@ class Flow:
         for b, a in self._holds().items():
             legend.setdefault(b, a.label)
         common = dict(phase=self.phase, paused=self.paused, caption=self.caption,
-                      legend=tuple((b, legend[b]) for b in Button if b in legend))
+                      legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
+                      hint=self._hint(now))
         t = self.timer
         match self.phase:
             case Phase.IDLE:
@@ -359,6 +365,19 @@ class Flow:
             case Phase.VOTE:
                 return View(title="Vote", big=lines.COUNTDOWN_SHOWN[self.beat], **common)
         return View(title="Who won?", details=lines.REVEAL_RULES, **common)
+
+    def _hint(self, now: float) -> Button | None:
+        """The button the table should press next, if one stands out."""
+        if self.paused:
+            return Button.START
+        if self.phase is Phase.IDLE:
+            return Button.START
+        if (self.phase is Phase.DISCUSSION and self.timer is not None
+                and self.timer.shown_seconds(now) <= self.settings.vote_hint_seconds):
+            return Button.VOTE
+        if self.phase is Phase.REVEAL:
+            return Button.START
+        return None
 
     def _deck_lines(self) -> tuple[str, ...]:
         assert self.picker is not None

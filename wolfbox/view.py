@@ -31,6 +31,7 @@ class View:
     legend: tuple[tuple[Button, str], ...] = field(default_factory=tuple)
     paused: bool = False
     dim: bool = False                  # night: the screen goes near black
+    hint: Button | None = None         # the button the table should press next
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")

@@ -1,0 +1,131 @@
+"""Buttons, LEDs and the pin map on gpiozero's mock pins."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from conftest import make_flow
+from helpers import press, run_until
+from wolfbox.buttons import Button, Hold, Tap
+from wolfbox.config import Config, ConfigError, from_dict
+from wolfbox.device.app import build
+from wolfbox.effects import Shutdown
+from wolfbox.errors import UserError
+from wolfbox.hardware.buttons import ButtonBank
+from wolfbox.hardware.factory import make_factory, mock_factory
+from wolfbox.hardware.leds import DIM_LEVEL, LedBank
+from wolfbox.hardware.pins import GROUND_PINS, HEADER
+from wolfbox.leds import Light, lights
+from wolfbox.view import Phase
+
+START, VOTE, NEXT, BACK = (Tap(b) for b in (Button.START, Button.VOTE, Button.NEXT,
+                                            Button.BACK))
+
+
+def test_lights_follow_what_the_buttons_do():
+    flow = make_flow(discussion_seconds=120)
+    assert lights(flow.view(0)) == {Button.START: Light.PULSE, Button.VOTE: Light.ON,
+                                    Button.NEXT: Light.ON, Button.BACK: Light.ON}
+    flow.handle(START, 0.0)
+    night = lights(flow.view(0))
+    assert night == {Button.START: Light.DIM, Button.VOTE: Light.OFF, Button.NEXT: Light.OFF,
+                     Button.BACK: Light.OFF}
+    flow.tick(400.0 - 300)   # well into the night
+    while flow.phase is Phase.NIGHT:
+        flow.handle(NEXT, 100.0)
+    assert flow.phase is Phase.DISCUSSION
+    assert lights(flow.view(100.0))[Button.VOTE] is Light.ON
+    assert lights(flow.view(100.0 + 61))[Button.VOTE] is Light.PULSE    # the last minute
+    flow.handle(START, 170.0)                                          # paused
+    assert lights(flow.view(170.0)) == {Button.START: Light.PULSE, Button.VOTE: Light.OFF,
+                                        Button.NEXT: Light.OFF, Button.BACK: Light.ON}
+
+
+def test_led_bank_drives_pwm_pins_and_only_on_change():
+    factory = MockFactory(pin_class=MockPWMPin)
+    bank = LedBank({Button.START: 12, Button.VOTE: 16, Button.NEXT: 22, Button.BACK: 23},
+                   factory, brightness=0.5)
+    flow = make_flow()
+    bank.show(flow.view(0))
+    time.sleep(0.2)
+    assert 0 < bank.devices[Button.START].value < 1 or bank.devices[Button.START].is_lit
+    assert bank.devices[Button.VOTE].value == 0.5              # lit at the set brightness
+    flow.handle(START, 0.0)
+    bank.show(flow.view(0))
+    assert bank.devices[Button.START].value == pytest.approx(DIM_LEVEL * 0.5)
+    assert bank.devices[Button.VOTE].value == 0
+    pin = factory.pin(16)
+    changes = len(pin.states)
+    bank.show(flow.view(0.5))                                  # same lights: no pin writes
+    assert len(pin.states) == changes
+    bank.close()
+
+
+def test_a_broken_led_is_left_out_and_the_rest_work(caplog):
+    factory = MockFactory()                   # plain pins cannot do PWM: every LED fails
+    bank = LedBank({Button.START: 12}, factory)
+    assert bank.devices == {}
+    assert "LED of start on GPIO12 left out" in caplog.text
+    pwm = MockFactory(pin_class=MockPWMPin)
+    pwm.pin(16)
+    bank = LedBank({Button.START: 12, Button.VOTE: 99}, pwm)    # 99 is no pin
+    assert set(bank.devices) == {Button.START}
+    bank.close()
+
+
+def test_a_broken_button_is_left_out(caplog):
+    edges = []
+    bank = ButtonBank({Button.START: 5, Button.VOTE: 99}, mock_factory(),
+                      lambda *a: edges.append(a), time.monotonic)
+    assert set(bank.devices) == {Button.START}
+    assert "button vote on GPIO99 left out" in caplog.text
+    bank.drive(Button.START, True)
+    assert edges and edges[0][:2] == (Button.START, True)
+    bank.close()
+
+
+def test_pin_factory_choice():
+    factory, notice = make_factory("mock")
+    assert isinstance(factory, MockFactory) and notice is None
+    factory, notice = make_factory("auto")          # not a Pi: mock pins, quietly
+    assert isinstance(factory, MockFactory) and notice is None
+    with pytest.raises(UserError, match="hardware.pin_factory = lgpio: cannot use it"):
+        make_factory("lgpio")
+
+
+def test_default_pin_map_is_free_of_screens_and_audio_boards():
+    for screen in ("hdmi", "dsi", "spi"):
+        for audio in ("jack", "usb", "hdmi", "i2s"):
+            from_dict({"hardware": {"screen": screen, "audio": audio}})
+    c = Config()
+    used = list(c.buttons.pins().values()) + list(c.leds.pins().values())
+    assert len(set(used)) == len(used)
+    assert all(p in HEADER for p in used)
+    assert not set(HEADER[p] for p in used) & set(GROUND_PINS)
+
+
+def test_power_button_hold_shuts_down_only_when_held(tmp_path):
+    config = Config()
+    config.voice.enabled = False
+    config.buttons.power = 3
+    config.buttons.power_hold_seconds = 0.5
+    parts = build(config, "headless", pin_factory=mock_factory(), stdin_keys=False)
+    try:
+        assert Button.POWER in parts.bank.devices
+        press(parts, Button.POWER, hold=0.2)
+        assert parts.box.running
+        press(parts, Button.POWER, hold=0.7)
+        assert not parts.box.running                  # power_action "quit" on a PC
+    finally:
+        parts.close()
+
+
+def test_the_flow_asks_for_shutdown_on_a_power_hold_in_any_phase():
+    flow = make_flow()
+    assert Shutdown() in flow.handle(Hold(Button.POWER), 0.0)
+    flow.handle(START, 0.0)
+    assert Shutdown() in flow.handle(Hold(Button.POWER), 1.0)
+    assert Button.POWER not in dict(flow.view(1.0).legend)   # not a game button
