@@ -35,6 +35,7 @@ from wolfbox.hardware.leds import LedBank
 
 from .keys import TerminalKeys, key_codes, terminal_chars
 from .loop import Box, Inbox
+from .notify import Notifier
 from .screen import TerminalScreen, WindowScreen, init_video
 
 log = logging.getLogger("wolfbox")
@@ -116,9 +117,10 @@ def _shutdown_sink(box: Box, action: str) -> Callable[[Effect], None]:
 def build(config: Config, display: str | None = None,
           clock: Callable[[], float] = time.monotonic,
           pin_factory: object | None = None, stdin_keys: bool = True,
-          renderer_command: list[str] | None = None) -> Parts:
-    """Build a ready-to-run box. Raises ValueError (with one line) on bad keys."""
-    notices: list[str] = []
+          renderer_command: list[str] | None = None,
+          notices: list[str] | None = None) -> Parts:
+    """Build a ready-to-run box. Raises UserError (one line) on bad key names."""
+    notices = list(notices or [])
     shown = init_video(display or config.screen.display)
     codes = key_codes(config.keys.keys())
 
@@ -179,7 +181,7 @@ def build(config: Config, display: str | None = None,
               inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,
               speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
               sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
-              notice="; ".join(notices))
+              notice="; ".join(notices), notifier=Notifier.from_env())
     box.view_sinks.append(leds.show)
     box.effect_sinks = [*sinks, _shutdown_sink(box, config.hardware.power_action)]
     parts = Parts(box, narrator, bank, shown, notices, leds=leds)
@@ -192,8 +194,8 @@ def build(config: Config, display: str | None = None,
     return parts
 
 
-def run(config: Config, display: str | None = None) -> int:
-    parts = build(config, display)
+def run(config: Config, display: str | None = None, notices: list[str] | None = None) -> int:
+    parts = build(config, display, notices=notices)
     for notice in parts.notices:
         log.warning("%s", notice)
     if parts.display == "headless":

@@ -22,6 +22,7 @@ from wolfbox.effects import Effect
 from wolfbox.flow import Flow, SpeechDone
 from wolfbox.view import View
 
+from .notify import Notifier
 from .screen import Screen
 
 log = logging.getLogger("wolfbox.device")
@@ -85,6 +86,7 @@ class Box:
     notice: str = ""
     on_frame: Callable[[View, float], None] | None = None
     view_sinks: list[Callable[[View], None]] = field(default_factory=list)   # LEDs
+    notifier: Notifier = field(default_factory=Notifier)
 
     def __post_init__(self) -> None:
         self.running = True
@@ -99,12 +101,15 @@ class Box:
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Run until quit, or until `until()` is true (tests)."""
         self.refresh()
+        self.notifier.ready("showing the start screen")
         while self.running and not (until and until()):
             self.step()
+        self.notifier.stopping()
 
     def step(self, max_sleep: float = MAX_SLEEP) -> None:
         """Sleep until the next event or deadline, then act on everything due."""
         now = self.clock()
+        self.notifier.ping(now)
         deadlines = [t for t in (self.flow.next_change(now), self.classifier.next_deadline(),
                                  self.speech_deadline()) if t is not None]
         due = min(deadlines, default=None)

@@ -52,6 +52,9 @@ def _parser() -> _Parser:
                      help="same as --display headless")
     run.add_argument("--fullscreen", dest="display", action="store_const", const="fullscreen",
                      help="same as --display fullscreen")
+    run.add_argument("--safe-config", action="store_true",
+                     help="if the config file cannot be used, start on the defaults and show "
+                          "why (for the boot service: never a crash loop)")
 
     shot = sub.add_parser("screenshot", help="render every screen to PNG files")
     common(shot)
@@ -137,10 +140,22 @@ def main(argv: list[str] | None = None) -> int:
         from wolfbox.device.app import run
         return run(config, args.display)
     except UserError as e:
+        if getattr(args, "safe_config", False) and args.command in (None, "run"):
+            return _run_on_defaults(args, str(e))
         print(f"wolfbox: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def _run_on_defaults(args: argparse.Namespace, problem: str) -> int:
+    """A config that fails at boot must not crash-loop the service: play on
+    the defaults and put the problem on the screen."""
+    print(f"wolfbox: {problem}; starting on the defaults", file=sys.stderr)
+    from wolfbox.device.app import run
+    config = Config()
+    config.game.deck = resolve_deck(",".join(config.game.deck), None)
+    return run(config, args.display, notices=[f"config error, using defaults: {problem}"])
 
 
 def _size(text: str) -> tuple[int, int]:

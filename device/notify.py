@@ -1,0 +1,62 @@
+"""systemd's notify protocol (sd_notify), in the few lines it takes.
+
+READY=1 once the first frame is on screen; WATCHDOG=1 at half the
+interval systemd asks for, from the main loop itself, so a loop that hangs
+is restarted. Outside systemd (no NOTIFY_SOCKET) every call does nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+
+
+@dataclass
+class Notifier:
+    address: str | None = None
+    watchdog_seconds: float | None = None
+
+    @classmethod
+    def from_env(cls) -> "Notifier":
+        address = os.environ.get("NOTIFY_SOCKET") or None
+        usec = os.environ.get("WATCHDOG_USEC")
+        pid = os.environ.get("WATCHDOG_PID")
+        seconds = None
+        if usec and usec.isdigit() and (not pid or pid == str(os.getpid())):
+            seconds = int(usec) / 1_000_000
+        return cls(address, seconds)
+
+    def __post_init__(self) -> None:
+        self._last_ping = float("-inf")
+        self.sent: list[str] = []
+
+    @property
+    def active(self) -> bool:
+        return self.address is not None
+
+    def send(self, message: str) -> None:
+        if self.address is None:
+            return
+        address = "\0" + self.address[1:] if self.address.startswith("@") else self.address
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as s:
+                s.connect(address)
+                s.sendall(message.encode())
+            self.sent.append(message)
+        except OSError:
+            pass            # systemd gone or not listening: nothing to tell
+
+    def ready(self, status: str = "") -> None:
+        self.send("READY=1" + (f"\nSTATUS={status}" if status else ""))
+
+    def ping(self, now: float) -> None:
+        """WATCHDOG=1, at most every half watchdog interval."""
+        if self.watchdog_seconds is None:
+            return
+        if now - self._last_ping >= self.watchdog_seconds / 2:
+            self._last_ping = now
+            self.send("WATCHDOG=1")
+
+    def stopping(self) -> None:
+        self.send("STOPPING=1")

@@ -1,0 +1,121 @@
+"""The Raspberry Pi service: its unit file, the notify protocol, and a
+config that breaks at boot."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+UNIT = ROOT / "systemd" / "wolfbox.service"
+needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                                   reason="systemd-analyze is not installed")
+
+
+@needs_analyze
+def test_the_unit_is_hardened_to_2_or_lower():
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(UNIT)],
+                            capture_output=True, text=True, timeout=60)
+    found = re.search(r"Overall exposure level for \S+: ([\d.]+)", result.stdout)
+    assert found, result.stdout + result.stderr
+    assert float(found[1]) <= 2.0
+
+
+@needs_analyze
+def test_the_unit_verifies_with_a_real_interpreter(tmp_path):
+    unit = tmp_path / "wolfbox.service"
+    text = re.sub(r"^ExecStart=\S+", f"ExecStart={Path(sys.executable).resolve()} -m wolfbox",
+                  UNIT.read_text(), flags=re.M)
+    unit.write_text(text)
+    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "wolfbox.service" not in result.stderr, result.stderr   # no warning about it
+
+
+def test_the_unit_keeps_exactly_the_device_access_the_box_needs():
+    text = UNIT.read_text()
+    allowed = set(re.findall(r"^DeviceAllow=(\S+) (\w+)$", text, flags=re.M))
+    assert allowed == {("char-drm", "rw"), ("char-input", "r"), ("char-alsa", "rw"),
+                       ("char-gpiochip", "rw"), ("/dev/gpiomem", "rw"), ("/dev/tty1", "rw")}
+    for line in ("DevicePolicy=closed", "Type=notify", "Restart=on-failure",
+                 "TTYPath=/dev/tty1", "StandardInput=tty", "Conflicts=getty@tty1.service",
+                 "StateDirectory=wolfbox", "CacheDirectory=wolfbox", "PrivateNetwork=yes",
+                 "Environment=SDL_VIDEODRIVER=kmsdrm", "WorkingDirectory=/var/lib/wolfbox",
+                 "User=wolfbox"):
+        assert re.search(rf"^{re.escape(line)}$", text, flags=re.M), line
+    groups = re.search(r"^SupplementaryGroups=(.*)$", text, flags=re.M)[1].split()
+    assert set(groups) >= {"gpio", "audio", "video", "render", "input"}
+    assert re.search(r"^WatchdogSec=\d+", text, flags=re.M)
+
+
+def test_ready_and_watchdog_reach_systemd(tmp_path):
+    """The box speaks the notify protocol to a socket standing in for systemd."""
+    address = str(tmp_path / "notify")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(address)
+    listener.settimeout(20)
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "2000000",
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "--headless"], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        messages, started = [], time.monotonic()
+        while time.monotonic() - started < 20 and messages.count("WATCHDOG=1") < 3:
+            messages.append(listener.recv(4096).decode())
+        assert messages[0].startswith("READY=1")
+        pings = messages.count("WATCHDOG=1")
+        assert pings >= 3                                  # every second: half of 2 s
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+        rest = []
+        listener.settimeout(2)
+        try:
+            while True:
+                rest.append(listener.recv(4096).decode())
+        except socket.timeout:
+            pass
+        assert "STOPPING=1" in rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        listener.close()
+
+
+def test_a_broken_config_at_boot_starts_on_defaults_and_says_why(tmp_path):
+    config = tmp_path / "wolfbox.toml"
+    config.write_text("[game]\ndiscussion_seconds = 'long'\n")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "run", "--headless",
+                             "--config", str(config), "--safe-config"], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(3)
+        assert proc.poll() is None, proc.stderr.read()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+        assert proc.returncode == 0
+        assert "game.discussion_seconds must be a number" in err
+        assert "starting on the defaults" in err
+        assert "config error, using defaults" in out               # on the screen too
+        assert "Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # Without --safe-config the same file is a one-line error.
+    result = subprocess.run([sys.executable, "-m", "wolfbox", "--headless", "--config",
+                             str(config)], env=env, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
