@@ -119,3 +119,47 @@ def test_a_broken_config_at_boot_starts_on_defaults_and_says_why(tmp_path):
     result = subprocess.run([sys.executable, "-m", "wolfbox", "--headless", "--config",
                              str(config)], env=env, capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
+
+
+INSTALLER = ROOT / "systemd" / "install.sh"
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_the_installer_is_shellcheck_clean():
+    result = subprocess.run(["shellcheck", str(INSTALLER)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def installer(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", str(INSTALLER), *args], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, **env})
+
+
+def test_dry_run_prints_every_step_and_changes_nothing():
+    before = {p: Path(p).exists() for p in ("/opt/wolfbox", "/etc/systemd/system/"
+                                            "wolfbox.service", "/etc/polkit-1/rules.d/"
+                                            "50-wolfbox.rules", "/etc/wolfbox/wolfbox.toml")}
+    result = installer("--dry-run", WOLFBOX_ARCH="aarch64")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for step in ("packages", "user wolfbox", "/opt/wolfbox", "/etc/wolfbox/wolfbox.toml",
+                 "/var/cache/wolfbox", "prepare", "50-wolfbox.rules", "wolfbox.service",
+                 "enable"):
+        assert step in out, step
+    assert "dry run" in out.lower()
+    after = {p: Path(p).exists() for p in before}
+    assert after == before
+
+
+def test_32_bit_pi_os_is_refused_with_a_reason():
+    result = installer("--dry-run", WOLFBOX_ARCH="armv7l")
+    assert result.returncode == 1
+    assert "32-bit" in result.stderr and "onnxruntime" in result.stderr
+
+
+def test_installer_options():
+    result = installer("--frobnicate")
+    assert result.returncode == 2 and "unknown option '--frobnicate'" in result.stderr
+    assert installer("--help").returncode == 0
+    result = installer("--uninstall", "--dry-run")
+    assert result.returncode == 0 and "Removing Wolfbox" in result.stdout
