@@ -22,7 +22,7 @@ import pygame
 
 from wolfbox.buttons import Button, Classifier
 from wolfbox.config import Config
-from wolfbox.effects import Effect, Say, Shutdown
+from wolfbox.effects import Effect, Say, Shutdown, Warm
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.night import NightOptions
 from wolfbox.audio.cache import LineCache, cache_for
@@ -37,6 +37,7 @@ from .keys import TerminalKeys, key_codes, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
 from .screen import TerminalScreen, WindowScreen, init_video
+from .state import StateStore, state_path
 
 log = logging.getLogger("wolfbox")
 
@@ -183,6 +184,12 @@ def build(config: Config, display: str | None = None,
               sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
               notice="; ".join(notices), notifier=Notifier.from_env())
     box.view_sinks.append(leds.show)
+    store = StateStore(state_path())
+
+    def remember(effect: Effect) -> None:
+        if isinstance(effect, Warm):           # a deck was chosen on the start screen
+            store.save({"deck": list(flow.settings.deck)})
+    sinks.append(remember)
     box.effect_sinks = [*sinks, _shutdown_sink(box, config.hardware.power_action)]
     parts = Parts(box, narrator, bank, shown, notices, leds=leds)
     if shown == "headless" and stdin_keys:

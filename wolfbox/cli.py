@@ -85,6 +85,16 @@ def _load(args: argparse.Namespace) -> Config:
     config = load(args.config)
     players = getattr(args, "players", None) or config.game.players or None
     text = args.deck if getattr(args, "deck", None) else ",".join(config.game.deck)
+    if args.command == "run" and not getattr(args, "deck", None) and players is None:
+        # The deck last chosen on the box's start screen outlives a restart.
+        from wolfbox.device.state import StateStore, state_path
+        remembered = StateStore(state_path()).remembered_deck()
+        if remembered:
+            try:
+                check_deck(remembered)
+                text = ",".join(remembered)
+            except UserError:
+                pass
     try:
         config.game.deck = resolve_deck(text, players)
     except UserError as e:
