@@ -129,3 +129,31 @@ def test_the_flow_asks_for_shutdown_on_a_power_hold_in_any_phase():
     flow.handle(START, 0.0)
     assert Shutdown() in flow.handle(Hold(Button.POWER), 1.0)
     assert Button.POWER not in dict(flow.view(1.0).legend)   # not a game button
+
+
+def test_selftest_on_a_pc_with_mock_pins(tmp_path):
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "XDG_CACHE_HOME": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-m", "wolfbox", "selftest", "--auto",
+                             "--display", "headless"], env=env, capture_output=True,
+                            text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    for line in ("pin driver    MockFactory", "sound         mixer 22050 Hz",
+                 "voice         en_US-joe-medium (piper): real-time factor",
+                 "cache space", "watchdog", "test line     played",
+                 "start button  pressed", "back button   pressed"):
+        assert line in out, line
+    assert "0 failed" in out
+    # Nobody presses anything: each button is a failure, and so is the run.
+    env["SDL_AUDIODRIVER"] = "no_such_driver"
+    result = subprocess.run([sys.executable, "-m", "wolfbox", "selftest", "--display",
+                             "headless", "--button-timeout", "0.3"], env=env,
+                            capture_output=True, text=True, timeout=300,
+                            stdin=subprocess.DEVNULL)
+    assert result.returncode == 1
+    assert "[FAIL] sound" in result.stdout
+    assert "[FAIL] vote button   not pressed within 0.3 s" in result.stdout

@@ -73,6 +73,15 @@ def _parser() -> _Parser:
     prep.add_argument("--check", action="store_true",
                       help="only report which lines are missing (exit 1 if any)")
 
+    test = sub.add_parser("selftest", help="check the screen, sound, voice and every button")
+    test.add_argument("--config", type=Path, metavar="PATH",
+                      help="TOML configuration file (defaults are built in)")
+    test.add_argument("--display", choices=("auto", "window", "fullscreen", "headless"))
+    test.add_argument("--auto", action="store_true",
+                      help="press the (mock) buttons automatically, for a PC or CI")
+    test.add_argument("--button-timeout", type=float, default=20.0, metavar="S",
+                      help="seconds to wait for each button (default 20)")
+
     sub.add_parser("decks", help="list the preset decks and their player counts")
     voices = sub.add_parser("voices", help="list the voices found, with their licences")
     voices.add_argument("--config", type=Path, metavar="PATH",
@@ -116,7 +125,8 @@ def _load(args: argparse.Namespace) -> Config:
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(format="wolfbox: %(message)s", level=logging.INFO, stream=sys.stderr)
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"run", "screenshot", "config", "script", "decks", "prepare", "voices"}
+    commands = {"run", "screenshot", "config", "script", "decks", "prepare", "voices",
+                "selftest"}
     if not any(a in commands for a in argv) and not any(a in ("-h", "--help", "--version")
                                                         for a in argv):
         argv = ["run", *argv]
@@ -129,6 +139,12 @@ def main(argv: list[str] | None = None) -> int:
             from wolfbox.audio.voice import describe_voices
             print(describe_voices(load(args.config).voice.model))
             return 0
+        if args.command == "selftest":
+            from wolfbox.device.selftest import selftest
+            config = load(args.config)
+            config.game.deck = resolve_deck(",".join(config.game.deck), None)
+            return selftest(config, args.display, auto=args.auto,
+                            button_timeout=args.button_timeout)
         if args.command == "decks":
             from .script import decks_table
             print(decks_table())
