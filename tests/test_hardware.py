@@ -157,3 +157,11 @@ def test_selftest_on_a_pc_with_mock_pins(tmp_path):
     assert result.returncode == 1
     assert "[FAIL] sound" in result.stdout
     assert "[FAIL] vote button   not pressed within 0.3 s" in result.stdout
+
+
+def test_wiring_docs_are_drawn_from_the_pin_map():
+    from pathlib import Path
+    from wolfbox.hardware.diagram import wiring_svg, wiring_table
+    here = Path(__file__).parent.parent / "hardware"
+    assert (here / "wiring.svg").read_text() == wiring_svg()
+    assert wiring_table() in (here / "README.md").read_text()
