@@ -355,3 +355,9 @@ def test_every_line_of_any_deck_is_in_the_catalogue(seed):
             assert not step.after or step.after in catalogue[lone]
         checked += 1
     assert checked >= 10
+
+
+def test_a_mistyped_preset_name_is_suggested():
+    with pytest.raises(DeckError, match="'total_chaoss' is neither a preset nor a role "
+                                        r"\(did you mean 'total_chaos'\?\)"):
+        resolve_deck("total_chaoss", None)

@@ -127,9 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = {"run", "screenshot", "config", "script", "decks", "prepare", "voices",
                 "selftest"}
-    if not any(a in commands for a in argv) and not any(a in ("-h", "--help", "--version")
-                                                        for a in argv):
-        argv = ["run", *argv]
+    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help", "--version")):
+        argv = ["run", *argv]            # `wolfbox --headless` is `wolfbox run --headless`
     args = _parser().parse_args(argv)
     try:
         if args.command == "config":

@@ -150,6 +150,12 @@ def resolve_deck(text: str, players: int | None) -> list[str]:
     if name == RANDOM:
         return random_deck(players or 5, random.Random())
     deck = parse_deck(text)
+    if len(deck) == 1 and deck[0] not in ROLES:
+        import difflib
+        near = difflib.get_close_matches(deck[0], [*PRESETS, RANDOM, *ROLES], n=1)
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        raise DeckError(f"'{deck[0]}' is neither a preset nor a role{hint}; "
+                        "see 'wolfbox decks' for presets, or give role ids separated by commas")
     check_deck(deck, players)
     return deck
 
