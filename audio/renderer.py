@@ -108,7 +108,9 @@ class Renderer:
     def _cmd(self) -> list[str]:
         if self.command is not None:
             return self.command
-        return [sys.executable, "-m", "wolfbox.audio.render_worker", str(self.voice.model),
+        # -I: the worker imports the installed wolfbox, never a source folder
+        # that happens to be the current directory.
+        return [sys.executable, "-I", "-m", "wolfbox.audio.render_worker", str(self.voice.model),
                 "--engine", self.voice.engine,
                 "--length-scale", str(self.cache.settings.length_scale),
                 "--volume", str(self.cache.settings.volume)]

@@ -11,15 +11,18 @@
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PREFIX=/opt/wolfbox
-CONFIG_DIR=/etc/wolfbox
+# WOLFBOX_ROOT, WOLFBOX_USER and WOLFBOX_GROUPS exist for the test suite, which
+# installs into a scratch folder; on a Pi leave them unset.
+ROOT=${WOLFBOX_ROOT:-}
+PREFIX=$ROOT/opt/wolfbox
+CONFIG_DIR=$ROOT/etc/wolfbox
 CONFIG=$CONFIG_DIR/wolfbox.toml
-CACHE=/var/cache/wolfbox
-STATE=/var/lib/wolfbox
-UNIT=/etc/systemd/system/wolfbox.service
-POLKIT_RULE=/etc/polkit-1/rules.d/50-wolfbox.rules
-USER_NAME=wolfbox
-GROUPS_WANTED=(gpio audio video render input tty)
+CACHE=$ROOT/var/cache/wolfbox
+STATE=$ROOT/var/lib/wolfbox
+UNIT=$ROOT/etc/systemd/system/wolfbox.service
+POLKIT_RULE=$ROOT/etc/polkit-1/rules.d/50-wolfbox.rules
+USER_NAME=${WOLFBOX_USER:-wolfbox}
+read -r -a GROUPS_WANTED <<< "${WOLFBOX_GROUPS-gpio audio video render input tty}"
 APT_PACKAGES=(python3 python3-venv python3-pip python3-lgpio espeak-ng libgbm1 libegl1
               libgles2 libasound2)
 
@@ -269,7 +272,9 @@ uninstall_all() {
     for path in "$PREFIX" "$CACHE" "$STATE"; do
         if [ -e "$path" ]; then act rm -rf "$path"; else say "ok: no $path"; fi
     done
-    if id "$USER_NAME" >/dev/null 2>&1; then
+    if [ "$USER_NAME" != wolfbox ]; then
+        say "kept: user $USER_NAME (not the installer's own)"
+    elif id "$USER_NAME" >/dev/null 2>&1; then
         act userdel "$USER_NAME"
     else
         say "ok: no user $USER_NAME"

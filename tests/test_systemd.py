@@ -163,3 +163,52 @@ def test_installer_options():
     assert installer("--help").returncode == 0
     result = installer("--uninstall", "--dry-run")
     assert result.returncode == 0 and "Removing Wolfbox" in result.stdout
+
+
+SHIMS = {
+    # Debian's package database: everything is installed already.
+    "dpkg-query": '#!/bin/sh\nprintf "install ok installed"\n',
+    "apt-get": '#!/bin/sh\necho "apt-get must not run: $*" >&2\nexit 1\n',
+    # systemd, remembered in files next to the shim.
+    "systemctl": '#!/bin/sh\nd=$(dirname "$0")\necho "$*" >> "$d/systemctl.log"\n'
+                 'case "$1" in\n'
+                 '  is-enabled) test -f "$d/enabled" ;;\n'
+                 '  is-active) test -f "$d/active" ;;\n'
+                 '  enable) touch "$d/enabled" ;;\n'
+                 '  start|restart) touch "$d/active" ;;\n'
+                 '  *) true ;;\nesac\n',
+}
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="installs for real into a scratch root: needs root")
+def test_a_real_install_into_a_scratch_root_is_idempotent(tmp_path):
+    """Everything but apt and systemd for real: the program and its venv, the
+    settings, the rendered lines, the polkit rule, the unit. Run twice: the
+    second run changes nothing and says so."""
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    for name, body in SHIMS.items():
+        (shims / name).write_text(body)
+        (shims / name).chmod(0o755)
+    root = tmp_path / "root"
+    env = {**os.environ, "WOLFBOX_ROOT": str(root), "WOLFBOX_USER": "root",
+           "WOLFBOX_GROUPS": "", "WOLFBOX_ARCH": "aarch64",
+           "PATH": f"{shims}:{os.environ['PATH']}"}
+    first = subprocess.run(["bash", str(INSTALLER)], env=env, capture_output=True, text=True,
+                           timeout=1200)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "Done." in first.stdout
+    wolfbox = root / "opt/wolfbox/.venv/bin/wolfbox"
+    assert wolfbox.exists()
+    assert (root / "etc/wolfbox/wolfbox.toml").read_text().count('power_action = "poweroff"')
+    assert 'subject.user == "root"' in (root / "etc/polkit-1/rules.d/50-wolfbox.rules")\
+        .read_text()
+    assert (root / "etc/systemd/system/wolfbox.service").read_text() == UNIT.read_text()
+    assert len(list((root / "var/cache/wolfbox").rglob("*.wav"))) > 50      # prepared
+    assert "enable wolfbox.service" in (shims / "systemctl.log").read_text()
+
+    second = subprocess.run(["bash", str(INSTALLER)], env=env, capture_output=True,
+                            text=True, timeout=600)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "Nothing to change" in second.stdout
+    assert "do:" not in second.stdout and "running:" not in second.stdout
