@@ -131,8 +131,14 @@ class Narrator:
         return self._ambience.get_volume()
 
     def warm(self, texts: list[str]) -> None:
-        """Ask for the lines a round will need, in the order it needs them."""
-        if self.renderer is not None and self.sound:
+        """Get the lines a round will need ready: those cached are loaded into
+        memory now (no disk read when a line is due), the rest are asked of
+        the renderer in the order the round needs them."""
+        if not self.sound:
+            return
+        for text in texts:
+            self._load(text)
+        if self.renderer is not None:
             self.renderer.request(texts)
 
     def close(self) -> None:

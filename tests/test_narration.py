@@ -265,3 +265,17 @@ def test_cue_volume_is_applied(tmp_path, parts_for):
     config.sound.cue_volume = 0.5
     parts = parts_for(config)
     assert parts.narrator._cue.get_volume() == pytest.approx(0.5, abs=0.01)
+
+
+def test_a_warm_round_is_loaded_before_start_so_no_line_waits_for_the_disk(tmp_path,
+                                                                           parts_for):
+    config = config_at(tmp_path)
+    lines = round_settings(config).lines()
+    fill_cache(config, lines)
+    parts = parts_for(config)
+    assert set(parts.narrator._sounds) == set(lines)
+    cache = line_cache(config)
+    for text in lines:                       # even with the files gone, the round plays
+        cache.path(text).unlink()
+    press(parts, Button.START)
+    assert parts.narrator.played[0].text == lines[0] and parts.narrator.missed == []
