@@ -29,7 +29,7 @@ from wolfbox.hardware.factory import mock_factory  # noqa: E402
 
 from wolfbox.buttons import Button  # noqa: E402
 from wolfbox.config import Config  # noqa: E402
-from wolfbox.device.app import build, round_settings  # noqa: E402
+from wolfbox.device.app import build  # noqa: E402
 from wolfbox.flow import Flow  # noqa: E402
 from wolfbox.view import Phase  # noqa: E402
 from wolfbox.audio.cache import LineCache, SynthSettings  # noqa: E402

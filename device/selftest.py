@@ -85,7 +85,7 @@ def selftest(config: Config, display: str | None = None, auto: bool = False,
     checks: list[Check] = []
     parts = build(config, display, stdin_keys=not auto)
     try:
-        box, bank = parts.box, parts.bank
+        bank = parts.bank
         factory = type(bank.factory).__name__
         checks.append(Check("pin driver", factory + (" (mock pins: no GPIO on this machine)"
                                                      if bank.mock else ""),

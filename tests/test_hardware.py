@@ -8,9 +8,9 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from conftest import make_flow
-from helpers import press, run_until
+from helpers import press
 from wolfbox.buttons import Button, Hold, Tap
-from wolfbox.config import Config, ConfigError, from_dict
+from wolfbox.config import Config, from_dict
 from wolfbox.device.app import build
 from wolfbox.effects import Shutdown
 from wolfbox.errors import UserError

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import array
 import io
-import os
 import shutil
 import subprocess
 import sys
@@ -16,7 +15,7 @@ import pygame
 import pytest
 from wolfbox.hardware.factory import mock_factory
 
-from helpers import fill_cache, line_cache, press, run_for, run_until
+from helpers import fill_cache, line_cache, press, run_until
 from wolfbox.audio.cues import ambience_pcm
 from wolfbox.audio.prepare import prepare
 from wolfbox.audio.voice import choose_voice, espeak_voice

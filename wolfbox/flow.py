@@ -406,8 +406,3 @@ def _clock(seconds: int) -> str:
 
 def _step_title(step_id: str) -> str:
     return step_id.replace("_", " ").title()
-
-
-def new_flow(deck: Sequence[str], options: NightOptions | None = None,
-             **settings: object) -> Flow:
-    return Flow(RoundSettings.for_deck(deck, options, **settings))

@@ -199,7 +199,6 @@ NIGHT_CALLS: tuple[Call, ...] = (
 CLOSE_EYES = Step("close_eyes", "Night falls. Everyone, close your eyes.", seconds=2.0)
 WAKE_UP = Step("wake_up", "Everyone, reach out and touch your own card. "
                "Now open your eyes: it is morning in the village.")
-FRAMING_IDS = (CLOSE_EYES.id, WAKE_UP.id)
 
 
 def _text(text: Text, table: Table) -> str:

@@ -128,6 +128,3 @@ def role(role_id: str) -> Role:
         raise UnknownRole(f"unknown role '{role_id}'{hint}; "
                           f"known roles: {', '.join(ROLES)}") from None
 
-
-def display_name(role_id: str) -> str:
-    return ROLES[role_id].name
