@@ -56,6 +56,8 @@ class Painter:
             surface.blit(img, rect)
             return rect
 
+        caption_fits = True
+
         # Title bar
         text(view.title, 26, TEXT, 14, 10)
 
@@ -92,18 +94,13 @@ class Painter:
                         y += 19
                 text("Press START to begin", 22, ACCENT, 240, 244, "center")
             else:
-                y = 48.0
-                for item in view.details:
-                    for line in self.wrap(item, int(18 * s), 440 * s):
-                        text(line, 18, TEXT, 20, y)
-                        y += 21
-                    y += 3
+                caption_fits = self._rules(view, s, text)
 
         # Caption of the line being spoken
         if view.paused:
             text("PAUSED", 22, PAUSED, 466, 12, "topright")
             text("Paused: press START to resume", 21, PAUSED, 240, 204, "midtop")
-        elif view.caption:
+        elif view.caption and (view.phase is not Phase.REVEAL or caption_fits):
             y = 204.0 if view.phase is not Phase.REVEAL else 220.0
             for line in self.wrap(view.caption, int(19 * s), 450 * s)[:3]:
                 text(line, 19, TEXT, 240, y, "midtop")
@@ -115,6 +112,22 @@ class Painter:
             veil = pygame.Surface((w, h), pygame.SRCALPHA)
             veil.fill((0, 0, 0, NIGHT_DIM))
             surface.blit(veil, (0, 0))
+
+    def _rules(self, view: View, s: float, text) -> bool:
+        """The reveal's list of rules, as large as fits; False if the caption
+        had to give up its place for them."""
+        for size, bottom in ((18, 212), (16, 212), (15, 260), (13, 260)):
+            wrapped = [self.wrap(item, int(size * s), 440 * s) for item in view.details]
+            height = sum(len(w) for w in wrapped) * (size + 3) + 3 * len(wrapped)
+            if 48 + height <= bottom:
+                break
+        y = 48.0
+        for lines in wrapped:
+            for line in lines:
+                text(line, size, TEXT, 20, y)
+                y += size + 3
+            y += 3
+        return bottom == 212
 
     def _legend(self, surface: pygame.Surface, view: View, s: float, at) -> None:
         labels = dict(view.legend)

@@ -64,7 +64,7 @@ def test_a_full_round_goes_through_every_phase_in_order(flow: Flow):
     now, effects = run_until(flow, now, lambda f: f.phase is not Phase.VOTE)
     assert says(effects)[:3] == ["Two.", "One.", "Vote!"]
     assert flow.phase is Phase.REVEAL
-    assert flow.view(now).details == lines.REVEAL_RULES
+    assert flow.view(now).details == lines.REVEAL_RULES      # no Hunter, Tanner... in play
     flow.handle(NEXT, now)
     assert flow.phase is Phase.IDLE
 
@@ -281,3 +281,16 @@ def test_progress_stays_full_when_time_is_added_at_the_start(flow: Flow):
     assert flow.view(now + 0.5).big == "6:00"
     assert flow.view(now + 0.5).progress == 1.0
     assert flow.view(now + 180.5).progress == 0.5
+
+
+def test_the_reveal_lists_the_rules_of_the_cards_in_play():
+    deck = "werewolf werewolf minion seer robber hunter tanner bodyguard prince cursed".split()
+    flow = make_flow(deck)
+    flow.handle(START, 0.0)
+    flow.handle(VOTE, 1.0)
+    flow.tick(100.0)
+    details = flow.view(100.0).details
+    assert details[:4] == lines.REVEAL_RULES
+    text = " ".join(details)
+    for card in ("Hunter", "Bodyguard", "Prince", "Cursed", "Tanner", "Minion"):
+        assert card in text

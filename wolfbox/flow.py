@@ -364,7 +364,7 @@ class Flow:
                             progress=min(1.0, shown / t.total) if t.total else 0.0, **common)
             case Phase.VOTE:
                 return View(title="Vote", big=lines.COUNTDOWN_SHOWN[self.beat], **common)
-        return View(title="Who won?", details=lines.REVEAL_RULES, **common)
+        return View(title="Who won?", details=lines.reveal_rules(self.settings.deck), **common)
 
     def _hint(self, now: float) -> Button | None:
         """The button the table should press next, if one stands out."""

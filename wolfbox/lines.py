@@ -12,15 +12,27 @@ COUNTDOWN_SHOWN = ("3", "2", "1", "VOTE!")
 REVEAL = "Everyone, flip your card over and see who won."
 ABANDONED = "The round is over."
 
-# The reveal screen: how the table decides who died and who won.
+# The reveal screen: how the table decides who died and who won. The rules
+# for cards that are in the deck are added to the core ones, in this order.
 REVEAL_RULES = (
     "Most votes dies. A tie for most: all of them die.",
     "Nobody got two votes? Nobody dies.",
-    "A dead Hunter's pick dies too.",
     "Village wins if a werewolf died.",
     "Werewolves win if none of them died.",
-    "The Tanner wins only if he died.",
 )
+REVEAL_CARD_RULES: dict[str, str] = {
+    "hunter": "A dead Hunter's pick dies too.",
+    "bodyguard": "The Bodyguard's pick cannot die; the next most-voted (2+ votes) dies instead.",
+    "prince": "The Prince cannot die; the next most-voted (2+ votes) dies instead.",
+    "cursed": "The Cursed is a werewolf if a werewolf voted for him.",
+    "tanner": "The Tanner wins only if he died (then werewolves cannot win).",
+    "minion": "The Minion wins with the werewolves, even if he died.",
+}
+
+
+def reveal_rules(deck: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The reveal screen's rules for this deck: the core, then each card's own."""
+    return REVEAL_RULES + tuple(rule for card, rule in REVEAL_CARD_RULES.items() if card in deck)
 
 
 def duration_words(seconds: int) -> str:
