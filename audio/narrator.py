@@ -8,8 +8,10 @@ renderer is asked for it, and the flow moves on on its own clock.
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,6 +69,9 @@ class Narrator:
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._cues: dict[Cue, pygame.mixer.Sound] = {}
         self._token: int | None = None
+        self._files: dict[str, bytes] = {}        # read ahead by the reader thread
+        self._reader: ThreadPoolExecutor | None = None
+        self._reads: list[Future[None]] = []
         self._ends_at: float | None = None       # when the current line ends
         self._left_when_paused: float | None = None
         self.ambience_on = False
@@ -131,19 +136,40 @@ class Narrator:
         return self._ambience.get_volume()
 
     def warm(self, texts: list[str]) -> None:
-        """Get the lines a round will need ready: those cached are loaded into
-        memory now (no disk read when a line is due), the rest are asked of
-        the renderer in the order the round needs them."""
-        if not self.sound:
+        """Get the lines a round will need ready: those cached are read into
+        memory on a background thread (no disk read on the main loop, none
+        when a line is due), the rest are asked of the renderer in the order
+        the round needs them."""
+        if not self.sound or self.cache is None:
             return
-        for text in texts:
-            self._load(text)
+        if self._reader is None:
+            self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-read")
+        self._reads.append(self._reader.submit(self._read, list(texts)))
         if self.renderer is not None:
             self.renderer.request(texts)
 
+    def wait_warm(self, timeout: float | None = None) -> None:
+        """Block until the lines asked for so far are read (tests, the bench)."""
+        for future in list(self._reads):
+            future.result(timeout)
+
     def close(self) -> None:
+        if self._reader is not None:
+            self._reader.shutdown(wait=True, cancel_futures=True)
         if self.renderer is not None:
             self.renderer.close()
+
+    def _read(self, texts: list[str]) -> None:
+        assert self.cache is not None
+        for text in texts:
+            if text in self._sounds or text in self._files:
+                continue
+            path = self.cache.get(text)             # validates the WAV: a disk read
+            if path is not None:
+                try:
+                    self._files[text] = path.read_bytes()
+                except OSError:
+                    pass
 
     # ---------------------------------------------------------------------
     def _say(self, text: str, token: int) -> None:
@@ -168,6 +194,14 @@ class Narrator:
         sound = self._sounds.get(text)
         if sound is not None:
             return sound
+        data = self._files.pop(text, None)
+        if data is not None:
+            try:
+                sound = pygame.mixer.Sound(file=io.BytesIO(data))
+                self._sounds[text] = sound
+                return sound
+            except pygame.error:
+                pass                                  # fall back to the file itself
         assert self.cache is not None
         path: Path | None = self.cache.get(text)
         if path is None:

@@ -110,6 +110,7 @@ def main() -> int:
     box, bank, narrator = parts.box, parts.bank, parts.narrator
     frames: list[tuple[float, object]] = []
     box.on_frame = lambda view, t: frames.append((t, view))
+    narrator.wait_warm(60)
     box.refresh()
 
     def run_for(seconds: float) -> None:

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -86,10 +87,13 @@ class Parts:
     notices: list[str] = field(default_factory=list)
     keys: TerminalKeys | None = None
     leds: LedBank | None = None
+    saver: ThreadPoolExecutor | None = None
 
     def close(self) -> None:
         if self.keys is not None:
             self.keys.stop()
+        if self.saver is not None:
+            self.saver.shutdown(wait=True)      # the last choice reaches the disk
         self.narrator.close()
         self.bank.close()
         if self.leds is not None:
@@ -185,13 +189,15 @@ def build(config: Config, display: str | None = None,
               notice="; ".join(notices), notifier=Notifier.from_env())
     box.view_sinks.append(leds.show)
     store = StateStore(state_path())
+    saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-save")
 
     def remember(effect: Effect) -> None:
         if isinstance(effect, Warm):           # a deck was chosen on the start screen
-            store.save({"deck": list(flow.settings.deck)})
+            # fsync can take a while on an SD card: not on the main loop.
+            saver.submit(store.save, {"deck": list(flow.settings.deck)})
     sinks.append(remember)
     box.effect_sinks = [*sinks, _shutdown_sink(box, config.hardware.power_action)]
-    parts = Parts(box, narrator, bank, shown, notices, leds=leds)
+    parts = Parts(box, narrator, bank, shown, notices, leds=leds, saver=saver)
     if shown == "headless" and stdin_keys:
         keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,
                             config.buttons.hold_seconds, on_quit=box.stop)
