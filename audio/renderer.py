@@ -38,21 +38,27 @@ class Renderer:
     on_ready: Callable[[str], None] = lambda text: None
     timeout: float = 60.0
     command: list[str] | None = None     # tests swap in a fake worker
+    max_start_failures: int = 2
     stats: RenderStats = field(default_factory=RenderStats)
 
     def __post_init__(self) -> None:
         self._queue: deque[str] = deque()
         self._cond = threading.Condition()
         self._closed = False
+        self._busy = False
+        self._start_failures = 0
+        self.available = True
         self._thread: threading.Thread | None = None
 
     # -------------------------------------------------------------- public
     def request(self, texts: Iterable[str], urgent: bool = False) -> None:
-        """Queue lines missing from the cache; `urgent` ones go first."""
+        """Queue lines to render; `urgent` ones go first. Cheap for the caller
+        (the main loop): whether a line is cached already is checked on the
+        render thread, where reading the files costs nobody anything."""
         with self._cond:
             if self._closed:
                 return
-            wanted = self.cache.missing(list(dict.fromkeys(texts)))
+            wanted = list(dict.fromkeys(texts))
             if urgent:
                 for t in reversed(wanted):
                     if t in self._queue:
@@ -85,11 +91,6 @@ class Renderer:
             self._thread.join(timeout=5)
 
     # ------------------------------------------------------------- worker
-    _busy = False
-    _start_failures = 0
-    max_start_failures = 2
-    available = True
-
     def _give_up(self) -> None:
         """The renderer will not start: stop trying, say so once."""
         log.warning("the voice renderer cannot start (voice %s): lines not yet rendered "
