@@ -34,10 +34,13 @@ class Played:
     at: float          # clock time the samples were handed to the mixer
 
 
+MIXER_BUFFER = 512      # samples: 23 ms at 22 050 Hz, small enough for on-time cues
+
+
 def open_mixer(rate: int) -> str | None:
     """Open the mixer once; return None, or why there is no sound."""
     try:
-        pygame.mixer.init(frequency=rate, size=-16, channels=1, buffer=512)
+        pygame.mixer.init(frequency=rate, size=-16, channels=1, buffer=MIXER_BUFFER)
     except pygame.error as e:
         return f"no sound device ({e}): captions only"
     if pygame.mixer.get_init() is None:
@@ -82,7 +85,7 @@ class Narrator:
             self._bed = pygame.mixer.Channel(2)
             self._cue.set_volume(self.mix.cue_volume)
             rate, _, _ = pygame.mixer.get_init()
-            self._latency = 512 / rate           # the mixer buffer still to be heard
+            self._latency = MIXER_BUFFER / rate  # the mixer buffer still to be heard
             for cue in Cue:
                 self._cues[cue] = pygame.mixer.Sound(buffer=cue_pcm(cue, rate))
             self._ambience = pygame.mixer.Sound(buffer=ambience_pcm(rate)) \
