@@ -182,12 +182,6 @@ def build(config: Config, display: str | None = None,
                               fullscreen=shown == "fullscreen")
 
     flow = Flow(round_settings(config))
-    box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
-              inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,
-              speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
-              sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
-              notice="; ".join(notices), notifier=Notifier.from_env())
-    box.view_sinks.append(leds.show)
     store = StateStore(state_path())
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-save")
 
@@ -196,7 +190,14 @@ def build(config: Config, display: str | None = None,
             # fsync can take a while on an SD card: not on the main loop.
             saver.submit(store.save, {"deck": list(flow.settings.deck)})
     sinks.append(remember)
-    box.effect_sinks = [*sinks, _shutdown_sink(box, config.hardware.power_action)]
+
+    box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
+              inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,
+              speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
+              sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
+              notice="; ".join(notices), notifier=Notifier.from_env(),
+              view_sinks=[leds.show])
+    sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
     parts = Parts(box, narrator, bank, shown, notices, leds=leds, saver=saver)
     if shown == "headless" and stdin_keys:
         keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,

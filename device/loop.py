@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import queue
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pygame
@@ -77,7 +77,7 @@ class Box:
     screen: Screen
     clock: Callable[[], float]
     inbox: Inbox = field(default_factory=Inbox)
-    effect_sinks: Sequence[Callable[[Effect], None]] = ()
+    effect_sinks: list[Callable[[Effect], None]] = field(default_factory=list)
     speech_poll: Callable[[float], SpeechDone | None] = lambda now: None
     speech_deadline: Callable[[], float | None] = lambda: None
     key_codes: dict[int, Button] = field(default_factory=dict)
@@ -172,6 +172,3 @@ class Box:
         self._shown, self._notice_shown = view, self.notice
         if self.on_frame is not None:
             self.on_frame(view, self.clock())
-
-
-__all__ = ["Box", "Edge", "Inbox", "Stop"]

@@ -18,7 +18,7 @@ import pygame
 
 from wolfbox.view import View
 
-from .render import LOGICAL, Painter
+from .render import Painter
 
 log = logging.getLogger("wolfbox.device")
 
@@ -137,6 +137,3 @@ class TerminalScreen:
             self.out.flush()
         except (OSError, ValueError):   # a closed stdout must not stop the box
             pass
-
-
-__all__ = ["LOGICAL", "Screen", "TerminalScreen", "WindowScreen", "init_video"]

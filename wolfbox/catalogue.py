@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from .config import Config
-from .night import NightOptions, all_lines
+from .night import all_lines
 
 
 def game_lines(config: Config) -> list[str]:
@@ -18,6 +18,3 @@ def game_lines(config: Config) -> list[str]:
     for lone in (config.game.lone_wolf, not config.game.lone_wolf):
         out += all_lines(dataclasses.replace(settings.options, lone_wolf=lone))
     return list(dict.fromkeys(out))
-
-
-__all__ = ["NightOptions", "game_lines"]

@@ -10,11 +10,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .deck import players_for
-from .presets import MAX_PLAYERS, PRESETS, RANDOM, presets_for, random_deck
+from .deck import MIN_PLAYERS, players_for
+from .presets import MAX_PLAYERS, RANDOM, presets_for, random_deck
 
 YOURS = "yours"
-MIN_PLAYERS = 3
 
 
 @dataclass(frozen=True)
@@ -65,6 +64,3 @@ class Picker:
 
     def _random(self, players: int) -> Choice:
         return Choice(RANDOM, "Random deck", tuple(random_deck(players, self.rng)))
-
-
-__all__ = ["Choice", "Picker", "PRESETS", "YOURS"]

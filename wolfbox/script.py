@@ -7,7 +7,7 @@ import json
 
 from .config import Config
 from .deck import players_for
-from .night import night_script, setup_text
+from .night import setup_text
 from .presets import MAX_PLAYERS, PRESETS, describe
 
 
@@ -65,6 +65,3 @@ def roles_table() -> str:
         rows.append(f"| `{r.id}` | {r.name}{copies} | {r.box.value} | {r.team.value} | "
                     f"{r.wake or '–'} | {r.summary} |")
     return "\n".join(rows)
-
-
-__all__ = ["roles_table", "decks_table", "night_script", "script_json", "script_text"]
