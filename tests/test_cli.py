@@ -113,11 +113,15 @@ def wait_for_output(proc: subprocess.Popen, text: str, timeout: float = 30) -> s
     raise AssertionError(f"never saw {text!r} in: {''.join(proc.seen)}")
 
 
+def type_keys(proc: subprocess.Popen, keys: str) -> None:
+    proc.stdin.write(keys)
+    proc.stdin.flush()
+
+
 def test_ctrl_c_mid_round_exits_cleanly(tmp_path):
     proc = start_box(tmp_path)
     wait_for_output(proc, "[START] Start")
-    proc.stdin.write("s")
-    proc.stdin.flush()
+    type_keys(proc, "s")
     wait_for_output(proc, "Night")
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=10) == 0
@@ -137,18 +141,14 @@ def test_sigterm_exits_cleanly_and_closed_stdin_does_not_stop_the_box(tmp_path):
 def test_terminal_keys_play_a_round_in_a_real_process(tmp_path):
     proc = start_box(tmp_path)
     wait_for_output(proc, "[START] Start")
-    proc.stdin.write("s")
-    proc.stdin.flush()
+    type_keys(proc, "s")
     wait_for_output(proc, "Night falls")
-    proc.stdin.write("v")
-    proc.stdin.flush()
+    type_keys(proc, "v")
     wait_for_output(proc, "== Vote")
-    proc.stdin.write("B")                 # capital: hold BACK
-    proc.stdin.flush()
+    type_keys(proc, "B")                  # capital: hold BACK
     out = wait_for_output(proc, "== Wolfbox")
     assert "Hold: quit" in out
-    proc.stdin.write("q")
-    proc.stdin.flush()
+    type_keys(proc, "q")
     assert proc.wait(timeout=10) == 0
 
 
