@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test bench screenshots clean
+.PHONY: install run test bench screenshots clean lint
 
 install: $(STAMP)
 
@@ -28,3 +28,14 @@ screenshots: install
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis
+
+# Static checks. mypy and import-linter read the package as it installs
+# (wolfbox.audio is audio/, ...), so they look at a tree of links in that shape.
+TYPED := build/typed
+lint: install
+	@rm -rf $(TYPED) && mkdir -p $(TYPED)/wolfbox
+	@cp -rs $(CURDIR)/wolfbox/. $(TYPED)/wolfbox/
+	@for d in audio device hardware; do ln -s $(CURDIR)/$$d $(TYPED)/wolfbox/$$d; done
+	$(BIN)/ruff check .
+	cd $(TYPED) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p wolfbox
+	cd $(TYPED) && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports --config $(CURDIR)/.importlinter

@@ -17,8 +17,17 @@ from pathlib import Path
 
 import pygame
 
-from wolfbox.effects import (Ambience, Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say,
-                             StopSpeech, Warm)
+from wolfbox.effects import (
+    Ambience,
+    Cue,
+    Effect,
+    PauseAudio,
+    PlayCue,
+    ResumeAudio,
+    Say,
+    StopSpeech,
+    Warm,
+)
 from wolfbox.flow import SpeechDone
 
 from .cache import LineCache

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
 import platform
+import re
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -24,18 +24,18 @@ from pathlib import Path
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-import psutil  # noqa: E402
-from wolfbox.hardware.factory import mock_factory  # noqa: E402
+import psutil
 
-from wolfbox.buttons import Button  # noqa: E402
-from wolfbox.config import Config  # noqa: E402
-from wolfbox.device.app import build  # noqa: E402
-from wolfbox.flow import Flow  # noqa: E402
-from wolfbox.view import Phase  # noqa: E402
-from wolfbox.audio.cache import LineCache, SynthSettings  # noqa: E402
-from wolfbox.catalogue import game_lines  # noqa: E402
-from wolfbox.audio.renderer import Renderer  # noqa: E402
-from wolfbox.audio.voice import find_voice  # noqa: E402
+from wolfbox.audio.cache import LineCache, SynthSettings
+from wolfbox.audio.renderer import Renderer
+from wolfbox.audio.voice import find_voice
+from wolfbox.buttons import Button
+from wolfbox.catalogue import game_lines
+from wolfbox.config import Config
+from wolfbox.device.app import build
+from wolfbox.flow import Flow
+from wolfbox.hardware.factory import mock_factory
+from wolfbox.view import Phase
 
 IDLE_SECONDS = float(os.environ.get("WOLFBOX_BENCH_IDLE_SECONDS", 20))
 PRESSES = 120

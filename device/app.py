@@ -13,26 +13,25 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
 
 import pygame
 
-from wolfbox.buttons import Button, Classifier
-from wolfbox.config import Config
-from wolfbox.effects import Effect, Say, Shutdown, Warm
-from wolfbox.flow import Flow, RoundSettings
-from wolfbox.night import NightOptions
 from wolfbox.audio.cache import LineCache, cache_for
 from wolfbox.audio.narrator import Mix, Narrator, open_mixer
 from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import choose_voice
+from wolfbox.buttons import Button, Classifier
+from wolfbox.config import Config
+from wolfbox.effects import Effect, Say, Shutdown, Warm
+from wolfbox.flow import Flow, RoundSettings
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
+from wolfbox.night import NightOptions
 
 from .keys import TerminalKeys, key_codes, terminal_chars
 from .loop import Box, Inbox

@@ -18,7 +18,7 @@ class Notifier:
     watchdog_seconds: float | None = None
 
     @classmethod
-    def from_env(cls) -> "Notifier":
+    def from_env(cls) -> Notifier:
         address = os.environ.get("NOTIFY_SOCKET") or None
         usec = os.environ.get("WATCHDOG_USEC")
         pid = os.environ.get("WATCHDOG_PID")

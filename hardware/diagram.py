@@ -18,7 +18,7 @@ POWER_PINS = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"}
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % rgb
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 def wiring_svg(config: Config | None = None) -> str:

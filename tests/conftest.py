@@ -13,11 +13,11 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="wolfbox-test-state-")
 os.environ.pop("STATE_DIRECTORY", None)
 
-import pytest  # noqa: E402
+import pytest
 
-from wolfbox.config import STARTER_DECK  # noqa: E402
-from wolfbox.flow import Flow, RoundSettings  # noqa: E402
-from wolfbox.night import NightOptions  # noqa: E402
+from wolfbox.config import STARTER_DECK
+from wolfbox.flow import Flow, RoundSettings
+from wolfbox.night import NightOptions
 
 
 def make_flow(deck=STARTER_DECK, options: NightOptions | None = None, **kw) -> Flow:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from helpers import tone_wav  # noqa: E402
+from helpers import tone_wav
 
 
 def main() -> None:

@@ -187,6 +187,7 @@ def test_a_wav_at_another_rate_is_resampled_not_sped_up(tmp_path):
     """A voice at 16 kHz through a mixer opened at 22.05 kHz keeps its length
     (and so its pitch): pygame converts on load."""
     import pygame
+
     from wolfbox.audio.narrator import open_mixer
     pygame.mixer.quit()
     assert open_mixer(22050) is None

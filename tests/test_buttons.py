@@ -70,7 +70,8 @@ def test_repeated_press_edges_without_release_do_not_tap_twice():
     assert c.press(Button.VOTE, 2.0) == []
 
 
-from hypothesis import given, strategies as st  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 edges = st.lists(st.tuples(st.sampled_from(list(Button)), st.booleans(),
                            st.floats(0, 3, allow_nan=False)), max_size=60)

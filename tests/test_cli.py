@@ -30,7 +30,8 @@ def one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None
 
 
 @pytest.mark.parametrize("content, fragments", [
-    ("[game]\nspeed = 3\n", ["unknown key 'game.speed'", "allowed: deck, players, lone_wolf, discussion_seconds"]),
+    ("[game]\nspeed = 3\n", ["unknown key 'game.speed'",
+                              "allowed: deck, players, lone_wolf, discussion_seconds"]),
     ("[game]\ndiscussion_seconds = 'long'\n", ["game.discussion_seconds must be a number"]),
     ("[buttons]\nvote = 99\n", ["buttons.vote must be between 0 and 27"]),
     ("[keys]\nvote = 'nosuchkey'\n", ["keys.vote: unknown key name 'nosuchkey'"]),

@@ -10,12 +10,12 @@ import sys
 
 import pygame
 import pytest
-from wolfbox.hardware.factory import mock_factory
 
 from helpers import fill_cache, press, run_for, run_until
 from wolfbox.buttons import Button
 from wolfbox.config import Config
 from wolfbox.device.app import build, round_settings
+from wolfbox.hardware.factory import mock_factory
 from wolfbox.view import Phase
 
 NO_RENDERER = [sys.executable, "-c", "import sys; sys.exit(3)"]

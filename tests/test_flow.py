@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import make_flow
+
 from wolfbox import lines
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.effects import Cue, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech, Warm

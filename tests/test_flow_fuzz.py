@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
-
 from conftest import make_flow
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.flow import SpeechDone
 from wolfbox.view import Phase

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 import pytest
+from conftest import make_flow
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from conftest import make_flow
 from helpers import press
 from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config, from_dict
@@ -161,6 +161,7 @@ def test_selftest_on_a_pc_with_mock_pins(tmp_path):
 
 def test_wiring_docs_are_drawn_from_the_pin_map():
     from pathlib import Path
+
     from wolfbox.hardware.diagram import wiring_svg, wiring_table
     here = Path(__file__).parent.parent / "hardware"
     assert (here / "wiring.svg").read_text() == wiring_svg()

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pygame
 import pytest
-from wolfbox.hardware.factory import mock_factory
 
 from helpers import fill_cache, line_cache, press, run_until
 from wolfbox.audio.cues import ambience_pcm
@@ -24,6 +23,7 @@ from wolfbox.catalogue import game_lines
 from wolfbox.config import Config
 from wolfbox.device.app import build, round_settings
 from wolfbox.effects import Cue
+from wolfbox.hardware.factory import mock_factory
 from wolfbox.view import Phase
 
 HERE = Path(__file__).parent

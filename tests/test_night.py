@@ -315,6 +315,7 @@ def test_decks_lists_every_preset_with_player_counts():
 
 def test_readme_role_table_is_the_catalogue():
     from pathlib import Path
+
     from wolfbox.script import roles_table
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     assert roles_table() in readme

@@ -84,7 +84,7 @@ def test_ready_and_watchdog_reach_systemd(tmp_path):
         try:
             while True:
                 rest.append(listener.recv(4096).decode())
-        except socket.timeout:
+        except TimeoutError:
             pass
         assert "STOPPING=1" in rest
     finally:

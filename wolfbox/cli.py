@@ -15,8 +15,8 @@ from pathlib import Path
 from . import __version__
 from .config import Config, defaults_toml, load
 from .deck import check_deck
-from .presets import resolve_deck
 from .errors import UserError
+from .presets import resolve_deck
 
 EXIT_USAGE = 2
 
@@ -112,7 +112,7 @@ def _load(args: argparse.Namespace) -> Config:
         raise UserError(f"{where}: {e}") from None
     if getattr(args, "lone_wolf", False):
         config.game.lone_wolf = True
-    from wolfbox.device.keys import key_codes      # key names are pygame's to judge
+    from wolfbox.device.keys import key_codes  # key names are pygame's to judge
     try:
         key_codes(config.keys.keys())
     except UserError as e:

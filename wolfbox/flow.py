@@ -11,14 +11,24 @@ its remaining time; resuming sets a new deadline.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from . import lines
 from .buttons import GAME_BUTTONS, Button, Hold, Tap
-from .effects import (Ambience, Cue, Effect, PauseAudio, PlayCue, ResumeAudio, Say,
-                      Shutdown, StopSpeech, Warm)
+from .effects import (
+    Ambience,
+    Cue,
+    Effect,
+    PauseAudio,
+    PlayCue,
+    ResumeAudio,
+    Say,
+    Shutdown,
+    StopSpeech,
+    Warm,
+)
 from .night import NightOptions, Step, night_script, setup_notes
 from .picker import Picker
 from .presets import describe
@@ -52,12 +62,12 @@ class RoundSettings:
 
     @classmethod
     def for_deck(cls, deck: Sequence[str], options: NightOptions | None = None,
-                 **kw: object) -> "RoundSettings":
+                 **kw: object) -> RoundSettings:
         options = options or NightOptions()
         return cls(deck=tuple(deck), night=tuple(night_script(deck, options)),
                    options=options, **kw)  # type: ignore[arg-type]
 
-    def with_deck(self, deck: Sequence[str]) -> "RoundSettings":
+    def with_deck(self, deck: Sequence[str]) -> RoundSettings:
         return dataclasses.replace(self, deck=tuple(deck),
                                    night=tuple(night_script(deck, self.options)))
 

@@ -57,6 +57,7 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
 def save_screenshots(config: Config, out: Path, size: tuple[int, int]) -> list[Path]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
+
     from wolfbox.device.render import Painter, render_view
     pygame.display.init()
     pygame.font.init()

@@ -12,7 +12,7 @@ from .presets import MAX_PLAYERS, PRESETS, describe
 
 
 def _steps(config: Config):
-    from wolfbox.device.app import round_settings   # the one place settings are built
+    from wolfbox.device.app import round_settings  # the one place settings are built
     return round_settings(config).night
 
 

@@ -21,7 +21,7 @@ class Countdown:
     since: float | None         # None while paused
 
     @classmethod
-    def start(cls, now: float, seconds: float) -> "Countdown":
+    def start(cls, now: float, seconds: float) -> Countdown:
         seconds = max(0.0, seconds)
         return cls(total=seconds, left=seconds, since=now)
 
