@@ -11,7 +11,7 @@ import sys
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.config import Config
 
-from .pins import GROUND_PINS, HEADER
+from wolfbox.pinout import GROUND_PINS, HEADER
 
 PHYSICAL_TO_BCM = {v: k for k, v in HEADER.items()}
 POWER_PINS = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"}

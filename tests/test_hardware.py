@@ -17,7 +17,7 @@ from wolfbox.errors import UserError
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory, mock_factory
 from wolfbox.hardware.leds import DIM_LEVEL, LedBank
-from wolfbox.hardware.pins import GROUND_PINS, HEADER
+from wolfbox.pinout import GROUND_PINS, HEADER
 from wolfbox.leds import Light, lights
 from wolfbox.view import Phase
 

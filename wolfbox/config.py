@@ -242,7 +242,7 @@ def _cross_checks(config: Config) -> None:
             role(rid)
         except UnknownRole as e:
             raise ConfigError(f"night.action_seconds: {e}") from None
-    from wolfbox.hardware.pins import reserved_by
+    from .pinout import reserved_by
     taken = reserved_by(config.hardware.screen, config.hardware.audio)
     seen: dict[int, str] = {}
     uses = [(f"buttons.{b.value}", p) for b, p in config.buttons.pins().items()]
