@@ -8,12 +8,18 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from wolfbox.audio.cache import write_atomic
+from wolfbox.i18n import _
 
 log = logging.getLogger("wolfbox")
+
+# The state is a deck and a count: a few hundred bytes. Anything far larger
+# is not ours, and reading it whole could stall or exhaust a Pi Zero.
+MAX_STATE_BYTES = 64 * 1024
 
 
 def state_path() -> Path:
@@ -28,21 +34,47 @@ class StateStore:
     path: Path
 
     def load(self) -> dict:
-        """The saved state, or {} if there is none or it cannot be read."""
+        """The saved state, or {} if there is none or it cannot be used.
+
+        `--safe-config` promises a box that starts whatever is on the disk,
+        so anything odd at this path (a FIFO that would block the open, a
+        device, a huge file, JSON nested deep enough to exhaust the parser's
+        recursion) is one warning and the defaults, never a hang or a crash.
+        """
         try:
-            data = json.loads(self.path.read_text())
+            data = json.loads(self._read())
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as e:
-            log.warning("ignoring unreadable saved state %s (%s)", self.path, e)
+        except (OSError, ValueError, RecursionError) as e:
+            log.warning(_("ignoring unreadable saved state {path} ({problem})")
+                        .format(path=self.path, problem=e))
             return {}
         return data if isinstance(data, dict) else {}
+
+    def _read(self) -> bytes:
+        # O_NONBLOCK: opening a FIFO with no writer must not wait for one.
+        fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise OSError(_("not a regular file"))
+            if info.st_size > MAX_STATE_BYTES:
+                raise OSError(_("{size} bytes, more than saved state can be")
+                              .format(size=info.st_size))
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(MAX_STATE_BYTES + 1)
+        finally:
+            os.close(fd)
+        if len(data) > MAX_STATE_BYTES:          # it grew since fstat
+            raise OSError(_("more than {limit} bytes").format(limit=MAX_STATE_BYTES))
+        return data
 
     def save(self, data: dict) -> None:
         try:
             write_atomic(self.path, json.dumps(data, indent=1, sort_keys=True).encode())
         except OSError as e:
-            log.warning("cannot save the box's state to %s (%s)", self.path, e)
+            log.warning(_("cannot save the box's state to {path} ({problem})")
+                        .format(path=self.path, problem=e))
 
     def remembered_deck(self) -> list[str] | None:
         deck = self.load().get("deck")

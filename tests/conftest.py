@@ -4,13 +4,19 @@ suite, so no test needs a screen or a sound card."""
 from __future__ import annotations
 
 import os
+import queue
+import shutil
 import tempfile
+import threading
+import time
+from typing import IO
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 # What the box remembers goes to a scratch folder, never the real home.
-os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="wolfbox-test-state-")
+STATE_HOME = tempfile.mkdtemp(prefix="wolfbox-test-state-")
+os.environ["XDG_STATE_HOME"] = STATE_HOME
 os.environ.pop("STATE_DIRECTORY", None)
 
 import pytest
@@ -27,3 +33,56 @@ def make_flow(deck=STARTER_DECK, options: NightOptions | None = None, **kw) -> F
 @pytest.fixture
 def flow() -> Flow:
     return make_flow()
+
+
+def pytest_unconfigure(config) -> None:
+    shutil.rmtree(STATE_HOME, ignore_errors=True)      # no litter in /tmp
+
+
+class Lines:
+    """A child's output stream, read on a thread, so a test can wait for
+    the line that says the child got somewhere instead of guessing how long
+    that takes on a busy machine."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.seen: list[str] = []
+        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            self._queue.put(line)
+        self._queue.put(None)
+
+    def wait_for(self, needle: str, timeout: float = 120) -> str:
+        """The first line from now on that contains `needle`; `timeout` is
+        only an upper bound for a child that never gets there."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no line with {needle!r} within {timeout} s; got:\n"
+                                     + "".join(self.seen)) from None
+            if line is None:
+                self._queue.put(None)
+                raise AssertionError(f"the stream ended before a line with {needle!r}; "
+                                     "got:\n" + "".join(self.seen))
+            self.seen.append(line)
+            if needle in line:
+                return line
+
+    def rest(self, timeout: float = 60) -> str:
+        """Everything, once the stream has ended."""
+        self._thread.join(timeout)
+        while True:
+            try:
+                line = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if line is None:
+                self._queue.put(None)
+                break
+            self.seen.append(line)
+        return "".join(self.seen)
