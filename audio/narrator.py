@@ -4,12 +4,19 @@ The mixer is opened once at the voice's sample rate and kept open (the
 Pi's 3.5 mm jack pops on every open and close). A line that is not in the
 cache is not waited for: the screen already shows it as a caption, the
 renderer is asked for it, and the flow moves on on its own clock.
+
+A cache the box cannot use (read-only card, a folder it may not enter or
+write) means captions only for the lines it lacks, said once by the
+renderer. We chose that over rendering into memory: a worn SD card is
+something the owner must hear about, and rendering every line again at
+each start would load the CPU through every game.
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -29,9 +36,11 @@ from wolfbox.effects import (
     Warm,
 )
 from wolfbox.flow import SpeechDone
+from wolfbox.i18n import _
 
 from .cache import LineCache
 from .cues import ambience_pcm, cue_pcm
+from .faults import log_once
 from .renderer import Renderer
 
 log = logging.getLogger("wolfbox.audio")
@@ -43,6 +52,21 @@ class Played:
     at: float          # clock time the samples were handed to the mixer
 
 
+class Recent(list):
+    """A list that keeps only its last `limit` items: the narrator's records
+    (for tests, the bench, the self-test) must not grow for as long as the
+    box runs. Still a list, so it compares equal to one."""
+
+    def __init__(self, limit: int = 200) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def append(self, item) -> None:
+        super().append(item)
+        if len(self) > self.limit:
+            del self[: len(self) - self.limit]
+
+
 MIXER_BUFFER = 512      # samples: 23 ms at 22 050 Hz, small enough for on-time cues
 
 
@@ -51,9 +75,9 @@ def open_mixer(rate: int) -> str | None:
     try:
         pygame.mixer.init(frequency=rate, size=-16, channels=1, buffer=MIXER_BUFFER)
     except pygame.error as e:
-        return f"no sound device ({e}): captions only"
+        return _("no sound device ({error}): captions only").format(error=e)
     if pygame.mixer.get_init() is None:
-        return "no sound device: captions only"
+        return _("no sound device: captions only")
     return None
 
 
@@ -68,16 +92,24 @@ class Mix:
 
 @dataclass
 class Narrator:
+    """Carries out the flow's audio effects; never raises into the main loop."""
     cache: LineCache | None
     renderer: Renderer | None
     clock: Callable[[], float]
     sound: bool = True                      # False: the mixer is not open
     mix: Mix = field(default_factory=Mix)
-    played: list[Played] = field(default_factory=list)
-    missed: list[str] = field(default_factory=list)
-    cues: list[tuple[Cue, float]] = field(default_factory=list)
+    played: list[Played] = field(default_factory=Recent)
+    missed: list[str] = field(default_factory=Recent)
+    cues: list[tuple[Cue, float]] = field(default_factory=Recent)
+    report: Callable[[str], None] = field(default_factory=log_once)
 
     def __post_init__(self) -> None:
+        self._lock = threading.Lock()           # guards _round and _ready
+        self._round: tuple[str, ...] = ()       # the lines the current round needs
+        self._ready: set[str] = set()           # lines in memory, ready to play
+        self._said: set[str] = set()
+        if self.renderer is not None:
+            self.renderer.subscribe(self._rendered)
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._cues: dict[Cue, pygame.mixer.Sound] = {}
         self._token: int | None = None
@@ -93,7 +125,7 @@ class Narrator:
             self._cue = pygame.mixer.Channel(1)
             self._bed = pygame.mixer.Channel(2)
             self._cue.set_volume(self.mix.cue_volume)
-            rate, _, _ = pygame.mixer.get_init()
+            rate = (pygame.mixer.get_init() or (22050, -16, 1))[0]
             self._latency = MIXER_BUFFER / rate  # the mixer buffer still to be heard
             for cue in Cue:
                 self._cues[cue] = pygame.mixer.Sound(buffer=cue_pcm(cue, rate))
@@ -101,6 +133,33 @@ class Narrator:
                 if self.mix.ambience else None
 
     def apply(self, effect: Effect) -> None:
+        """Carry out one effect. Whatever goes wrong with sound is said once and
+        swallowed: the round goes on with captions, never stops on audio."""
+        try:
+            self._apply(effect)
+        except Exception as e:
+            log.debug("narrator failed on %r", effect, exc_info=True)
+            self._say_once(_("sound trouble ({error}): the round goes on with captions")
+                           .format(error=f"{type(e).__name__}: {e}"))
+
+    def readiness(self) -> tuple[int, int]:
+        """(lines of the current round ready to play, lines it needs), for the
+        start screen's "Preparing the voice: 12 of 40". Cheap and safe to call
+        on every frame from the main loop: no disk, only counting in memory
+        what the background threads have found. (0, 0) without a voice."""
+        with self._lock:
+            return sum(1 for t in self._round if t in self._ready), len(self._round)
+
+    def _say_once(self, message: str) -> None:
+        if message in self._said:
+            return
+        self._said.add(message)
+        try:
+            self.report(message)
+        except Exception:
+            log.exception("report failed")
+
+    def _apply(self, effect: Effect) -> None:
         match effect:
             case Say(text=text, token=token):
                 self._say(text, token)
@@ -154,11 +213,26 @@ class Narrator:
         the round needs them."""
         if not self.sound or self.cache is None:
             return
+        wanted = tuple(dict.fromkeys(texts))
+        with self._lock:
+            self._round = wanted
+        self._submit(list(wanted))
+        if self.renderer is not None:
+            # This round's lines before any older round's, first lines first.
+            self.renderer.request(wanted, urgent=True)
+
+    def _submit(self, texts: list[str]) -> None:
         if self._reader is None:
             self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-read")
-        self._reads.append(self._reader.submit(self._read, list(texts)))
-        if self.renderer is not None:
-            self.renderer.request(texts)
+        self._reads = [f for f in self._reads if not f.done()]
+        self._reads.append(self._reader.submit(self._read, texts))
+
+    def _rendered(self, text: str) -> None:
+        """A line the renderer has just stored: read it ahead (render thread)."""
+        try:
+            self._submit([text])
+        except RuntimeError:                    # closing: the reader is shut down
+            pass
 
     def wait_warm(self, timeout: float | None = None) -> None:
         """Block until the lines asked for so far are read (tests, the bench)."""
@@ -172,16 +246,22 @@ class Narrator:
             self.renderer.close()
 
     def _read(self, texts: list[str]) -> None:
+        """Read cached lines into memory (reader thread): the disk is read here,
+        never on the main loop, and readiness is counted from what is found."""
         assert self.cache is not None
         for text in texts:
             if text in self._sounds or text in self._files:
+                with self._lock:
+                    self._ready.add(text)
                 continue
             path = self.cache.get(text)             # validates the WAV: a disk read
             if path is not None:
                 try:
                     self._files[text] = path.read_bytes()
                 except OSError:
-                    pass
+                    continue
+                with self._lock:
+                    self._ready.add(text)
 
     # ---------------------------------------------------------------------
     def _say(self, text: str, token: int) -> None:
@@ -190,6 +270,8 @@ class Narrator:
             return
         sound = self._load(text)
         if sound is None:
+            with self._lock:
+                self._ready.discard(text)
             self.missed.append(text)
             self._play_cue(Cue.CHIME)            # "read the screen": the line is a caption
             if self.renderer is not None:
@@ -220,9 +302,13 @@ class Narrator:
             return None
         try:
             sound = pygame.mixer.Sound(file=str(path))
-        except pygame.error as e:
-            log.warning("unplayable cached line %s (%s): rendering it again", path.name, e)
-            path.unlink(missing_ok=True)
+        except (pygame.error, OSError) as e:
+            log.warning("%s", _("unplayable cached line {name} ({error}): rendering it again")
+                        .format(name=path.name, error=e))
+            try:
+                path.unlink(missing_ok=True)
+            except OSError:
+                pass
             return None
         self._sounds[text] = sound
         return sound

@@ -2,22 +2,43 @@
 
 A thread feeds a renderer process (wolfbox.audio.render_worker) one line at
 a time. The process is started when there is work and closed when the queue
-runs dry, so the voice's memory is only held while rendering. A crash or a
-timeout costs that one line (it stays a caption) and restarts the process.
+runs dry, so the voice's memory is only held while rendering.
+
+When something goes wrong the box says so once (through `report`) and backs
+off instead of starting a new 150-400 MB process for every line:
+
+- a line the voice cannot say costs that line (it stays a caption);
+- a crash, or a process that stops making progress (no heartbeat and no CPU
+  time for `stall` seconds, e.g. SIGSTOP), costs that line and restarts the
+  process after a pause;
+- a cache that cannot take new lines (full disk, read-only card, a folder
+  the box may not write) keeps the line queued; it is tried again after a
+  pause that doubles up to `backoff_cap`, and no process is started until a
+  small test write succeeds;
+- a process that cannot start (bad voice) is given up after
+  `max_start_failures` tries.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
+import queue
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
+
+from wolfbox.i18n import _
 
 from .cache import LineCache
+from .faults import DISK_KINDS, describe_storage, log_once
+from .render_worker import default_threads
 from .voice import Voice
 
 log = logging.getLogger("wolfbox.audio")
@@ -29,17 +50,76 @@ class RenderStats:
     failed: int = 0
     audio_seconds: float = 0.0
     render_seconds: float = 0.0
+    restarts: int = 0           # processes started after a failure
+
+
+class _Hung(Exception):
+    pass
+
+
+class _Died(Exception):
+    pass
+
+
+class _Worker:
+    """A running renderer process and its output, read into a queue by a
+    thread of its own so that waiting for a reply can time out."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, name="wolfbox-render-reader", daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        try:
+            for line in self.proc.stdout:
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(None)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def send(self, job: dict[str, str]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.flush()
+
+    def stop(self, kill: bool = False) -> None:
+        """Close its input and let it exit (kill it if it will not, or is hung)."""
+        if kill:
+            self.proc.kill()
+        try:
+            if self.proc.stdin:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
 @dataclass
 class Renderer:
+    """Renders missing lines into the cache in a separate, low-priority process."""
     voice: Voice
     cache: LineCache
     on_ready: Callable[[str], None] = lambda text: None
-    timeout: float = 60.0
+    timeout: float = 300.0               # ceiling for one line or a start, progress or not
     command: list[str] | None = None     # tests swap in a fake worker
     max_start_failures: int = 2
     stats: RenderStats = field(default_factory=RenderStats)
+    report: Callable[[str], None] = field(default_factory=log_once)
+    threads: int | None = None           # onnxruntime threads; None: cores minus one
+    stall: float = 5.0                   # seconds without progress: the process is hung
+    backoff_first: float = 1.0
+    backoff_cap: float = 300.0
+    max_failures: int | None = None      # failures in a row before giving up; None: never
 
     def __post_init__(self) -> None:
         self._queue: deque[str] = deque()
@@ -47,14 +127,20 @@ class Renderer:
         self._closed = False
         self._busy = False
         self._start_failures = 0
+        self._failures = 0               # in a row, of any kind
+        self._retry_at = 0.0
+        self._said: str | None = None
+        self._listeners: list[Callable[[str], None]] = []
+        self._proc: _Worker | None = None
         self.available = True
         self._thread: threading.Thread | None = None
 
     # -------------------------------------------------------------- public
     def request(self, texts: Iterable[str], urgent: bool = False) -> None:
-        """Queue lines to render; `urgent` ones go first. Cheap for the caller
-        (the main loop): whether a line is cached already is checked on the
-        render thread, where reading the files costs nobody anything."""
+        """Queue lines to render; `urgent` ones go first, in the order given.
+        Cheap for the caller (the main loop): whether a line is cached already
+        is checked on the render thread, where reading the files costs nobody
+        anything."""
         with self._cond:
             if self._closed:
                 return
@@ -73,9 +159,19 @@ class Renderer:
                 self._ensure_thread()
                 self._cond.notify_all()
 
+    def subscribe(self, listener: Callable[[str], None]) -> None:
+        """Also call `listener(text)` (on the render thread) when a line is
+        ready, besides `on_ready`: the narrator reads it ahead this way."""
+        self._listeners.append(listener)
+
     def pending(self) -> list[str]:
         with self._cond:
             return list(self._queue)
+
+    def worker_pid(self) -> int | None:
+        """The renderer process's id while one runs (tests, the bench)."""
+        worker = self._proc
+        return worker.pid if worker is not None and worker.alive() else None
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until the queue is empty (for `prepare` and tests)."""
@@ -91,14 +187,31 @@ class Renderer:
             self._thread.join(timeout=5)
 
     # ------------------------------------------------------------- worker
-    def _give_up(self) -> None:
-        """The renderer will not start: stop trying, say so once."""
-        log.warning("the voice renderer cannot start (voice %s): lines not yet rendered "
-                    "stay captions", self.voice.model)
+    def _say(self, message: str) -> None:
+        """Report a fault once: again only after a success or a different fault."""
+        if message != self._said:
+            self._said = message
+            try:
+                self.report(message)
+            except Exception:                  # a broken sink must not stop rendering
+                log.exception("report failed")
+
+    def _give_up(self, message: str) -> None:
+        """Stop trying, say so once; lines not yet rendered stay captions."""
+        self._say(message)
         with self._cond:
             self.available = False
             self._closed = True
             self._queue.clear()
+
+    def _failed(self) -> None:
+        """One more failure in a row: pause before the next attempt."""
+        self._failures += 1
+        delay = min(self.backoff_cap, self.backoff_first * 2 ** (self._failures - 1))
+        self._retry_at = time.monotonic() + delay
+        if self.max_failures is not None and self._failures >= self.max_failures:
+            self._give_up(_("the voice renderer failed {count} times in a row: lines not "
+                            "yet rendered stay captions").format(count=self._failures))
 
     def _ensure_thread(self) -> None:
         if self._thread is None or not self._thread.is_alive():
@@ -114,103 +227,220 @@ class Renderer:
         return [sys.executable, "-I", "-m", "wolfbox.audio.render_worker", str(self.voice.model),
                 "--engine", self.voice.engine,
                 "--length-scale", str(self.cache.settings.length_scale),
-                "--volume", str(self.cache.settings.volume)]
+                "--volume", str(self.cache.settings.volume),
+                "--threads", str(self._threads())]
+
+    def _threads(self) -> int:
+        return self.threads or default_threads()
+
+    def _env(self) -> dict[str, str]:
+        """The worker's environment: onnxruntime's telemetry off (it writes a
+        device id under ~/.cache/Microsoft), and anything else that honours
+        XDG_CACHE_HOME kept inside the box's own cache folder."""
+        env = dict(os.environ)
+        env["ORT_DISABLE_TELEMETRY"] = "1"
+        env["XDG_CACHE_HOME"] = str(self.cache.root.parent)
+        env["OMP_NUM_THREADS"] = env["OPENBLAS_NUM_THREADS"] = str(self._threads())
+        return env
+
+    def _next(self) -> str | None:
+        """The next line to render, after any back-off; None once closed.
+
+        The worker is stopped outside the lock (it may take a moment to exit),
+        so `request` from the main loop never waits for it.
+        """
+        while True:
+            stop = False
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+                if self._closed:
+                    return None
+                wait = self._retry_at - time.monotonic()
+                if self._queue and wait <= 0:
+                    self._busy = True
+                    return self._queue.popleft()
+                if self._proc is not None:
+                    stop = True                  # idle or pausing: let the voice's memory go
+                elif self._queue:
+                    self._cond.wait(wait)
+                else:
+                    self._cond.wait()
+            if stop:
+                self._stop_worker()
+
+    def _stop_worker(self, kill: bool = False) -> None:
+        worker, self._proc = self._proc, None
+        if worker is not None:
+            worker.stop(kill)
 
     def _run(self) -> None:
-        proc: subprocess.Popen[str] | None = None
         try:
-            while True:
-                with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
-                    if not self._queue:
-                        # Nothing left: let the voice's memory go.
-                        if proc is not None:
-                            _stop(proc)
-                            proc = None
-                        self._cond.wait_for(lambda: self._queue or self._closed)
-                    if self._closed:
-                        return
-                    text = self._queue.popleft()
-                    self._busy = True
+            while (text := self._next()) is not None:
                 if self.cache.get(text) is not None:
                     continue
-                if proc is None or proc.poll() is not None:
-                    proc = self._start()
-                    if proc is None:
+                if self._proc is None or not self._proc.alive():
+                    self._stop_worker()
+                    problem = self.cache.probe()
+                    if problem is not None:      # no process until a line can be stored
+                        self._requeue(text)
+                        self._say(problem)
+                        self._failed()
+                        continue
+                    if self._start_failures or self._failures:
+                        self.stats.restarts += 1
+                    self._proc = self._start()
+                    if self._proc is None:
                         self.stats.failed += 1
                         self._start_failures += 1
+                        self._requeue(text)
                         if self._start_failures >= self.max_start_failures:
-                            self._give_up()
+                            self._give_up(_("the voice renderer cannot start (voice {voice}): "
+                                            "lines not yet rendered stay captions")
+                                          .format(voice=self.voice.model))
                             return
+                        self._failed()
                         continue
                     self._start_failures = 0
-                if self._render(proc, text):
-                    self.on_ready(text)
-                else:
-                    self.stats.failed += 1
-                    _stop(proc)
-                    proc = None
+                self._render(self._proc, text)
         finally:
-            if proc is not None:
-                _stop(proc)
+            self._stop_worker()
             with self._cond:
                 self._busy = False
                 self._cond.notify_all()
 
-    def _start(self) -> subprocess.Popen[str] | None:
+    def _requeue(self, text: str) -> None:
+        with self._cond:
+            if not self._closed and text not in self._queue:
+                self._queue.appendleft(text)
+
+    def _start(self) -> _Worker | None:
         try:
             proc = subprocess.Popen(self._cmd(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                    stderr=subprocess.DEVNULL, text=True, bufsize=1,
+                                    env=self._env())
         except OSError as e:
-            log.warning("cannot start the voice renderer: %s", e)
+            self._say(_("cannot start the voice renderer: {error}").format(error=e))
             return None
-        hello = _readline(proc, self.timeout)
-        if not hello or not hello.get("ready"):
-            _stop(proc)
-            return None
-        return proc
-
-    def _render(self, proc: subprocess.Popen[str], text: str) -> bool:
-        path = self.cache.path(text)
+        worker = _Worker(proc)
         try:
-            assert proc.stdin is not None
-            proc.stdin.write(json.dumps({"text": text, "path": str(path)}) + "\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            log.warning("the voice renderer died; restarting it")
-            return False
-        reply = _readline(proc, self.timeout)
-        if not reply or not reply.get("ok"):
-            log.warning("the voice renderer failed on a line; it stays a caption")
-            return False
-        self.stats.rendered += 1
-        self.stats.audio_seconds += float(reply.get("audio_seconds", 0))
-        self.stats.render_seconds += float(reply.get("render_seconds", 0))
-        return True
+            hello = _reply(worker, self.stall, self.timeout)
+        except (_Hung, _Died):
+            hello = None
+        if not hello or not hello.get("ready"):
+            worker.stop(kill=True)
+            if hello and hello.get("kind") == "voice":
+                self._say(_("the voice cannot be loaded ({detail}): lines not yet rendered "
+                            "stay captions").format(detail=hello.get("detail", "")))
+            return None
+        return worker
+
+    def _render(self, worker: _Worker, text: str) -> None:
+        try:
+            worker.send({"text": text, "path": str(self.cache.path(text))})
+            reply = _reply(worker, self.stall, self.timeout)
+        except (OSError, _Died):
+            reply, problem = None, _("the voice renderer stopped on a line: it stays a "
+                                     "caption")
+        except _Hung:
+            reply, problem = None, _("the voice renderer stopped making progress: restarting "
+                                     "it after a pause")
+        else:
+            problem = _("the voice renderer sent nonsense: restarting it after a pause")
+        if reply is not None and reply.get("ok"):
+            self._failures = 0
+            self._said = None
+            self.stats.rendered += 1
+            self.stats.audio_seconds += float(reply.get("audio_seconds", 0))
+            self.stats.render_seconds += float(reply.get("render_seconds", 0))
+            for listener in [self.on_ready, *self._listeners]:
+                try:
+                    listener(text)
+                except Exception:
+                    log.exception("on_ready failed")
+            return
+        kind = reply.get("kind") if reply is not None else None
+        if reply is not None and kind in DISK_KINDS:
+            self._requeue(text)                  # not the line's fault: try it again later
+            self._say(describe_storage(str(kind), self.cache.root,
+                                       str(reply.get("detail", ""))))
+            self._stop_worker()
+            self._failed()
+            return
+        self.stats.failed += 1
+        if reply is not None and kind == "line":     # the process is fine: carry on with it
+            self._say(_("the voice could not say a line ({detail}): it stays a caption")
+                      .format(detail=reply.get("detail", "")))
+            return
+        self._say(problem)
+        self._stop_worker(kill=True)
+        self._failed()
 
 
-def _readline(proc: subprocess.Popen[str], timeout: float) -> dict | None:
-    """One JSON reply from the worker, or None on EOF, garbage or timeout."""
-    result: list[str] = []
-    reader = threading.Thread(target=lambda: result.append(proc.stdout.readline()),  # type: ignore[union-attr]
-                              daemon=True)
-    reader.start()
-    reader.join(timeout)
-    if not result or not result[0]:
-        return None
+def _reply(worker: _Worker, stall: float, ceiling: float) -> dict[str, Any] | None:
+    """The worker's next reply (heartbeats aside), or None if it was not JSON.
+
+    Raises _Died at end of output, _Hung when the process has made no progress
+    for `stall` seconds (no heartbeat with more CPU time, and no CPU time
+    seen in /proc: a starved low-priority process is slow, not hung) or
+    takes longer than `ceiling` in all.
+    """
+    lines, pid = worker.lines, worker.pid
+    started = last_progress = time.monotonic()
+    beat_cpu: float | None = None
+    proc_cpu = _cpu_ticks(pid)
+    while True:
+        now = time.monotonic()
+        if now - started > ceiling:
+            raise _Hung()
+        try:
+            line = lines.get(timeout=max(0.05, min(stall - (now - last_progress),
+                                                   ceiling - (now - started))))
+        except queue.Empty:
+            line = ""
+        if line is None:
+            raise _Died()
+        if line:
+            try:
+                value = json.loads(line)
+            except ValueError:
+                return None
+            if not isinstance(value, dict):
+                return None
+            if not value.get("alive"):
+                return value
+            cpu = float(value.get("cpu", 0.0))
+            if beat_cpu is None or cpu > beat_cpu + 0.001:
+                last_progress = time.monotonic()
+            beat_cpu = cpu
+            continue
+        if time.monotonic() - last_progress < stall:
+            continue
+        if _stopped(pid):
+            raise _Hung()
+        cpu_now = _cpu_ticks(pid)
+        if cpu_now is None or proc_cpu is None or cpu_now <= proc_cpu:
+            raise _Hung()
+        proc_cpu = cpu_now
+        last_progress = time.monotonic()
+
+
+def _stat(pid: int) -> list[str] | None:
+    """Fields of /proc/PID/stat after the command name, or None off Linux."""
     try:
-        value = json.loads(result[0])
-    except ValueError:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
         return None
-    return value if isinstance(value, dict) else None
 
 
-def _stop(proc: subprocess.Popen[str]) -> None:
-    try:
-        if proc.stdin:
-            proc.stdin.close()
-        proc.wait(timeout=2)
-    except (OSError, subprocess.TimeoutExpired):
-        proc.kill()
-        proc.wait()
+def _stopped(pid: int) -> bool:
+    fields = _stat(pid)
+    return fields is not None and fields[0] in ("T", "t")
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """User plus system CPU time of the whole process, in clock ticks."""
+    fields = _stat(pid)
+    return int(fields[11]) + int(fields[12]) if fields is not None else None
+

