@@ -7,11 +7,14 @@ button would.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import os
 import select
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,9 +23,9 @@ import pygame
 
 from wolfbox.buttons import Button
 from wolfbox.errors import UserError
+from wolfbox.i18n import _
 
 log = logging.getLogger("wolfbox.device")
-
 
 
 class KeyNameError(UserError):
@@ -40,11 +43,13 @@ def key_codes(keys: dict[Button, list[str]]) -> dict[int, Button]:
                     warnings.simplefilter("ignore")
                     code = pygame.key.key_code(name)
             except ValueError:
-                raise KeyNameError(f"keys.{button.value}: unknown key name '{name}' "
-                                "(use pygame key names such as space, return, a, right)") from None
+                raise KeyNameError(_("keys.{button}: unknown key name '{name}' (use pygame "
+                                     "key names such as space, return, a, right)")
+                                   .format(button=button.value, name=name)) from None
             if code in codes and codes[code] is not button:
-                raise KeyNameError(f"key '{name}' is given to both {codes[code].value} "
-                                f"and {button.value}")
+                raise KeyNameError(_("key '{name}' is given to both {first} and {second}")
+                                   .format(name=name, first=codes[code].value,
+                                           second=button.value))
             codes[code] = button
     return codes
 
@@ -58,6 +63,64 @@ def terminal_chars(keys: dict[Button, list[str]]) -> dict[str, Button]:
             if len(ch) == 1:
                 chars[ch.lower()] = button
     return chars
+
+
+def gives_keys(fd: int) -> bool:
+    """A terminal, a pipe or a file can give keys; a closed descriptor or
+    /dev/null (a service's standard input) cannot."""
+    try:
+        here, null = os.fstat(fd), os.stat(os.devnull)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) != (null.st_dev, null.st_ino)
+
+
+class Releases:
+    """Lets go of keys when their time is up, on one thread for all of them.
+
+    A terminal sends no key-up, so every key's release is scheduled. A
+    thread (or timer) per key would be hundreds of threads under a burst of
+    pasted text on a Pi Zero; here there is one, sleeping until the
+    earliest release is due.
+    """
+
+    def __init__(self, drive: Callable[[Button, bool], None],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._drive = drive
+        self._clock = clock
+        self._due: list[tuple[float, int, Button]] = []
+        self._order = itertools.count()            # equal times keep their order
+        self._wake = threading.Condition()
+        self._stopped = False
+        self._thread: threading.Thread | None = None
+
+    def after(self, seconds: float, button: Button) -> None:
+        with self._wake:
+            if self._stopped:
+                return
+            heapq.heappush(self._due, (self._clock() + seconds, next(self._order), button))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="wolfbox-key-release",
+                                                daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def stop(self) -> None:
+        """Forget what is pending; the box is closing and its pins with it."""
+        with self._wake:
+            self._stopped = True
+            self._due.clear()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._stopped and (not self._due or self._due[0][0] > self._clock()):
+                    self._wake.wait(self._due[0][0] - self._clock() if self._due else None)
+                if self._stopped:
+                    return
+                _, _, button = heapq.heappop(self._due)
+            self._drive(button, False)       # outside the lock: it may take a while
 
 
 @dataclass
@@ -75,10 +138,18 @@ class TerminalKeys:
     on_quit: Callable[[], None]
     stream: object = field(default_factory=lambda: sys.stdin)
 
+    def __post_init__(self) -> None:
+        self._releases = Releases(self.drive)
+
     def start(self) -> bool:
+        """Start reading; False if the stream can give no keys (closed, or
+        /dev/null as under a service manager), so nobody offers keys that
+        would do nothing."""
         try:
             fd = self.stream.fileno()  # type: ignore[attr-defined]
         except (AttributeError, OSError, ValueError):
+            return False
+        if not gives_keys(fd):
             return False
         self._fd = fd
         self._restore: Callable[[], None] = lambda: None
@@ -97,6 +168,7 @@ class TerminalKeys:
         return True
 
     def stop(self) -> None:
+        self._releases.stop()
         if hasattr(self, "_stop"):
             self._stop.set()
             self._restore()
@@ -124,7 +196,4 @@ class TerminalKeys:
             return
         hold = ch != ch.lower()
         self.drive(button, True)
-        release = threading.Timer(self.hold_seconds + 0.2 if hold else 0.08,
-                                  self.drive, (button, False))
-        release.daemon = True
-        release.start()
+        self._releases.after(self.hold_seconds + 0.2 if hold else 0.08, button)

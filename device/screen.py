@@ -16,11 +16,15 @@ from typing import Protocol, TextIO
 
 import pygame
 
+from wolfbox.i18n import _
 from wolfbox.view import View
 
 from .render import Painter
 
 log = logging.getLogger("wolfbox.device")
+
+# SDL's drivers that draw into memory: nobody sees what they show.
+INVISIBLE_DRIVERS = ("dummy", "offscreen")
 
 
 class Screen(Protocol):
@@ -38,7 +42,12 @@ def init_video(display: str) -> str:
     """Start SDL's video (always needed: it owns the event queue).
 
     Returns the display actually used: "window", "fullscreen" or "headless".
-    A box with no screen falls back to headless and says so once.
+    A box with no screen falls back to headless and says so once. That
+    includes SDL settling on a driver that draws into memory when the one
+    it was meant to use fails (a stale DISPLAY=:99 ends in "offscreen"):
+    that box would be invisible, its window's keys unreachable, and only
+    Ctrl-C would end it. An invisible driver asked for by name
+    (SDL_VIDEODRIVER=dummy, as the tests do) is taken at its word.
     """
     want = display
     if display == "auto":
@@ -47,10 +56,17 @@ def init_video(display: str) -> str:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     try:
         pygame.display.init()
+        driver = pygame.display.get_driver()
+        if want != "headless" and driver in INVISIBLE_DRIVERS \
+                and os.environ.get("SDL_VIDEODRIVER") != driver:
+            raise pygame.error(_("no display could be opened; SDL fell back to its "
+                                 "'{driver}' driver, which shows nothing")
+                               .format(driver=driver))
     except pygame.error as e:
         if want == "headless":
             raise
-        log.warning("no screen (%s): running headless in this terminal", e)
+        log.warning(_("no screen ({problem}): running headless in this terminal")
+                    .format(problem=e))
         pygame.display.quit()
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         pygame.display.init()
@@ -76,13 +92,17 @@ class WindowScreen:
         self.flips = 0
 
     def show(self, view: View, notice: str) -> None:
-        self.surface = pygame.display.get_surface()
+        self.resized()
         self.painter.draw(self.surface, view, notice)
         pygame.display.flip()
         self.flips += 1
 
     def resized(self) -> None:
-        self.surface = pygame.display.get_surface()
+        # set_mode() made the surface in __post_init__; SDL may replace it on
+        # a resize, but never takes it away while the display is open.
+        surface = pygame.display.get_surface()
+        if surface is not None:
+            self.surface = surface
 
 
 @dataclass
@@ -112,14 +132,14 @@ class TerminalScreen:
                 self._write(f"\r  {view.big:>6}", newline=False)
             return
         legend = "  ".join(f"[{b.value.upper()}] {label}" for b, label in view.legend)
-        head = f"== {view.title}" + (" (PAUSED)" if view.paused else "") \
+        head = f"== {view.title}" + (" " + _("(PAUSED)") if view.paused else "") \
             + (f"  {view.big}" if view.big else "")
         lines = [head]
         lines += [f"   {d}" for d in view.details]
         if notice and notice != self._noticed:
             lines.append(f"   ! {notice}")
             self._noticed = notice
-        lines.append(f"   {legend}" if legend else "   (no buttons active)")
+        lines.append(f"   {legend}" if legend else "   " + _("(no buttons active)"))
         self._write("\n".join(lines))
 
     def say(self, text: str) -> None:

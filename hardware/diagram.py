@@ -10,7 +10,6 @@ import sys
 
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.config import Config
-
 from wolfbox.pinout import GROUND_PINS, HEADER
 
 PHYSICAL_TO_BCM = {v: k for k, v in HEADER.items()}

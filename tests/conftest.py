@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 import queue
 import shutil
+import socket
 import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import IO
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -19,11 +21,11 @@ STATE_HOME = tempfile.mkdtemp(prefix="wolfbox-test-state-")
 os.environ["XDG_STATE_HOME"] = STATE_HOME
 os.environ.pop("STATE_DIRECTORY", None)
 
-import pytest
+import pytest  # noqa: E402  (after the environment above, as SDL reads it)
 
-from wolfbox.config import STARTER_DECK
-from wolfbox.flow import Flow, RoundSettings
-from wolfbox.night import NightOptions
+from wolfbox.config import STARTER_DECK  # noqa: E402
+from wolfbox.flow import Flow, RoundSettings  # noqa: E402
+from wolfbox.night import NightOptions  # noqa: E402
 
 
 def make_flow(deck=STARTER_DECK, options: NightOptions | None = None, **kw) -> Flow:
@@ -86,3 +88,37 @@ class Lines:
                 break
             self.seen.append(line)
         return "".join(self.seen)
+
+
+class NotifySocket:
+    """A datagram socket standing in for systemd's notify socket."""
+
+    def __init__(self, path: Path) -> None:
+        self.address = str(path)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(self.address)
+
+    def next(self, timeout: float = 120) -> str:
+        """The next message; `timeout` only bounds a box that never sends it."""
+        self.sock.settimeout(timeout)
+        return self.sock.recv(4096).decode()
+
+    def wait_for(self, prefix: str, timeout: float = 120) -> list[str]:
+        """Messages up to and including the first that starts with `prefix`."""
+        got = [self.next(timeout)]
+        while not got[-1].startswith(prefix):
+            got.append(self.next(timeout))
+        return got
+
+    def queued(self) -> list[str]:
+        """What was sent and not read yet (all of it, once the sender has exited)."""
+        self.sock.setblocking(False)
+        got = []
+        try:
+            while True:
+                got.append(self.sock.recv(4096).decode())
+        except BlockingIOError:
+            return got
+
+    def close(self) -> None:
+        self.sock.close()

@@ -8,7 +8,6 @@ import pytest
 from conftest import make_flow
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from helpers import press
 from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config, from_dict
 from wolfbox.device.app import build
@@ -17,8 +16,8 @@ from wolfbox.errors import UserError
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory, mock_factory
 from wolfbox.hardware.leds import DIM_LEVEL, LedBank
-from wolfbox.pinout import GROUND_PINS, HEADER
 from wolfbox.leds import Light, lights
+from wolfbox.pinout import GROUND_PINS, HEADER
 from wolfbox.view import Phase
 
 START, VOTE, NEXT, BACK = (Tap(b) for b in (Button.START, Button.VOTE, Button.NEXT,
@@ -50,8 +49,11 @@ def test_led_bank_drives_pwm_pins_and_only_on_change():
                    factory, brightness=0.5)
     flow = make_flow()
     bank.show(flow.view(0))
-    time.sleep(0.2)
-    assert 0 < bank.devices[Button.START].value < 1 or bank.devices[Button.START].is_lit
+    start = bank.devices[Button.START]
+    deadline = time.monotonic() + 60            # an upper bound: it pulses at once
+    while not 0 < start.value < 1:              # part way up or down: pulsing
+        assert time.monotonic() < deadline, "START does not pulse"
+        time.sleep(0.01)
     assert bank.devices[Button.VOTE].value == 0.5              # lit at the set brightness
     flow.handle(START, 0.0)
     bank.show(flow.view(0))
@@ -107,17 +109,40 @@ def test_default_pin_map_is_free_of_screens_and_audio_boards():
     assert not set(HEADER[p] for p in used) & set(GROUND_PINS)
 
 
+class Clock:
+    """Time that moves only when the test says: a hold is exactly as long as
+    written, however busy the machine."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_power_button_hold_shuts_down_only_when_held(tmp_path):
     config = Config()
     config.voice.enabled = False
     config.buttons.power = 3
     config.buttons.power_hold_seconds = 0.5
-    parts = build(config, "headless", pin_factory=mock_factory(), stdin_keys=False)
+    clock = Clock()
+    parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
+                  stdin_keys=False)
+
+    def hold(seconds: float) -> None:
+        parts.bank.drive(Button.POWER, True)
+        parts.box.step(max_sleep=0)
+        clock.now += seconds
+        parts.box.step(max_sleep=0)
+        parts.bank.drive(Button.POWER, False)
+        parts.box.step(max_sleep=0)
+        clock.now += 1                               # past the debounce
+
     try:
         assert Button.POWER in parts.bank.devices
-        press(parts, Button.POWER, hold=0.2)
+        hold(0.49)
         assert parts.box.running
-        press(parts, Button.POWER, hold=0.7)
+        hold(0.5)
         assert not parts.box.running                  # power_action "quit" on a PC
     finally:
         parts.close()

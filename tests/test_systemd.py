@@ -7,13 +7,12 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from conftest import NotifySocket
 
 ROOT = Path(__file__).parent.parent
 UNIT = ROOT / "systemd" / "wolfbox.service"
@@ -58,56 +57,47 @@ def test_the_unit_keeps_exactly_the_device_access_the_box_needs():
     assert re.search(r"^WatchdogSec=\d+", text, flags=re.M)
 
 
+def box_env(tmp_path: Path, notify: NotifySocket, **extra: str) -> dict[str, str]:
+    return {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+            "NOTIFY_SOCKET": notify.address, "XDG_CACHE_HOME": str(tmp_path / "cache"),
+            "XDG_STATE_HOME": str(tmp_path / "state"), **extra}
+
+
 def test_ready_and_watchdog_reach_systemd(tmp_path):
     """The box speaks the notify protocol to a socket standing in for systemd."""
-    address = str(tmp_path / "notify")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(address)
-    listener.settimeout(20)
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "2000000",
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "--headless"], env=env,
+    notify = NotifySocket(tmp_path / "notify")
+    proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "--headless"],
+                            env=box_env(tmp_path, notify, WATCHDOG_USEC="2000000"),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
-        messages, started = [], time.monotonic()
-        while time.monotonic() - started < 20 and messages.count("WATCHDOG=1") < 3:
-            messages.append(listener.recv(4096).decode())
-        assert messages[0].startswith("READY=1")
-        pings = messages.count("WATCHDOG=1")
-        assert pings >= 3                                  # every second: half of 2 s
+        assert notify.next().startswith("READY=1")           # nothing before it
+        for _ in range(3):                                     # every second: half of 2 s
+            assert notify.next(timeout=60) == "WATCHDOG=1"
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=10) == 0
-        rest = []
-        listener.settimeout(2)
-        try:
-            while True:
-                rest.append(listener.recv(4096).decode())
-        except TimeoutError:
-            pass
-        assert "STOPPING=1" in rest
+        assert proc.wait(timeout=60) == 0
+        assert notify.queued()[-1:] == ["STOPPING=1"]
     finally:
         if proc.poll() is None:
             proc.kill()
-        listener.close()
+        proc.stderr.close()
+        notify.close()
 
 
 def test_a_broken_config_at_boot_starts_on_defaults_and_says_why(tmp_path):
     config = tmp_path / "wolfbox.toml"
     config.write_text("[game]\ndiscussion_seconds = 'long'\n")
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    notify = NotifySocket(tmp_path / "notify")
+    env = box_env(tmp_path, notify)
     proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "run", "--headless",
                              "--config", str(config), "--safe-config"], env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(3)
-        assert proc.poll() is None, proc.stderr.read()
+        notify.wait_for("READY=1")                            # up, on the defaults
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=10)
-        assert proc.returncode == 0
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
         assert "game.discussion_seconds must be a number" in err
         assert "starting on the defaults" in err
         assert "config error, using defaults" in out               # on the screen too
@@ -115,7 +105,9 @@ def test_a_broken_config_at_boot_starts_on_defaults_and_says_why(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+        notify.close()
     # Without --safe-config the same file is a one-line error.
     result = subprocess.run([sys.executable, "-m", "wolfbox", "--headless", "--config",
-                             str(config)], env=env, capture_output=True, text=True, timeout=30)
+                             str(config)], env=env, capture_output=True, text=True,
+                            timeout=120)
     assert result.returncode == 2

@@ -1,0 +1,96 @@
+"""Terminal keys: releases scheduled on one thread, and which standard
+inputs count as giving keys."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from wolfbox.buttons import Button
+from wolfbox.device.keys import TerminalKeys, terminal_chars
+
+CHARS = terminal_chars({Button.START: ["s"], Button.NEXT: ["n"], Button.BACK: ["b"]})
+
+
+class Pins:
+    """Stands in for the buttons' mock pins: records every edge."""
+
+    def __init__(self, releases_expected: int) -> None:
+        self.edges: list[tuple[Button, bool]] = []
+        self.lock = threading.Lock()
+        self.expected = releases_expected
+        self.all_released = threading.Event()
+
+    def drive(self, button: Button, down: bool) -> None:
+        with self.lock:
+            self.edges.append((button, down))
+            if sum(1 for _, d in self.edges if not d) == self.expected:
+                self.all_released.set()
+
+
+def test_a_burst_of_keys_takes_one_thread_not_one_each():
+    pins = Pins(releases_expected=500)
+    keys = TerminalKeys(CHARS, pins.drive, hold_seconds=0.3, on_quit=lambda: None)
+    before = threading.active_count()
+    peak = before
+    for i in range(500):
+        keys.key("snbS"[i % 4])                      # taps, and a hold every fourth
+        peak = max(peak, threading.active_count())
+    assert peak - before <= 2
+    assert pins.all_released.wait(timeout=60)      # an upper bound, not a delay
+    downs = [b for b, d in pins.edges if d]
+    ups = [b for b, d in pins.edges if not d]
+    assert len(downs) == 500 and sorted(ups, key=str) == sorted(downs, key=str)
+    keys.stop()
+
+
+def test_a_hold_is_released_after_the_taps_that_came_with_it():
+    pins = Pins(releases_expected=2)
+    keys = TerminalKeys(CHARS, pins.drive, hold_seconds=0.5, on_quit=lambda: None)
+    keys.key("B")                                   # held: released after 0.7 s
+    keys.key("n")                                   # tapped: released after 0.08 s
+    assert pins.all_released.wait(timeout=60)
+    assert [e for e in pins.edges if not e[1]] == [(Button.NEXT, False), (Button.BACK, False)]
+    keys.stop()
+
+
+def test_stopping_drops_pending_releases_and_its_thread():
+    pins = Pins(releases_expected=1)
+    keys = TerminalKeys(CHARS, pins.drive, hold_seconds=3600, on_quit=lambda: None)
+    keys.key("B")
+    release_threads = [t for t in threading.enumerate() if t.name == "wolfbox-key-release"]
+    assert release_threads
+    keys.stop()
+    for t in release_threads:
+        t.join(timeout=60)
+        assert not t.is_alive()
+    assert pins.edges == [(Button.BACK, True)]
+
+
+class Stream:
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def fileno(self) -> int:
+        return self.fd
+
+
+def test_only_a_standard_input_that_can_give_keys_is_read():
+    def start(fd: int) -> bool:
+        keys = TerminalKeys(CHARS, lambda b, d: None, 1.0, lambda: None, stream=Stream(fd))
+        try:
+            return keys.start()
+        finally:
+            keys.stop()
+
+    null = os.open(os.devnull, os.O_RDONLY)
+    read, write = os.pipe()
+    try:
+        assert not start(null)                  # a service's standard input
+        assert start(read)                      # keys typed into a pipe work
+        closed = os.dup(read)
+        os.close(closed)
+        assert not start(closed)
+    finally:
+        for fd in (null, read, write):
+            os.close(fd)

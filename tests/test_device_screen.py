@@ -1,0 +1,56 @@
+"""Choosing the display: a screen that cannot be opened means headless,
+said once, never an invisible window."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import NotifySocket
+
+NOBODY = ":99"
+
+
+@pytest.mark.skipif(Path("/tmp/.X11-unix/X99").exists(), reason="an X server is on :99 here")
+@pytest.mark.parametrize("display", ["auto", "window"])
+def test_a_stale_display_runs_headless_and_says_so_once(tmp_path, display):
+    """With DISPLAY naming no server, SDL quietly settles on its offscreen
+    driver: a box drawing into memory, reading keys from a window nobody
+    can see."""
+    notify = NotifySocket(tmp_path / "notify")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")}
+    env.update(DISPLAY=NOBODY, SDL_AUDIODRIVER="dummy", NOTIFY_SOCKET=notify.address,
+               XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_RUNTIME_DIR=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "run", "--display", display],
+                            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        notify.wait_for("READY=1")
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        said = [line for line in err.splitlines() if "running headless" in line]
+        assert len(said) == 1, err
+        assert "== " in out                        # the start screen, in the terminal
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        notify.close()
+
+
+def test_an_invisible_driver_asked_for_by_name_is_kept(tmp_path):
+    """SDL_VIDEODRIVER=dummy on purpose (tests, benchmarks) still gives a window."""
+    result = subprocess.run(
+        [sys.executable, "-c", "from wolfbox.device.screen import init_video\n"
+                               "print(init_video('window'))"],
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy"}, capture_output=True, text=True,
+        timeout=120)
+    assert result.stdout.split() == ["window"], result.stderr
+    assert "headless" not in result.stderr
