@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 import pygame
@@ -26,13 +25,13 @@ from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import choose_voice
 from wolfbox.buttons import Button, Classifier
 from wolfbox.config import Config
-from wolfbox.effects import Effect, Say, Shutdown, Warm
+from wolfbox.effects import Effect, Remember, Say, Shutdown
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
-from wolfbox.night import NightOptions
 
+from . import signals
 from .keys import TerminalKeys, key_codes, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
@@ -42,18 +41,8 @@ from .state import StateStore, state_path
 log = logging.getLogger("wolfbox")
 
 
-def round_settings(config: Config) -> RoundSettings:
-    """The round as configured; config.game.deck must already be resolved."""
-    options = NightOptions(lone_wolf=config.game.lone_wolf, scale=config.night.scale,
-                           action_seconds=dict(config.night.action_seconds))
-    return RoundSettings.for_deck(
-        config.game.deck, options,
-        discussion_seconds=config.game.discussion_seconds,
-        warnings=tuple(config.game.warnings),
-        add_seconds=config.game.add_seconds,
-        line_gap=config.night.line_gap,
-        per_word=0.42 * config.voice.length_scale,
-    )
+# Kept for callers that have not moved to RoundSettings.from_config yet.
+round_settings = RoundSettings.from_config
 
 
 @contextmanager
@@ -86,18 +75,11 @@ class Parts:
     notices: list[str] = field(default_factory=list)
     keys: TerminalKeys | None = None
     leds: LedBank | None = None
-    saver: ThreadPoolExecutor | None = None
+    closers: ExitStack = field(default_factory=ExitStack)
 
     def close(self) -> None:
-        if self.keys is not None:
-            self.keys.stop()
-        if self.saver is not None:
-            self.saver.shutdown(wait=True)      # the last choice reaches the disk
-        self.narrator.close()
-        self.bank.close()
-        if self.leds is not None:
-            self.leds.close()
-        pygame.quit()
+        """Close everything build() opened, last opened first."""
+        self.closers.close()
 
 
 def _shutdown_sink(box: Box, action: str) -> Callable[[Effect], None]:
@@ -123,10 +105,25 @@ def build(config: Config, display: str | None = None,
           pin_factory: object | None = None, stdin_keys: bool = True,
           renderer_command: list[str] | None = None,
           notices: list[str] | None = None) -> Parts:
-    """Build a ready-to-run box. Raises UserError (one line) on bad key names."""
-    notices = list(notices or [])
-    shown = init_video(display or config.screen.display)
+    """Build a ready-to-run box. Raises UserError (one line) on bad key names.
+
+    Everything opened is registered with an ExitStack first, so a build that
+    fails halfway (or is interrupted by a stop signal) closes what it had
+    opened: no renderer process, pins or mixer are left behind.
+    """
+    with ExitStack() as opened:
+        parts = _build(opened, config, display, clock, pin_factory, stdin_keys,
+                       renderer_command, list(notices or []))
+        parts.closers = opened.pop_all()
+        return parts
+
+
+def _build(opened: ExitStack, config: Config, display: str | None,
+           clock: Callable[[], float], pin_factory: object | None, stdin_keys: bool,
+           renderer_command: list[str] | None, notices: list[str]) -> Parts:
     codes = key_codes(config.keys.keys())
+    shown = init_video(display or config.screen.display)
+    opened.callback(pygame.quit)
 
     # Voice and sound
     narrator_cache: LineCache | None = None
@@ -150,6 +147,7 @@ def build(config: Config, display: str | None = None,
     mix = Mix(cue_volume=config.sound.cue_volume, ambience=config.sound.ambience,
               ambience_volume=config.sound.ambience_volume, duck=config.sound.duck)
     narrator = Narrator(narrator_cache, renderer, clock, sound=sound, mix=mix)
+    opened.callback(narrator.close)
 
     # Buttons
     if pin_factory is not None:
@@ -161,7 +159,9 @@ def build(config: Config, display: str | None = None,
     inbox = Inbox()
     bank = ButtonBank(config.buttons.pins(), factory, inbox.edge, clock,
                       bounce_seconds=config.buttons.debounce_ms / 1000)
+    opened.callback(bank.close)
     leds = LedBank(config.leds.pins(), factory, brightness=config.leds.brightness)
+    opened.callback(leds.close)
     classifier = Classifier(hold_seconds={Button.BACK: config.buttons.hold_seconds,
                                           Button.POWER: config.buttons.power_hold_seconds},
                             debounce=config.buttons.debounce_ms / 1000)
@@ -169,8 +169,8 @@ def build(config: Config, display: str | None = None,
     # Screen
     sinks: list[Callable[[Effect], None]] = [narrator.apply]
     if shown == "headless":
-        screen: WindowScreen | TerminalScreen = TerminalScreen()
-        terminal = screen
+        terminal = TerminalScreen()
+        screen: WindowScreen | TerminalScreen = terminal
 
         def echo(effect: Effect) -> None:
             if isinstance(effect, Say):
@@ -180,14 +180,15 @@ def build(config: Config, display: str | None = None,
         screen = WindowScreen((config.screen.width, config.screen.height),
                               fullscreen=shown == "fullscreen")
 
-    flow = Flow(round_settings(config))
+    flow = Flow(RoundSettings.from_config(config))
     store = StateStore(state_path())
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-save")
+    opened.callback(saver.shutdown, wait=True)      # the last choice reaches the disk
 
     def remember(effect: Effect) -> None:
-        if isinstance(effect, Warm):           # a deck was chosen on the start screen
+        if isinstance(effect, Remember):
             # fsync can take a while on an SD card: not on the main loop.
-            saver.submit(store.save, {"deck": list(flow.settings.deck)})
+            saver.submit(store.save, {"deck": list(effect.deck), "players": effect.players})
     sinks.append(remember)
 
     box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
@@ -197,31 +198,35 @@ def build(config: Config, display: str | None = None,
               notice="; ".join(notices), notifier=Notifier.from_env(),
               view_sinks=[leds.show])
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
-    parts = Parts(box, narrator, bank, shown, notices, leds=leds, saver=saver)
+    parts = Parts(box, narrator, bank, shown, notices, leds=leds)
     if shown == "headless" and stdin_keys:
         keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,
                             config.buttons.hold_seconds, on_quit=box.stop)
         if keys.start():
             parts.keys = keys
+            opened.callback(keys.stop)
     narrator.warm(flow.settings.lines())
     return parts
 
 
 def run(config: Config, display: str | None = None, notices: list[str] | None = None) -> int:
+    """Build the box, run it until it is stopped, close it. The caller has
+    installed the stop signals (wolfbox.device.signals.install)."""
     parts = build(config, display, notices=notices)
-    for notice in parts.notices:
-        log.warning("%s", notice)
-    if parts.display == "headless":
-        chars = terminal_chars(config.keys.keys())
-        names = ", ".join(f"'{'space' if c == ' ' else c}' {b.value}" for c, b in chars.items())
-        print(f"wolfbox: headless. Keys: {names}; a capital letter holds its button; "
-              "q quits.", flush=True)
-    previous = signal.signal(signal.SIGTERM, lambda *_: parts.box.stop())
     try:
-        parts.box.run()
-    except KeyboardInterrupt:
-        pass
+        for notice in parts.notices:
+            log.warning("%s", notice)
+        if parts.display == "headless" and parts.keys is not None:
+            chars = terminal_chars(config.keys.keys())
+            names = ", ".join(f"'{'space' if c == ' ' else c}' {b.value}"
+                              for c, b in chars.items())
+            print(f"wolfbox: headless. Keys: {names}; a capital letter holds its button; "
+                  "q quits.", flush=True)
+        with signals.running(parts.box.stop):
+            try:
+                parts.box.run()
+            except KeyboardInterrupt:
+                pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
         parts.close()
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
 
 import pytest
@@ -42,7 +43,7 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
                   "screen, voice, sound)"),
     ({"game": {"discusion_seconds": 3}}, "unknown key 'game.discusion_seconds'"),
     ({"game": {"discussion_seconds": "five"}}, "game.discussion_seconds must be a number, "
-                                               "got 'five'"),
+                                               'got "five"'),
     ({"game": {"discussion_seconds": True}}, "game.discussion_seconds must be a number"),
     ({"game": {"discussion_seconds": 0}}, "game.discussion_seconds must be between 1 and 3600"),
     ({"game": {"warnings": 60}}, "game.warnings must be a list of whole numbers"),
@@ -60,10 +61,23 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
     ({"hardware": {"pin_factory": "wiringpi"}}, "hardware.pin_factory must be one of auto, "
                                                 "lgpio, rpigpio, native, mock"),
     ({"screen": {"display": "tv"}}, "screen.display must be one of auto, window, fullscreen, "
-                                    "headless; got 'tv'"),
+                                    "headless; got \"tv\""),
     ({"night": {"action_seconds": {"ser": 5}}}, "unknown role 'ser' (did you mean 'seer'?)"),
     ({"night": {"action_seconds": {"seer": "x"}}}, "night.action_seconds.seer must be a number"),
-    ({"voice": {"enabled": "yes"}}, "voice.enabled must be a true or false"),
+    ({"voice": {"enabled": "yes"}}, 'voice.enabled must be true or false, got "yes"'),
+    # nan and inf pass every range check unless refused outright
+    ({"game": {"discussion_seconds": math.nan}},
+     "game.discussion_seconds must be a finite number, got nan"),
+    ({"leds": {"brightness": math.nan}}, "leds.brightness must be a finite number, got nan"),
+    ({"night": {"scale": math.inf}}, "night.scale must be a finite number, got inf"),
+    ({"voice": {"volume": -math.inf}}, "voice.volume must be a finite number, got -inf"),
+    ({"night": {"action_seconds": {"seer": math.nan}}},
+     "night.action_seconds.seer must be a finite number, got nan"),
+    # values are quoted as the file spells them
+    ({"sound": {"ambience": "True"}}, 'sound.ambience must be true or false, got "True"'),
+    ({"game": {"players": True}}, "game.players must be a whole number, got true"),
+    ({"game": {"warnings": [60, 400]}},
+     "game.warnings: 400 seconds left is not within a discussion of 300.0 seconds"),
 ])
 def test_bad_values_name_the_key_and_what_is_allowed(data, message):
     with pytest.raises(ConfigError) as e:
@@ -113,3 +127,23 @@ def test_deck_with_player_count():
         check_deck(deck, players=4)
     assert "no werewolf" in check_deck(["seer", "robber", "troublemaker", "villager",
                                         "villager", "villager"])[0]
+
+
+def test_a_huge_bad_value_is_not_echoed_whole():
+    with pytest.raises(ConfigError) as e:
+        from_dict({"screen": {"display": "x" * 100_000}})
+    message = str(e.value)
+    assert message.startswith("screen.display must be one of auto, window, fullscreen")
+    assert len(message) < 200
+
+
+def test_nan_in_a_real_toml_file_is_refused(tmp_path):
+    path = tmp_path / "box.toml"
+    path.write_text("[game]\ndiscussion_seconds = nan\n")
+    with pytest.raises(ConfigError, match="finite number, got nan"):
+        load(path)
+
+
+def test_a_short_discussion_drops_default_warnings_it_has_no_room_for():
+    config = from_dict({"game": {"discussion_seconds": 30}})
+    assert config.game.warnings == [10]

@@ -7,7 +7,16 @@ from conftest import make_flow
 
 from wolfbox import lines
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
-from wolfbox.effects import Cue, PauseAudio, PlayCue, ResumeAudio, Say, StopSpeech, Warm
+from wolfbox.effects import (
+    Cue,
+    PauseAudio,
+    PlayCue,
+    Remember,
+    ResumeAudio,
+    Say,
+    StopSpeech,
+    Warm,
+)
 from wolfbox.flow import Flow, SpeechDone
 from wolfbox.night import CLOSE_EYES, WAKE_UP
 from wolfbox.view import Phase
@@ -212,7 +221,9 @@ def test_on_the_start_screen_vote_and_back_choose_the_player_count(flow: Flow):
     assert flow.phase is Phase.IDLE
     assert flow.view(0).details[:2] == ("4 players", "Classic, 4 players")
     assert len(flow.settings.deck) == 7
-    assert effects == [Warm(tuple(flow.settings.lines()))]
+    classic_4 = ("werewolf", "werewolf", "seer", "robber", "troublemaker", "villager",
+                 "villager")
+    assert effects == [Remember(classic_4, 4), Warm(tuple(flow.settings.lines()))]
     flow.handle(BACK, 0.0)
     flow.handle(BACK, 0.0)
     assert flow.view(0).details[0] == "10 players"         # wraps from 3 to the top

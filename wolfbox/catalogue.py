@@ -6,14 +6,14 @@ from __future__ import annotations
 import dataclasses
 
 from .config import Config
+from .flow import RoundSettings
 from .night import all_lines
 
 
 def game_lines(config: Config) -> list[str]:
     """The configured round's lines first, then every other night line
     (any deck, lone wolf on or off) the picker could lead to."""
-    from wolfbox.device.app import round_settings
-    settings = round_settings(config)
+    settings = RoundSettings.from_config(config)
     out = settings.lines()
     for lone in (config.game.lone_wolf, not config.game.lone_wolf):
         out += all_lines(dataclasses.replace(settings.options, lone_wolf=lone))

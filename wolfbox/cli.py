@@ -1,186 +1,341 @@
 """The `wolfbox` command.
 
-Bad input of any kind (options, config file, deck) ends in one line on
-stderr naming the problem and what is allowed, and exit status 2; never a
-traceback.
+Bad input of any kind (options, config file, deck, events) ends in one line
+on stderr naming the problem and what is allowed, and exit status 2; never a
+traceback. The stop signals are taken before anything else happens, so a
+SIGTERM during start-up stops the box instead of vanishing into SDL.
+
+Text-only commands (script, decks, config, replay, settings) import no
+pygame, gpiozero or piper: the adapters are imported where a command needs
+them, and import-linter checks that nothing else does.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
+import random
 import sys
 from pathlib import Path
 
+from wolfbox.device import signals
+
 from . import __version__
-from .config import Config, defaults_toml, load
+from .config import Config, defaults_toml, limits, load
 from .deck import check_deck
 from .errors import UserError
+from .flow import Flow, RoundSettings
+from .i18n import _
+from .picker import Picker
 from .presets import resolve_deck
 
 EXIT_USAGE = 2
+log = logging.getLogger("wolfbox")
+
+COMMANDS = ("run", "screenshot", "config", "script", "decks", "prepare", "voices", "selftest",
+            "replay", "settings")
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:   # one line, not argparse's usage block
-        print(f"wolfbox: {message} (see 'wolfbox --help')", file=sys.stderr)
+    def error(self, message: str) -> None:   # type: ignore[override]  # one line, not a usage block
+        print(_("wolfbox: {problem} (see 'wolfbox --help')").format(problem=message),
+              file=sys.stderr)
         sys.exit(EXIT_USAGE)
 
 
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (0 < value <= 3600):
+        raise argparse.ArgumentTypeError(
+            _("must be a number of seconds above 0 and at most 3600, got '{text}'").format(
+                text=text[:40]))
+    return value
+
+
 def _parser() -> _Parser:
-    p = _Parser(prog="wolfbox", description="A narrator box for werewolf party games.")
+    p = _Parser(prog="wolfbox", description=_("A narrator box for werewolf party games."))
     p.add_argument("--version", action="version", version=f"wolfbox {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
-    def common(sp: argparse.ArgumentParser) -> None:
+    def with_config(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--config", type=Path, metavar="PATH",
-                        help="TOML configuration file (defaults are built in)")
-        sp.add_argument("--deck", metavar="ROLES",
-                        help="a preset name (see 'wolfbox decks') or comma-separated role "
-                             "ids, e.g. werewolf,werewolf,seer,robber,troublemaker,villager")
-        sp.add_argument("--players", type=int, metavar="N",
-                        help="players at the table (checked against the deck; fills a "
-                             "scenario preset)")
-        sp.add_argument("--lone-wolf", action="store_true",
-                        help="a werewolf who wakes alone may look at a center card")
+                        help=_("TOML configuration file (defaults are built in)"))
 
-    run = sub.add_parser("run", help="run the box (the default command)")
+    def common(sp: argparse.ArgumentParser) -> None:
+        with_config(sp)
+        sp.add_argument("--deck", metavar="ROLES",
+                        help=_("a preset name (see 'wolfbox decks') or comma-separated role "
+                               "ids, e.g. werewolf,werewolf,seer,robber,troublemaker,villager"))
+        sp.add_argument("--players", type=int, metavar="N",
+                        help=_("players at the table (checked against the deck; fills a "
+                               "scenario preset)"))
+        sp.add_argument("--lone-wolf", action="store_true",
+                        help=_("a werewolf who wakes alone may look at a center card"))
+
+    run = sub.add_parser("run", help=_("run the box (the default command)"))
     common(run)
     run.add_argument("--display", choices=("auto", "window", "fullscreen", "headless"),
-                     help="where to draw (default: the config's screen.display, 'auto')")
+                     help=_("where to draw (default: the config's screen.display, 'auto')"))
     run.add_argument("--headless", dest="display", action="store_const", const="headless",
-                     help="same as --display headless")
+                     help=_("same as --display headless"))
     run.add_argument("--fullscreen", dest="display", action="store_const", const="fullscreen",
-                     help="same as --display fullscreen")
+                     help=_("same as --display fullscreen"))
     run.add_argument("--safe-config", action="store_true",
-                     help="if the config file cannot be used, start on the defaults and show "
-                          "why (for the boot service: never a crash loop)")
+                     help=_("if the config file cannot be used, start on the defaults and "
+                            "show why (for the boot service: never a crash loop)"))
 
-    shot = sub.add_parser("screenshot", help="render every screen to PNG files")
+    shot = sub.add_parser("screenshot", help=_("render every screen to PNG files"))
     common(shot)
     shot.add_argument("--out", type=Path, default=Path("screenshots"), metavar="DIR",
-                      help="folder for the PNG files (default: screenshots)")
+                      help=_("folder for the PNG files (default: screenshots)"))
     shot.add_argument("--size", default="480x320", metavar="WxH",
-                      help="image size in pixels (default: 480x320)")
+                      help=_("image size in pixels (default: 480x320)"))
 
-    script = sub.add_parser("script", help="print the night script for a deck")
+    script = sub.add_parser("script", help=_("print the night script for a deck"))
     common(script)
-    script.add_argument("--json", action="store_true", help="print JSON instead of text")
+    script.add_argument("--json", action="store_true", help=_("print JSON instead of text"))
 
-    prep = sub.add_parser("prepare", help="render every line ahead of time (run once after "
-                                          "installing or changing the voice)")
+    replay = sub.add_parser("replay", help=_("play a round from a file of timed button events "
+                                             "and print each change as a JSON line"))
+    common(replay)
+    replay.add_argument("events", metavar="EVENTS",
+                        help=_('a file of JSON lines such as {"at": 0.0, "tap": "start"}, '
+                               '{"at": 12.5, "hold": "back"}, {"at": 300}; - reads '
+                               'standard input'))
+    replay.add_argument("--seed", type=int, default=0, metavar="N",
+                        help=_("seed for random decks (default 0): the same seed, the same "
+                               "game"))
+
+    prep = sub.add_parser("prepare", help=_("render every line ahead of time (run once after "
+                                            "installing or changing the voice)"))
     common(prep)
     prep.add_argument("--check", action="store_true",
-                      help="only report which lines are missing (exit 1 if any)")
+                      help=_("only report which lines are missing (exit 1 if any)"))
 
-    test = sub.add_parser("selftest", help="check the screen, sound, voice and every button")
-    test.add_argument("--config", type=Path, metavar="PATH",
-                      help="TOML configuration file (defaults are built in)")
+    test = sub.add_parser("selftest", help=_("check the screen, sound, voice and every button"))
+    with_config(test)
     test.add_argument("--display", choices=("auto", "window", "fullscreen", "headless"))
     test.add_argument("--auto", action="store_true",
-                      help="press the (mock) buttons automatically, for a PC or CI")
-    test.add_argument("--button-timeout", type=float, default=20.0, metavar="S",
-                      help="seconds to wait for each button (default 20)")
+                      help=_("press the (mock) buttons automatically, for a PC or CI"))
+    test.add_argument("--button-timeout", type=_seconds, default=20.0, metavar="S",
+                      help=_("seconds to wait for each button (default 20)"))
 
-    sub.add_parser("decks", help="list the preset decks and their player counts")
-    voices = sub.add_parser("voices", help="list the voices found, with their licences")
-    voices.add_argument("--config", type=Path, metavar="PATH",
-                        help="TOML configuration file (for voice.model)")
-    sub.add_parser("config", help="print the default configuration as TOML")
+    sub.add_parser("decks", help=_("list the preset decks and their player counts"))
+    voices = sub.add_parser("voices", help=_("list the voices found, with their licences"))
+    with_config(voices)
+    settings = sub.add_parser("settings", help=_("print the settings in effect and where each "
+                                                 "comes from"))
+    with_config(settings)
+    settings.add_argument("--reset", action="store_true",
+                          help=_("forget what the box remembers (the deck chosen on it)"))
+    sub.add_parser("config", help=_("print the default configuration as TOML"))
     return p
 
 
-def _load(args: argparse.Namespace) -> Config:
+# ------------------------------------------------------------------ the deck
+def _players(args: argparse.Namespace, config: Config) -> tuple[int | None, str]:
+    """The player count asked for, and where it was asked for (for messages)."""
+    lo, hi = 3, limits("game.players")[1]
+    if getattr(args, "players", None) is not None:
+        players, where = args.players, "--players"
+    elif config.game.players:
+        players, where = config.game.players, "game.players ="
+    else:
+        return None, ""
+    if not lo <= players <= hi:
+        raise UserError(_("{where} {players}: the box plays with {lo} to {hi} players").format(
+            where=where, players=players, lo=lo, hi=hi))
+    return players, where
+
+
+def _remembered() -> list[str] | None:
+    from wolfbox.device.state import StateStore, state_path
+    return StateStore(state_path()).remembered_deck()
+
+
+def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
+    """The configuration for a command, with its deck resolved.
+
+    Precedence, highest first: the command line; a key the config file sets;
+    what the box remembers from its start screen (deck); the built-in
+    defaults. A value the config file sets is fixed: the box remembers only
+    what the file leaves open.
+    """
     config = load(args.config)
-    players = getattr(args, "players", None) or config.game.players or None
-    text = args.deck if getattr(args, "deck", None) else ",".join(config.game.deck)
-    if args.command == "run" and not getattr(args, "deck", None) and players is None:
-        # The deck last chosen on the box's start screen outlives a restart.
-        from wolfbox.device.state import StateStore, state_path
-        remembered = StateStore(state_path()).remembered_deck()
+    players, players_from = _players(args, config)
+    deck_arg = getattr(args, "deck", None)
+    if deck_arg is not None:
+        text, where = deck_arg, "--deck"
+        if not deck_arg.strip():
+            raise UserError(_("--deck is empty: give a preset name (see 'wolfbox decks') or "
+                              "role ids separated by commas"))
+    else:
+        text = ",".join(config.game.deck)
+        where = f"{args.config}: game.deck" if "game.deck" in config.from_file else "game.deck"
+    config.deck_source = "--deck" if deck_arg is not None else \
+        _("the config file") if "game.deck" in config.from_file else _("the built-in default")
+    if args.command == "run" and deck_arg is None and players is None \
+            and "game.deck" not in config.from_file:
+        remembered = _remembered()
         if remembered:
             try:
                 check_deck(remembered)
                 text = ",".join(remembered)
+                config.deck_source = _("remembered by the box")
             except UserError:
                 pass
     try:
-        config.game.deck = resolve_deck(text, players)
+        config.game.deck = resolve_deck(text, players, rng)
     except UserError as e:
-        where = "--deck" if getattr(args, "deck", None) else \
-            f"{args.config}: game.deck" if args.config else "game.deck"
-        raise UserError(f"{where}: {e}") from None
+        given = f" ({players_from} {players})" if players_from else ""
+        raise UserError(f"{where}: {e}{given}") from None
     if getattr(args, "lone_wolf", False):
         config.game.lone_wolf = True
-    from wolfbox.device.keys import key_codes  # key names are pygame's to judge
+    for warning in check_deck(config.game.deck):
+        log.warning(_("deck: {warning}").format(warning=warning))
+    return config
+
+
+def _check_keys(args: argparse.Namespace, config: Config) -> None:
+    """Key names are pygame's to judge, so only commands that open a window check them."""
+    from wolfbox.device.keys import key_codes
     try:
         key_codes(config.keys.keys())
     except UserError as e:
         raise UserError(f"{args.config}: {e}" if args.config else str(e)) from None
-    for warning in check_deck(config.game.deck):
-        logging.getLogger("wolfbox").warning("deck: %s", warning)
-    return config
+
+
+# --------------------------------------------------------------- commands
+def _replay(args: argparse.Namespace) -> int:
+    import json
+
+    from .replay import parse_events, replay
+    rng = random.Random(args.seed)
+    config = _load(args, rng)
+    if args.events == "-":
+        events = parse_events(sys.stdin, "<stdin>")
+    else:
+        path = Path(args.events)
+        try:
+            with path.open(encoding="utf-8") as f:
+                events = parse_events(f, str(path))
+        except (OSError, UnicodeDecodeError) as e:
+            raise UserError(_("cannot read events from {path}: {why}").format(
+                path=path, why=getattr(e, "strerror", None) or e)) from None
+    flow = Flow(RoundSettings.from_config(config), picker=Picker(config.game.deck, rng))
+    for record in replay(flow, events):
+        print(json.dumps(record, ensure_ascii=False))
+    return 0
+
+
+def _settings(args: argparse.Namespace) -> int:
+    from wolfbox.device.state import StateStore, state_path
+
+    from .settings import describe_settings
+    store = StateStore(state_path())
+    if args.reset:
+        try:
+            store.path.unlink(missing_ok=True)
+        except OSError as e:
+            raise UserError(_("cannot forget the saved state {path}: {why}").format(
+                path=store.path, why=e.strerror or e)) from None
+        print(_("The box has forgotten what was chosen on it ({path}).").format(
+            path=store.path))
+        return 0
+    print(describe_settings(load(args.config), store.load(), args.config, store.path))
+    return 0
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "config":
+        print(defaults_toml(), end="")
+        return 0
+    if args.command == "decks":
+        from .script import decks_table
+        print(decks_table())
+        return 0
+    if args.command == "settings":
+        return _settings(args)
+    if args.command == "replay":
+        return _replay(args)
+    if args.command == "voices":
+        from wolfbox.audio.voice import describe_voices
+        print(describe_voices(load(args.config).voice.model))
+        return 0
+    if args.command == "selftest":
+        from wolfbox.device.selftest import selftest
+        config = load(args.config)
+        config.game.deck = resolve_deck(",".join(config.game.deck), None)
+        _check_keys(args, config)
+        return selftest(config, args.display, auto=args.auto,
+                        button_timeout=args.button_timeout)
+    config = _load(args)
+    if args.command == "prepare":
+        from wolfbox.audio.prepare import prepare
+        return prepare(config, check=args.check)
+    if args.command == "script":
+        from .script import script_json, script_text
+        print(script_json(config) if args.json else script_text(config))
+        return 0
+    if args.command == "screenshot":
+        from wolfbox.device.screenshots import save_screenshots
+        size = _size(args.size)
+        try:
+            for path in save_screenshots(config, args.out, size):
+                print(path)
+        except OSError as e:
+            raise UserError(_("cannot write screenshots to {out}: {why}").format(
+                out=args.out, why=e.strerror or e)) from None
+        return 0
+    _check_keys(args, config)
+    log.info(_("deck: {deck} ({source})").format(
+        deck=", ".join(config.game.deck), source=config.deck_source))
+    from wolfbox.device.app import run
+    return run(config, args.display)
 
 
 def main(argv: list[str] | None = None) -> int:
+    signals.install()                  # first: a stop during start-up must stop the box
     logging.basicConfig(format="wolfbox: %(message)s", level=logging.INFO, stream=sys.stderr)
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"run", "screenshot", "config", "script", "decks", "prepare", "voices",
-                "selftest"}
-    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help", "--version")):
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["run", *argv]            # `wolfbox --headless` is `wolfbox run --headless`
-    args = _parser().parse_args(argv)
     try:
-        if args.command == "config":
-            print(defaults_toml(), end="")
-            return 0
-        if args.command == "voices":
-            from wolfbox.audio.voice import describe_voices
-            print(describe_voices(load(args.config).voice.model))
-            return 0
-        if args.command == "selftest":
-            from wolfbox.device.selftest import selftest
-            config = load(args.config)
-            config.game.deck = resolve_deck(",".join(config.game.deck), None)
-            return selftest(config, args.display, auto=args.auto,
-                            button_timeout=args.button_timeout)
-        if args.command == "decks":
-            from .script import decks_table
-            print(decks_table())
-            return 0
-        config = _load(args)
-        if args.command == "prepare":
-            from wolfbox.audio.prepare import prepare
-            return prepare(config, check=args.check)
-        if args.command == "script":
-            from .script import script_json, script_text
-            print(script_json(config) if args.json else script_text(config))
-            return 0
-        if args.command == "screenshot":
-            from .screenshots import save_screenshots
-            size = _size(args.size)
-            for path in save_screenshots(config, args.out, size):
-                print(path)
-            return 0
-        from wolfbox.device.app import run
-        return run(config, args.display)
-    except UserError as e:
-        if getattr(args, "safe_config", False) and args.command in (None, "run"):
-            return _run_on_defaults(args, str(e))
-        print(f"wolfbox: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        args = _parser().parse_args(argv)
+        try:
+            return _dispatch(args)
+        except UserError as e:
+            if getattr(args, "safe_config", False) and args.command == "run":
+                return _run_on_defaults(args, str(e))
+            print(f"wolfbox: {e}", file=sys.stderr)
+            return EXIT_USAGE
+    except signals.Stopped as stop:
+        return stop.exit_status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `wolfbox decks | head -1`: the reader has all it wanted. Point stdout
+        # at nothing so the interpreter's final flush is quiet too.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def _run_on_defaults(args: argparse.Namespace, problem: str) -> int:
     """A config that fails at boot must not crash-loop the service: play on
     the defaults and put the problem on the screen."""
-    print(f"wolfbox: {problem}; starting on the defaults", file=sys.stderr)
+    print(_("wolfbox: {problem}; starting on the defaults").format(problem=problem),
+          file=sys.stderr)
     from wolfbox.device.app import run
     config = Config()
     config.game.deck = resolve_deck(",".join(config.game.deck), None)
-    return run(config, args.display, notices=[f"config error, using defaults: {problem}"])
+    return run(config, args.display,
+               notices=[_("config error, using defaults: {problem}").format(problem=problem)])
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -189,8 +344,8 @@ def _size(text: str) -> tuple[int, int]:
         if w < 120 or h < 80 or w > 7680 or h > 4320:
             raise ValueError
     except ValueError:
-        raise UserError(f"--size must be WIDTHxHEIGHT between 120x80 and 7680x4320, "
-                         f"got '{text}'") from None
+        raise UserError(_("--size must be WIDTHxHEIGHT between 120x80 and 7680x4320, "
+                          "got '{text}'").format(text=text[:40])) from None
     return w, h
 
 

@@ -8,6 +8,7 @@ key and what is allowed; nothing half-loaded ever reaches the box.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 import typing
@@ -17,6 +18,9 @@ from typing import Any
 
 from .buttons import GAME_BUTTONS, Button
 from .errors import UserError
+from .i18n import _
+from .pinout import reserved_by
+from .roles import UnknownRole, role
 
 
 class ConfigError(UserError):
@@ -152,6 +156,13 @@ class Config:
     voice: VoiceConfig = field(default_factory=VoiceConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
 
+    def __post_init__(self) -> None:
+        # The dotted keys the config file set (e.g. "game.deck"): a value the
+        # file sets is fixed; what the box remembers only fills what it leaves open.
+        self.from_file: set[str] = set()
+        # Where the deck in game.deck came from, for the line printed at start.
+        self.deck_source = ""
+
     def cache_dir(self) -> Path:
         if self.voice.cache_dir:
             return Path(self.voice.cache_dir).expanduser()
@@ -172,26 +183,42 @@ def _type_name(tp: Any) -> str:
             str: "text"}.get(tp, str(tp))
 
 
+SHOWN_CHARS = 40     # a bad value is quoted up to this long in a message
+
+
+def shown(value: Any) -> str:
+    """A value as the TOML file spells it, cut short if it is long: a 100 KB
+    mistake must not fill the screen."""
+    text = _toml_value(value)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…"
+
+
 def _check_scalar(name: str, tp: Any, value: Any, rules: dict[str, Any]) -> Any:
     ok = {bool: lambda v: isinstance(v, bool),
           int: lambda v: isinstance(v, int) and not isinstance(v, bool),
           float: lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
           str: lambda v: isinstance(v, str)}[tp](value)
     if not ok:
-        raise ConfigError(f"{name} must be {_article(_type_name(tp))}, got {value!r}")
+        raise ConfigError(_("{name} must be {kind}, got {value}").format(
+            name=name, kind=_article(_type_name(tp)), value=shown(value)))
     if tp is float:
         value = float(value)
+        if not math.isfinite(value):     # nan slips through every comparison below
+            raise ConfigError(_("{name} must be a finite number, got {value}").format(
+                name=name, value=shown(value)))
     lo, hi = rules.get("min"), rules.get("max")
     if tp in (int, float) and ((lo is not None and value < lo) or (hi is not None and value > hi)):
-        raise ConfigError(f"{name} must be between {lo} and {hi}, got {value!r}")
+        raise ConfigError(_("{name} must be between {lo} and {hi}, got {value}").format(
+            name=name, lo=shown(lo), hi=shown(hi), value=shown(value)))
     choices = rules.get("choices")
     if choices and value not in choices:
-        raise ConfigError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+        raise ConfigError(_("{name} must be one of {choices}; got {value}").format(
+            name=name, choices=", ".join(choices), value=shown(value)))
     return value
 
 
 def _article(noun: str) -> str:
-    return noun if noun.startswith("a ") else f"a {noun}"
+    return noun if noun.startswith("a ") or " or " in noun else f"a {noun}"
 
 
 def _check(name: str, tp: Any, value: Any, rules: dict[str, Any]) -> Any:
@@ -201,48 +228,65 @@ def _check(name: str, tp: Any, value: Any, rules: dict[str, Any]) -> Any:
         if isinstance(value, str) and item is str:
             value = [value]                      # keys: "space" is as good as ["space"]
         if not isinstance(value, list):
-            raise ConfigError(f"{name} must be {_type_name(tp)}, got {value!r}")
+            raise ConfigError(_("{name} must be {kind}, got {value}").format(
+                name=name, kind=_type_name(tp), value=shown(value)))
         return [_check_scalar(f"{name}[{i}]", item, v, rules) for i, v in enumerate(value)]
     if origin is dict:
-        _, item = typing.get_args(tp)
+        _key, item = typing.get_args(tp)
         if not isinstance(value, dict):
-            raise ConfigError(f"{name} must be {_type_name(tp)}, got {value!r}")
+            raise ConfigError(_("{name} must be {kind}, got {value}").format(
+                name=name, kind=_type_name(tp), value=shown(value)))
         return {k: _check_scalar(f"{name}.{k}", item, v, rules) for k, v in value.items()}
     return _check_scalar(name, tp, value, rules)
 
 
-def _fill(obj: Any, data: dict[str, Any], prefix: str) -> None:
+def shown_key(name: str) -> str:
+    """A key from the file as it may be quoted in a message: cut if long."""
+    return name if len(name) <= SHOWN_CHARS else name[:SHOWN_CHARS - 1] + "…"
+
+
+def _fill(obj: Any, data: dict[str, Any], prefix: str, set_keys: set[str]) -> None:
     hints = typing.get_type_hints(type(obj))
     fields = {f.name: f for f in dataclasses.fields(obj)}
     for key, value in data.items():
         name = f"{prefix}{key}"
         f = fields.get(key)
         if f is None:
-            raise ConfigError(f"unknown key '{name}' (allowed: {', '.join(fields)})")
+            raise ConfigError(_("unknown key '{name}' (allowed: {allowed})").format(
+                name=shown_key(name), allowed=", ".join(fields)))
         tp = hints[key]
         if dataclasses.is_dataclass(tp):
             if not isinstance(value, dict):
-                raise ConfigError(f"'{name}' must be a table ([{name}])")
-            _fill(getattr(obj, key), value, f"{name}.")
+                raise ConfigError(_("'{name}' must be a table ([{name}])").format(name=name))
+            _fill(getattr(obj, key), value, f"{name}.", set_keys)
         else:
             setattr(obj, key, _check(name, tp, value, dict(f.metadata)))
+            set_keys.add(name)
 
 
 def from_dict(data: dict[str, Any]) -> Config:
     config = Config()
-    _fill(config, data, "")
+    _fill(config, data, "", config.from_file)
     _cross_checks(config)
     return config
 
 
 def _cross_checks(config: Config) -> None:
-    from .roles import UnknownRole, role
+    game = config.game
+    too_long = [w for w in game.warnings if w >= game.discussion_seconds]
+    if too_long and "game.warnings" not in config.from_file:
+        # Default warnings that a short discussion leaves no room for are dropped.
+        game.warnings = [w for w in game.warnings if w < game.discussion_seconds]
+    elif too_long:
+        raise ConfigError(_("game.warnings: {warning} seconds left is not within a discussion "
+                            "of {length} seconds (game.discussion_seconds); every warning "
+                            "must be shorter than the discussion").format(
+            warning=too_long[0], length=shown(game.discussion_seconds)))
     for rid in config.night.action_seconds:
         try:
             role(rid)
         except UnknownRole as e:
             raise ConfigError(f"night.action_seconds: {e}") from None
-    from .pinout import reserved_by
     taken = reserved_by(config.hardware.screen, config.hardware.audio)
     seen: dict[int, str] = {}
     uses = [(f"buttons.{b.value}", p) for b, p in config.buttons.pins().items()]
@@ -255,6 +299,29 @@ def _cross_checks(config: Config) -> None:
                               f"(hardware.screen = {config.hardware.screen!r}, "
                               f"hardware.audio = {config.hardware.audio!r}); choose a free pin")
         seen[pin] = name
+
+
+def limits(key: str) -> tuple[Any, Any]:
+    """(min, max) of a dotted key such as "game.players", from its field."""
+    section, name = key.split(".")
+    obj = getattr(Config(), section)
+    meta = {f.name: f.metadata for f in dataclasses.fields(obj)}[name]
+    return meta.get("min"), meta.get("max")
+
+
+def values(config: Config) -> list[tuple[str, Any, str]]:
+    """(dotted key, value, description) for every setting, in file order."""
+    out = []
+    for section in dataclasses.fields(config):
+        obj = getattr(config, section.name)
+        for f in dataclasses.fields(obj):
+            out.append((f"{section.name}.{f.name}", getattr(obj, f.name), f.metadata["doc"]))
+    return out
+
+
+def toml_value(v: Any) -> str:
+    """A value as a TOML file spells it."""
+    return _toml_value(v)
 
 
 def load(path: Path | None) -> Config:
@@ -283,13 +350,16 @@ def load(path: Path | None) -> Config:
 def defaults_toml() -> str:
     """The default configuration as a commented TOML file (`wolfbox config`)."""
     out: list[str] = ["# Wolfbox configuration: every key, at its default.", ""]
-    for section in dataclasses.fields(Config):
-        out.append(f"[{section.name}]")
-        obj = getattr(Config(), section.name)
-        for f in dataclasses.fields(obj):
-            out.append(f"# {f.metadata['doc']}")
-            out.append(f"{f.name} = {_toml_value(getattr(obj, f.name))}")
-        out.append("")
+    section = ""
+    for key, value, doc in values(Config()):
+        head, name = key.split(".")
+        if head != section:
+            out += [""] if section else []
+            out.append(f"[{head}]")
+            section = head
+        out.append(f"# {doc}")
+        out.append(f"{name} = {_toml_value(value)}")
+    out.append("")
     return "\n".join(out)
 
 

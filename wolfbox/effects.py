@@ -63,5 +63,12 @@ class Warm:
     lines: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Remember:
+    """The table chose a deck on the box: keep it for the next start."""
+    deck: tuple[str, ...]
+    players: int
+
+
 Effect = (Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm | Ambience
-          | Shutdown)
+          | Shutdown | Remember)

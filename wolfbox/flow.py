@@ -17,18 +17,21 @@ from dataclasses import dataclass, field
 
 from . import lines
 from .buttons import GAME_BUTTONS, Button, Hold, Tap
+from .config import Config
 from .effects import (
     Ambience,
     Cue,
     Effect,
     PauseAudio,
     PlayCue,
+    Remember,
     ResumeAudio,
     Say,
     Shutdown,
     StopSpeech,
     Warm,
 )
+from .lines import PER_WORD
 from .night import NightOptions, Step, night_script, setup_notes
 from .picker import Picker
 from .presets import describe
@@ -57,7 +60,7 @@ class RoundSettings:
     vote_beat: float = 1.0         # seconds between "3", "2", "1", "vote!"
     vote_hold: float = 3.0         # "VOTE!" stays this long before the reveal
     tick_from: int = 10            # tick each second from here down
-    per_word: float = 0.42         # caption time a word (scaled with speech speed)
+    per_word: float = PER_WORD     # caption time a word (scaled with speech speed)
     vote_hint_seconds: int = 60    # VOTE's light pulses from here to the end of discussion
 
     @classmethod
@@ -66,6 +69,21 @@ class RoundSettings:
         options = options or NightOptions()
         return cls(deck=tuple(deck), night=tuple(night_script(deck, options)),
                    options=options, **kw)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_config(cls, config: Config) -> RoundSettings:
+        """The round as configured; config.game.deck must already be resolved.
+        The one place a configuration becomes a round."""
+        options = NightOptions(lone_wolf=config.game.lone_wolf, scale=config.night.scale,
+                               action_seconds=dict(config.night.action_seconds))
+        return cls.for_deck(
+            config.game.deck, options,
+            discussion_seconds=config.game.discussion_seconds,
+            warnings=tuple(config.game.warnings),
+            add_seconds=config.game.add_seconds,
+            line_gap=config.night.line_gap,
+            per_word=PER_WORD * config.voice.length_scale,
+        )
 
     def with_deck(self, deck: Sequence[str]) -> RoundSettings:
         return dataclasses.replace(self, deck=tuple(deck),
@@ -189,8 +207,10 @@ class Flow:
         return [PlayCue(Cue.CHIME), Ambience(True)] + self._night_stage(now, _SPEAK)
 
     def _choose(self, deck: Sequence[str]) -> list[Effect]:
+        assert self.picker is not None
         self.settings = self.settings.with_deck(deck)
-        return [Warm(tuple(self.settings.lines()))]
+        return [Remember(self.settings.deck, self.picker.players),
+                Warm(tuple(self.settings.lines()))]
 
     def _next_deck(self, now: float) -> list[Effect]:
         assert self.picker is not None

@@ -63,7 +63,10 @@ def plus(seconds: int) -> str:
     return f"+{seconds // 60} min" if seconds % 60 == 0 else f"+{seconds} s"
 
 
-def caption_seconds(text: str, per_word: float = 0.42) -> float:
+PER_WORD = 0.42     # seconds a word on screen, at speech speed 1
+
+
+def caption_seconds(text: str, per_word: float = PER_WORD) -> float:
     """How long a line holds the flow when no voice reports its end.
 
     A little longer than the voice takes (the bundled voice speaks about

@@ -140,15 +140,17 @@ def random_deck(players: int, rng: random.Random) -> list[str]:
     return deck
 
 
-def resolve_deck(text: str, players: int | None) -> list[str]:
-    """A deck from a preset name or a list of role ids (for --deck and the config)."""
+def resolve_deck(text: str, players: int | None,
+                 rng: random.Random | None = None) -> list[str]:
+    """A deck from a preset name or a list of role ids (for --deck and the config);
+    `rng` draws a random deck (seeded for a replay that must repeat itself)."""
     from .deck import parse_deck
     name = text.strip().lower()
     if name in PRESETS:
         preset = PRESETS[name]
         return preset.deck(players if players is not None else preset.players().start)
     if name == RANDOM:
-        return random_deck(players or 5, random.Random())
+        return random_deck(players or 5, rng or random.Random())
     deck = parse_deck(text)
     if len(deck) == 1 and deck[0] not in ROLES:
         import difflib

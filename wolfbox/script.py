@@ -7,13 +7,13 @@ import json
 
 from .config import Config
 from .deck import players_for
+from .flow import RoundSettings
 from .night import setup_text
 from .presets import MAX_PLAYERS, PRESETS, describe
 
 
 def _steps(config: Config):
-    from wolfbox.device.app import round_settings  # the one place settings are built
-    return round_settings(config).night
+    return RoundSettings.from_config(config).night
 
 
 def script_text(config: Config) -> str:

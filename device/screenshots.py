@@ -10,16 +10,19 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from .buttons import Button, Tap
-from .config import Config
-from .flow import Flow
-from .view import Phase, View
+import pygame
+
+from wolfbox.buttons import Button, Tap
+from wolfbox.config import Config
+from wolfbox.flow import Flow, RoundSettings
+from wolfbox.view import Phase, View
+
+from .render import Painter, render_view
 
 
 def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     """(name, view, notice) for each screen worth a picture, in play order."""
-    from wolfbox.device.app import round_settings
-    flow = Flow(round_settings(config))
+    flow = Flow(RoundSettings.from_config(config))
     now = 0.0
     yield "1-start", flow.view(now), ""
     yield "1-start-no-sound", flow.view(now), "no sound device: captions only"
@@ -56,9 +59,7 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
 
 def save_screenshots(config: Config, out: Path, size: tuple[int, int]) -> list[Path]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    import pygame
 
-    from wolfbox.device.render import Painter, render_view
     pygame.display.init()
     pygame.font.init()
     out.mkdir(parents=True, exist_ok=True)

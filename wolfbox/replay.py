@@ -1,0 +1,127 @@
+"""`wolfbox replay`: a round played from a file of timed button events.
+
+The pure flow runs on a clock that jumps from one deadline to the next, so
+a ten-minute round replays in milliseconds and always the same way. Each
+change of the screen, and everything said or sounded, comes out as one JSON
+line: how a bug report reproduces a game and how golden tests read. It is
+captions-only by nature: a line holds the flow for its caption time, as on
+a box with no voice.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .buttons import Button, Hold, Tap
+from .effects import Effect, PlayCue, Say
+from .errors import UserError
+from .flow import Flow
+from .i18n import _
+from .view import View
+
+BUTTON_NAMES = tuple(b.value for b in Button)
+KEYS = ("at", "tap", "hold")
+
+
+@dataclass(frozen=True)
+class TimedPress:
+    """A button tapped or held at a time on the round's clock (seconds
+    from the start screen), or just a time to run the round up to."""
+    at: float
+    button: Button | None = None
+    hold: bool = False
+
+
+def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
+    """The events of a JSON-lines file; UserError names the first bad line."""
+    events: list[TimedPress] = []
+    last = 0.0
+    for number, raw in enumerate(lines, 1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        where = f"{source}:{number}"
+        try:
+            item = json.loads(text)
+        except ValueError as e:
+            raise UserError(_("{where}: not JSON ({why}); each line is an object such as "
+                              '{{"at": 0, "tap": "start"}}').format(where=where, why=e)) from None
+        if not isinstance(item, dict):
+            raise UserError(_('{where}: each line must be an object such as '
+                              '{{"at": 0, "tap": "start"}}').format(where=where))
+        unknown = [k for k in item if k not in KEYS]
+        if unknown:
+            raise UserError(_("{where}: unknown key '{key}' (allowed: {allowed})").format(
+                where=where, key=str(unknown[0])[:40], allowed=", ".join(KEYS)))
+        at = item.get("at")
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at) \
+                or at < 0:
+            raise UserError(_('{where}: "at" must be a time in seconds, 0 or more').format(
+                where=where))
+        if at < last:
+            raise UserError(_("{where}: at {at} comes before the line above ({last}); events "
+                              "must be in time order").format(where=where, at=at, last=last))
+        last = float(at)
+        presses = [k for k in ("tap", "hold") if k in item]
+        if len(presses) > 1:
+            raise UserError(_('{where}: a line taps or holds one button, not both').format(
+                where=where))
+        button: Button | None = None
+        if presses:
+            name = item[presses[0]]
+            if name not in BUTTON_NAMES:
+                raise UserError(_("{where}: no button '{name}' (buttons: {buttons})").format(
+                    where=where, name=str(name)[:40], buttons=", ".join(BUTTON_NAMES)))
+            button = Button(name)
+        events.append(TimedPress(float(at), button, presses == ["hold"]))
+    return events
+
+
+def _screen(view: View) -> dict[str, Any]:
+    return {"phase": view.phase.value, "title": view.title, "big": view.big,
+            "caption": view.caption, "details": list(view.details), "paused": view.paused,
+            "legend": {b.value: label for b, label in view.legend}}
+
+
+def replay(flow: Flow, events: Iterable[TimedPress]) -> Iterator[dict[str, Any]]:
+    """One record for the start screen, then one for each change: the time,
+    what the screen shows, and what was said and sounded at that moment."""
+    last: dict[str, Any] | None = None
+
+    def record(now: float, effects: list[Effect]) -> dict[str, Any] | None:
+        nonlocal last
+        screen = _screen(flow.view(now))
+        said = [e.text for e in effects if isinstance(e, Say)]
+        cues = [e.cue.value for e in effects if isinstance(e, PlayCue)]
+        if screen == last and not said and not cues:
+            return None
+        last = screen
+        return {"at": round(now, 3), **screen, "said": said, "cues": cues}
+
+    now = 0.0
+    first = record(now, [])
+    assert first is not None
+    yield first
+    for event in events:
+        while True:
+            due = flow.next_change(now)
+            if due is None or due > event.at:
+                break
+            now = max(now, due)
+            out = record(now, flow.tick(now))
+            if out is not None:
+                yield out
+            if due <= now and flow.next_change(now) == due:
+                break           # nothing moved: never spin on one instant
+        now = event.at
+        effects = flow.tick(now)
+        if event.button is not None:
+            press = Hold(event.button) if event.hold else Tap(event.button)
+            effects += flow.handle(press, now)
+        out = record(now, effects)
+        if out is not None:
+            yield out

@@ -1,0 +1,49 @@
+"""`wolfbox settings`: every setting in effect and where it comes from.
+
+The rule, highest first: the command line, a key the config file sets,
+what the box remembers from its own screens, the built-in default. A value
+the config file sets is fixed; the box remembers only what the file leaves
+open, so editing the file always means what it says.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .config import Config, toml_value, values
+from .i18n import _
+
+# What the box remembers, by the config key it stands in for.
+REMEMBERED_KEYS = {"deck": "game.deck", "players": "game.players"}
+
+
+def effective(config: Config, state: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """(key, value, source) for every setting: source is "config file",
+    "remembered" or "default"."""
+    remembered = {REMEMBERED_KEYS[k]: v for k, v in state.items() if k in REMEMBERED_KEYS}
+    out = []
+    for key, value, _doc in values(config):
+        if key in config.from_file:
+            out.append((key, value, "config file"))
+        elif key in remembered:
+            out.append((key, remembered[key], "remembered"))
+        else:
+            out.append((key, value, "default"))
+    return out
+
+
+def describe_settings(config: Config, state: dict[str, Any], config_path: Path | None,
+                      state_path: Path) -> str:
+    """The settings as TOML-like lines, each with its source, and the rule."""
+    sources = {"config file": _("config file {path}").format(path=config_path),
+               "remembered": _("remembered by the box"),
+               "default": _("default")}
+    rows = [(key, toml_value(value), sources[source])
+            for key, value, source in effective(config, state)]
+    width = max(len(f"{k} = {v}") for k, v, _s in rows if len(f"{k} = {v}") <= 60)
+    lines = [f"{f'{k} = {v}':<{width}}  # {s}" for k, v, s in rows]
+    lines += ["", _("Precedence: command line, then the config file, then what the box "
+                    "remembers ({state}), then the defaults. 'wolfbox settings --reset' "
+                    "forgets what the box remembers.").format(state=state_path)]
+    return "\n".join(lines)
