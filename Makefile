@@ -38,4 +38,4 @@ lint: install
 	@for d in audio device hardware; do ln -s $(CURDIR)/$$d $(TYPED)/wolfbox/$$d; done
 	$(BIN)/ruff check .
 	cd $(TYPED) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p wolfbox
-	cd $(TYPED) && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports --config $(CURDIR)/.importlinter
+	cd $(TYPED) && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/.importlinter

@@ -7,6 +7,7 @@ surface, so text is rendered at the screen's own resolution (crisp on an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pygame
@@ -129,7 +130,8 @@ class Painter:
             y += 3
         return bottom == 212
 
-    def _legend(self, surface: pygame.Surface, view: View, s: float, at) -> None:
+    def _legend(self, surface: pygame.Surface, view: View, s: float,
+                at: Callable[[float, float], tuple[int, int]]) -> None:
         labels = dict(view.legend)
         box_w, gap, y0, box_h = 114, 4, 266, 48
         for i, button in enumerate(GAME_BUTTONS):

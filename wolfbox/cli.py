@@ -227,7 +227,7 @@ def _replay(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as e:
             raise UserError(_("cannot read events from {path}: {why}").format(
                 path=path, why=getattr(e, "strerror", None) or e)) from None
-    flow = Flow(RoundSettings.from_config(config), picker=Picker(config.game.deck, rng))
+    flow = Flow(RoundSettings.from_config(config), picker=Picker(tuple(config.game.deck), rng))
     for record in replay(flow, events):
         print(json.dumps(record, ensure_ascii=False))
     return 0

@@ -204,7 +204,8 @@ class Flow:
     def _start(self, now: float) -> list[Effect]:
         self.phase = Phase.NIGHT
         self.step_index = 0
-        return [PlayCue(Cue.CHIME), Ambience(True)] + self._night_stage(now, _SPEAK)
+        effects: list[Effect] = [PlayCue(Cue.CHIME), Ambience(True)]
+        return effects + self._night_stage(now, _SPEAK)
 
     def _choose(self, deck: Sequence[str]) -> list[Effect]:
         assert self.picker is not None
@@ -255,7 +256,8 @@ class Flow:
         return self._say(now, lines.added(self.settings.add_seconds), holds=False)
 
     def _abandon(self, now: float) -> list[Effect]:
-        return [StopSpeech(), PlayCue(Cue.ABANDON)] + self._to_idle(now)
+        effects: list[Effect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
+        return effects + self._to_idle(now)
 
     def _shutdown(self, now: float) -> list[Effect]:
         return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
@@ -373,28 +375,31 @@ class Flow:
         legend = {b: a.label for b, a in self._taps().items()}
         for b, a in self._holds().items():
             legend.setdefault(b, a.label)
-        common = dict(phase=self.phase, paused=self.paused, caption=self.caption,
-                      legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
-                      hint=self._hint(now))
+        base = View(phase=self.phase, title="", paused=self.paused, caption=self.caption,
+                    legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
+                    hint=self._hint(now))
         t = self.timer
         match self.phase:
             case Phase.IDLE:
-                return View(title="Wolfbox", details=self._deck_lines(), **common)
+                return dataclasses.replace(base, title="Wolfbox", details=self._deck_lines())
             case Phase.NIGHT:
                 step = self.settings.night[self.step_index]
                 big = _clock(t.shown_seconds(now)) if t and self.stage == _WAIT else ""
                 progress = (self.step_index + (self.stage != _SPEAK) * 0.5) \
                     / len(self.settings.night)
-                return View(title=f"Night · {_step_title(step.id)}", big=big,
-                            progress=1 - progress, dim=True, **common)
+                return dataclasses.replace(base, title=f"Night · {_step_title(step.id)}",
+                                           big=big, progress=1 - progress, dim=True)
             case Phase.DISCUSSION:
                 assert t is not None
                 shown = t.shown_seconds(now)
-                return View(title="Discussion", big=_clock(shown),
-                            progress=min(1.0, shown / t.total) if t.total else 0.0, **common)
+                return dataclasses.replace(
+                    base, title="Discussion", big=_clock(shown),
+                    progress=min(1.0, shown / t.total) if t.total else 0.0)
             case Phase.VOTE:
-                return View(title="Vote", big=lines.COUNTDOWN_SHOWN[self.beat], **common)
-        return View(title="Who won?", details=lines.reveal_rules(self.settings.deck), **common)
+                return dataclasses.replace(base, title="Vote",
+                                           big=lines.COUNTDOWN_SHOWN[self.beat])
+        return dataclasses.replace(base, title="Who won?",
+                                   details=lines.reveal_rules(self.settings.deck))
 
     def _hint(self, now: float) -> Button | None:
         """The button the table should press next, if one stands out."""

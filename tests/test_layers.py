@@ -1,0 +1,50 @@
+"""The core stands alone: checked statically by import-linter (make lint)
+and here at run time, where a lazy import would slip past a static check."""
+
+from __future__ import annotations
+
+import configparser
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("pygame", "gpiozero", "piper", "onnxruntime")
+
+
+def test_every_core_module_is_under_the_pure_core_contract():
+    contracts = configparser.ConfigParser()
+    contracts.read(ROOT / ".importlinter")
+    listed = set(contracts["importlinter:contract:pure-core"]["source_modules"].split())
+    composition = {"wolfbox.cli", "wolfbox.__init__", "wolfbox.__main__"}
+    modules = {f"wolfbox.{p.stem}" for p in (ROOT / "wolfbox").glob("*.py")} - composition
+    assert modules - listed == set(), "add new core modules to .importlinter"
+
+
+@pytest.mark.parametrize("argv", [
+    ["script", "--deck", "total_chaos", "--players", "6"],
+    ["script", "--json"],
+    ["decks"],
+    ["config"],
+    ["settings"],
+    ["replay", "-"],
+])
+def test_text_commands_load_no_screen_pins_or_voice(argv, tmp_path):
+    probe = (
+        "import io, json, sys\n"
+        "from wolfbox.cli import main\n"
+        "out = io.StringIO(); real = sys.stdout; sys.stdout = out\n"
+        f"code = main({argv!r})\n"
+        "sys.stdout = real\n"
+        f"print(json.dumps([code, [m for m in {HEAVY!r} if m in sys.modules]]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            input='{"at": 0, "tap": "start"}\n{"at": 30}\n', timeout=60,
+                            cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    code, loaded = json.loads(result.stdout.strip().splitlines()[-1])
+    assert code == 0
+    assert loaded == []
