@@ -70,7 +70,10 @@ def prepare(config: Config, check: bool = False, out: TextIO = sys.stderr,
     print(f"rendering {len(missing)} of {len(lines)} lines with voice {voice.name} ...",
           file=out, flush=True)
     progress = Progress(len(missing), out)
-    renderer = Renderer(voice, cache, on_ready=progress.step, timeout=300, command=command)
+    # A fault that outlasts a few tries (a full disk, a read-only card) ends
+    # the run with its reason rather than waiting for it forever.
+    renderer = Renderer(voice, cache, on_ready=progress.step, timeout=300, command=command,
+                        max_failures=4, report=lambda message: print(message, file=out))
     started = time.monotonic()
     renderer.request(missing)
     renderer.wait_idle()

@@ -381,3 +381,20 @@ def test_a_fifo_or_a_huge_file_is_never_read(tmp_path):
     (tmp_path / "w.onnx.json").write_text('{"audio": {"sample_rate": 22050}}')
     with pytest.raises(VoiceError, match="voice model unreadable"):
         find_voice(str(other))
+
+
+def test_prepare_on_a_cache_it_cannot_write_ends_with_the_reason(tmp_path):
+    import io
+
+    from wolfbox.audio.prepare import prepare
+    from wolfbox.config import Config
+    blocker = tmp_path / "cache"
+    blocker.write_text("not a folder")
+    config = Config()
+    config.voice.cache_dir = str(blocker / "inside")
+    out = io.StringIO()
+    started = time.monotonic()
+    assert prepare(config, out=out, command=fake()) == 1
+    assert time.monotonic() - started < 120
+    text = out.getvalue()
+    assert text.count("not a folder") == 1 and "could not be rendered" in text
