@@ -110,9 +110,7 @@ class Box:
         """Sleep until the next event or deadline, then act on everything due."""
         now = self.clock()
         self.notifier.ping(now)
-        deadlines = [t for t in (self.flow.next_change(now), self.classifier.next_deadline(),
-                                 self.speech_deadline()) if t is not None]
-        due = min(deadlines, default=None)
+        due = self.next_due(now)
         sleep = min([max_sleep] + ([due - now] if due is not None else []))
         if self.sdl_poll is not None:
             sleep = min(sleep, self.sdl_poll)
@@ -124,6 +122,12 @@ class Box:
             items += self.inbox.wait(0)      # keys drive pins, whose callbacks post here
         if not items and not sdl_events and due is not None and self.clock() < due:
             return                           # only SDL's queue was read: nothing to do
+        self.act(items)
+
+    def act(self, items: list[Edge | Stop]) -> None:
+        """Hand the posted edges to the flow, then everything due by now, and
+        redraw. The loop calls it after each sleep; a test on a fake clock
+        calls it at each instant it jumps to."""
         for item in items:
             if isinstance(item, Stop):
                 self.running = False
@@ -133,6 +137,14 @@ class Box:
                     self._apply(self.flow.handle(ev, self.clock()))
         self._advance()
         self.refresh()
+
+    def next_due(self, now: float) -> float | None:
+        """The clock time at which the box next has something to do unasked:
+        a stage ends, a shown second changes, a hold completes, a line ends.
+        The loop sleeps until then; a test on a fake clock jumps to it."""
+        deadlines = [t for t in (self.flow.next_change(now), self.classifier.next_deadline(),
+                                 self.speech_deadline()) if t is not None]
+        return min(deadlines, default=None)
 
     def _sdl(self, e: pygame.event.Event) -> None:
         if e.type == pygame.QUIT:

@@ -1,7 +1,6 @@
-"""The real main loop with SDL's dummy drivers and gpiozero's MockFactory.
-
-Buttons are pressed by driving mock pins; the assertions read what the
-screen showed and which lines reached the mixer, in order.
+"""The real box (main loop, narrator, mock pins, SDL's dummy drivers) on a
+fake clock, driven by a Pilot: press, advance time, assert what is drawn
+and said. No test here waits on the wall clock.
 """
 
 from __future__ import annotations
@@ -10,15 +9,35 @@ import sys
 
 import pygame
 import pytest
+from pilot import FakeClock, Pilot
 
-from helpers import fill_cache, press, run_for, run_until
+from helpers import fill_cache
 from wolfbox.buttons import Button
 from wolfbox.config import Config
-from wolfbox.device.app import build, round_settings
+from wolfbox.device.app import build
+from wolfbox.flow import RoundSettings
 from wolfbox.hardware.factory import mock_factory
 from wolfbox.view import Phase
 
 NO_RENDERER = [sys.executable, "-c", "import sys; sys.exit(3)"]
+
+# What the starter deck's night says, in the words a table hears.
+STARTER_NIGHT = [
+    "Night falls. Everyone, close your eyes.",
+    "Werewolves, open your eyes and look for the other werewolves.",
+    "Werewolves, close your eyes.",
+    "Seer, open your eyes. You may look at another player's card, or at two of the "
+    "center cards.",
+    "Seer, close your eyes.",
+    "Robber, open your eyes. You may swap your card with another player's card, then look "
+    "at the card you now have.",
+    "Robber, close your eyes.",
+    "Troublemaker, open your eyes. You may swap the cards of two other players without "
+    "looking at them.",
+    "Troublemaker, close your eyes.",
+    "Everyone, reach out and touch your own card. Now open your eyes: it is morning in the "
+    "village.",
+]
 
 
 def fast_config(tmp_path) -> Config:
@@ -32,20 +51,20 @@ def fast_config(tmp_path) -> Config:
 
 
 @pytest.fixture
-def box_parts(tmp_path):
+def pilot_for(tmp_path):
     made = []
 
-    def make(config: Config | None = None, fill: bool = True, display: str = "headless"):
+    def make(config: Config | None = None, fill: bool = True, display: str = "headless",
+             line_seconds: float = 0.15) -> Pilot:
         config = config or fast_config(tmp_path)
         if fill:
-            fill_cache(config, round_settings(config).lines())
-        parts = build(config, display, pin_factory=mock_factory(), stdin_keys=False,
-                      renderer_command=NO_RENDERER)
-        frames = []
-        parts.box.on_frame = lambda view, t: frames.append(view)
-        parts.frames = frames
+            fill_cache(config, RoundSettings.from_config(config).lines(), seconds=line_seconds)
+        clock = FakeClock()
+        parts = build(config, display, clock=clock, pin_factory=mock_factory(),
+                      stdin_keys=False, renderer_command=NO_RENDERER)
         made.append(parts)
-        return parts
+        parts.narrator.wait_warm(timeout=30)
+        return Pilot(parts, clock)
     yield make
     for parts in made:
         parts.close()
@@ -59,125 +78,149 @@ def phases(frames) -> list[Phase]:
     return out
 
 
-def test_a_whole_round_by_mock_buttons(box_parts):
-    parts = box_parts()
-    box, narrator = parts.box, parts.narrator
+def test_a_whole_round_by_mock_buttons(pilot_for):
+    pilot = pilot_for()
+    narrator = pilot.parts.narrator
     assert narrator.sound, "the dummy audio driver should give a mixer"
-    box.refresh()
-    assert parts.frames[-1].phase is Phase.IDLE
-    assert parts.frames[-1].label(Button.START) == "Start"
+    assert pilot.view.phase is Phase.IDLE and pilot.view.label(Button.START) == "Start"
 
-    press(parts, Button.START)
-    assert parts.frames[-1].phase is Phase.NIGHT and parts.frames[-1].dim
-    run_until(box, lambda: box.flow.phase is Phase.REVEAL, timeout=40)
-    press(parts, Button.NEXT)
-    assert box.flow.phase is Phase.IDLE
+    pilot.press(Button.START)
+    assert pilot.view.phase is Phase.NIGHT and pilot.view.dim
+    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
+    pilot.press(Button.NEXT)
+    assert pilot.box.flow.phase is Phase.IDLE
 
-    assert phases(parts.frames) == [Phase.IDLE, Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE,
+    assert phases(pilot.frames) == [Phase.IDLE, Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE,
                                     Phase.REVEAL, Phase.IDLE]
-    settings = box.flow.settings
-    expected = []
-    for step in settings.night:
-        expected += [step.text] + ([step.after] if step.after else [])
-    expected += [settings.lines()[len(expected)], "2 seconds left.",
-                 "Three.", "Two.", "One.", "Vote!",
-                 "Everyone, flip your card over and see who won."]
-    assert [p.text for p in narrator.played] == expected
-    assert narrator.missed == []
-    shown = [v.big for v in parts.frames if v.phase is Phase.VOTE]
+    assert [p.text for p in narrator.played] == STARTER_NIGHT + [
+        "You have 3 seconds to find the werewolves. Go!", "2 seconds left.",
+        "Three.", "Two.", "One.", "Vote!", "Everyone, flip your card over and see who won."]
+    assert list(narrator.missed) == []
+    shown = [v.big for v in pilot.frames if v.phase is Phase.VOTE]
     assert [b for i, b in enumerate(shown) if i == 0 or shown[i - 1] != b] == \
         ["3", "2", "1", "VOTE!"]
-    discussion = [v.big for v in parts.frames if v.phase is Phase.DISCUSSION]
-    assert discussion[0] == "0:03" and "0:01" in discussion
+    discussion = [v.big for v in pilot.frames if v.phase is Phase.DISCUSSION]
+    assert discussion[:3] == ["0:03", "0:02", "0:01"]
 
 
-def test_pause_vote_and_abandon_by_mock_buttons(box_parts):
-    parts = box_parts()
-    box = parts.box
-    press(parts, Button.START)
-    press(parts, Button.START)                        # pause
-    assert parts.frames[-1].paused
-    assert parts.frames[-1].label(Button.START) == "Resume"
-    remaining = box.flow.timer.remaining(box.clock())
-    run_for(box, 0.3)
-    assert box.flow.timer.remaining(box.clock()) == remaining
-    press(parts, Button.START)                        # resume
-    assert not parts.frames[-1].paused
-    press(parts, Button.VOTE)
-    assert parts.frames[-1].phase is Phase.VOTE and parts.frames[-1].big == "3"
-    assert parts.narrator.played[-1].text == "Three."
-    press(parts, Button.BACK, hold=0.5)               # a tap is not enough
-    assert box.flow.phase is Phase.VOTE
-    press(parts, Button.BACK, hold=box.classifier.hold_seconds[Button.BACK] + 0.05)
-    assert parts.frames[-1].phase is Phase.IDLE
+def test_back_abandons_only_when_held_for_its_hold_time(pilot_for, tmp_path):
+    config = fast_config(tmp_path)
+    config.buttons.hold_seconds = 1.5
+    pilot = pilot_for(config)
+    pilot.press(Button.START)
+    pilot.press(Button.VOTE)
+    assert pilot.view.phase is Phase.VOTE
+    pilot.press(Button.START)                          # pause: the countdown waits
+    pilot.press(Button.BACK, hold=1.4)                 # short of 1.5 s: a tap
+    assert pilot.box.flow.phase is Phase.VOTE
+    pilot.press(Button.BACK, hold=1.6)
+    assert pilot.view.phase is Phase.IDLE
+    assert pilot.parts.narrator.cues[-1][0].value == "abandon"
 
 
-def test_a_line_missing_from_the_cache_is_a_caption_and_the_flow_goes_on(box_parts):
-    parts = box_parts(fill=False)
-    press(parts, Button.START)
-    assert parts.frames[-1].caption == "Night falls. Everyone, close your eyes."
-    assert parts.narrator.played == []
-    assert parts.narrator.missed == ["Night falls. Everyone, close your eyes."]
-    run_until(parts.box, lambda: parts.box.flow.step_index == 1, timeout=10)
+def test_pause_keeps_the_time_left_and_vote_goes_to_the_countdown(pilot_for):
+    pilot = pilot_for()
+    pilot.press(Button.START)
+    pilot.press(Button.START)                          # pause
+    assert pilot.view.paused and pilot.view.label(Button.START) == "Resume"
+    remaining = pilot.box.flow.timer.remaining(pilot.clock.now)
+    pilot.advance(600)
+    assert pilot.box.flow.timer.remaining(pilot.clock.now) == remaining
+    assert pilot.box.flow.phase is Phase.NIGHT
+    pilot.press(Button.START)                          # resume
+    assert not pilot.view.paused
+    pilot.press(Button.VOTE)
+    assert pilot.view.phase is Phase.VOTE and pilot.view.big == "3"
+    assert pilot.parts.narrator.played[-1].text == "Three."
 
 
-def test_no_sound_card_runs_on_captions_and_says_so_once(box_parts, monkeypatch, capsys):
+def test_resuming_a_paused_line_plays_the_rest_of_it(pilot_for, tmp_path):
+    # Every line is a 2-second tone: shorter than any caption time, so the
+    # line's own end, not the caption's, is what moves the night on.
+    pilot = pilot_for(line_seconds=2.0)
+    flow = pilot.box.flow
+    pilot.press(Button.START)                          # "Night falls..." starts
+    started = pilot.parts.narrator.played[0].at
+    pilot.advance(0.5 - (pilot.clock.now - started))   # half a second heard
+    pilot.press(Button.START)                          # pause
+    paused_for = pilot.clock.now
+    pilot.advance(30)
+    pilot.press(Button.START)                          # resume: 1.5 s of it are left
+    paused_for = pilot.clock.now - paused_for
+    heard = lambda: pilot.clock.now - started - paused_for  # noqa: E731
+    pilot.advance(1.3 - heard())
+    assert flow.step_index == 0 and flow.stage == "speak"     # still speaking
+    pilot.advance(2.0 + 0.2 - heard())                 # the line and its gap are over
+    assert flow.stage == "wait"
+    assert [p.text for p in pilot.parts.narrator.played] == STARTER_NIGHT[:1]
+
+
+def test_a_line_missing_from_the_cache_is_a_caption_and_the_flow_goes_on(pilot_for):
+    pilot = pilot_for(fill=False)
+    pilot.press(Button.START)
+    assert pilot.view.caption == "Night falls. Everyone, close your eyes."
+    assert list(pilot.parts.narrator.played) == []
+    assert list(pilot.parts.narrator.missed) == ["Night falls. Everyone, close your eyes."]
+    pilot.until(lambda: pilot.box.flow.step_index == 1, limit=10)
+
+
+def test_no_sound_card_runs_on_captions_and_says_so_once(pilot_for, monkeypatch, capsys):
     monkeypatch.setenv("SDL_AUDIODRIVER", "no_such_driver")
     pygame.mixer.quit()
-    parts = box_parts()
-    assert not parts.narrator.sound
-    assert any("captions only" in n for n in parts.notices)
-    press(parts, Button.START)
-    press(parts, Button.VOTE)
-    run_until(parts.box, lambda: parts.box.flow.phase is Phase.REVEAL, timeout=15)
+    pilot = pilot_for()
+    assert not pilot.parts.narrator.sound
+    assert any("captions only" in n for n in pilot.parts.notices)
+    pilot.press(Button.START)
+    pilot.press(Button.VOTE)
+    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL, limit=15)
     out = capsys.readouterr().out
     assert out.count("captions only") == 1
     assert '>> "Vote!"' in out
 
 
-def test_closing_the_window_ends_the_loop(box_parts):
-    parts = box_parts(display="window")
-    assert parts.display == "window"
-    press(parts, Button.START)
+def test_closing_the_window_ends_the_loop(pilot_for):
+    pilot = pilot_for(display="window")
+    assert pilot.parts.display == "window"
+    pilot.press(Button.START)
     pygame.event.post(pygame.event.Event(pygame.QUIT))
-    parts.box.run()
-    assert not parts.box.running
+    pilot.box.run()
+    assert not pilot.box.running
 
 
-def test_window_keys_drive_the_mock_pins(box_parts):
-    parts = box_parts(display="window")
+def test_window_keys_drive_the_mock_pins(pilot_for):
+    pilot = pilot_for(display="window")
     seen = []
-    device = parts.bank.devices[Button.START]
+    device = pilot.bank.devices[Button.START]
     device.when_pressed = lambda: seen.append("pressed")
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE))
-    parts.box.step()
+    pilot.box.step()
     assert seen == ["pressed"]
     assert device.is_pressed
 
 
-def test_the_deck_picker_on_the_box(box_parts):
-    parts = box_parts()
-    box = parts.box
-    box.refresh()
-    first = parts.frames[-1]
+def test_the_deck_picker_on_the_box(pilot_for):
+    pilot = pilot_for()
+    first = pilot.view
     assert first.details[:2] == ("3 players", "Classic, 3 players")
     assert first.label(Button.NEXT) == "Next deck"
     seen_titles = [first.details[1]]
     for _ in range(3):
-        press(parts, Button.NEXT)
-        seen_titles.append(parts.frames[-1].details[1])
+        pilot.press(Button.NEXT)
+        seen_titles.append(pilot.view.details[1])
     assert seen_titles == ["Classic, 3 players", "Evil Transformation", "Trust No One",
                            "Random deck"]
-    press(parts, Button.VOTE)                        # 4 players
-    press(parts, Button.VOTE)                        # 5 players
-    press(parts, Button.NEXT)
-    view = parts.frames[-1]
+    pilot.press(Button.VOTE)                           # 4 players
+    pilot.press(Button.VOTE)                           # 5 players
+    pilot.press(Button.NEXT)
+    view = pilot.view
     assert view.details[0] == "5 players"
-    assert box.flow.settings.deck == tuple(__import__("wolfbox.presets", fromlist=["x"])
-                                           .PRESETS["evil_transformation"].deck(5))
+    assert view.details[1] == "Evil Transformation"
+    assert sorted(pilot.box.flow.settings.deck) == sorted(
+        ["doppelganger", "alpha_wolf", "mystic_wolf", "minion", "robber", "witch", "villager",
+         "villager", "villager"])
     assert any("center werewolf card" in d for d in view.details)   # setup note on screen
-    press(parts, Button.START)
-    assert box.flow.phase is Phase.NIGHT
-    run_until(box, lambda: box.flow.settings.night[box.flow.step_index].id == "doppelganger",
-              timeout=10)
-    assert parts.frames[-1].title == "Night · Doppelganger"
+    pilot.press(Button.START)
+    assert pilot.box.flow.phase is Phase.NIGHT
+    pilot.until(lambda: pilot.box.flow.settings.night[pilot.box.flow.step_index].id
+                == "doppelganger", limit=10)
+    assert pilot.view.title == "Night · Doppelganger"

@@ -305,3 +305,23 @@ def test_the_reveal_lists_the_rules_of_the_cards_in_play():
     text = " ".join(details)
     for card in ("Hunter", "Bodyguard", "Prince", "Cursed", "Tanner", "Minion"):
         assert card in text
+
+
+@pytest.mark.parametrize("late_by", [0.4, 3.0, 45.0])
+def test_a_late_wake_up_does_not_stretch_the_night(late_by):
+    """A loop that wakes late (a busy CPU, a slow SD card) must find the
+    round exactly where a punctual one would be: each stage starts when the
+    last was due, not when the lateness was noticed."""
+    punctual, late = make_flow(), make_flow()
+    punctual.handle(START, 0.0)
+    late.handle(START, 0.0)
+    t = 0.0
+    while punctual.phase is not Phase.VOTE:
+        t += 0.01
+        punctual.tick(t)
+        if round(t / late_by) != round((t - 0.01) / late_by):
+            late.tick(t)
+    for flow in (punctual, late):
+        flow.tick(t)
+    assert late.phase is punctual.phase
+    assert late.timer.remaining(t) == pytest.approx(punctual.timer.remaining(t), abs=1e-6)

@@ -120,9 +120,18 @@ def test_timing_depends_on_the_roles_only_not_on_where_cards_lie(deck):
     scripts = {tuple(night_script(list(p))) for p in itertools.islice(
         itertools.permutations(cards), 0, 200, 17)}
     assert len(scripts) == 1
-    for step in night_script(cards)[1:-1]:
-        call = next(c for c in NIGHT_CALLS if c.id == step.id)
-        assert step.seconds == ROLES[call.timed_by].action_seconds
+
+
+@pytest.mark.parametrize("partner", ["minion", "aura_seer", "insomniac", "revealer", "curator"])
+def test_a_doppelganger_repeat_call_gets_its_partner_roles_time(partner):
+    """She acts as the role she copied, so she gets that role's time: set the
+    partner's time to an odd value and the Doppelganger's own to another."""
+    deck = ["doppelganger", "werewolf", partner, "robber", "villager", "villager"]
+    steps = {s.id: s.seconds for s in night_script(deck, NightOptions(
+        action_seconds={partner: 17, "doppelganger": 23}))}
+    assert steps[f"doppelganger_{partner}"] == 17
+    assert steps[partner] == 17
+    assert steps["doppelganger"] == 23
 
 
 def test_action_time_scale_and_override():

@@ -1,0 +1,122 @@
+"""`wolfbox replay`: a whole round from a file of timed button events, as
+JSON lines, deterministic and without pygame."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wolfbox.buttons import Button
+from wolfbox.errors import UserError
+from wolfbox.flow import Flow, RoundSettings
+from wolfbox.replay import TimedPress, parse_events, replay
+
+HERE = Path(__file__).parent
+STARTER = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "wolfbox", "replay", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def records(events: list[TimedPress], deck=STARTER, **kw) -> list[dict]:
+    return list(replay(Flow(RoundSettings.for_deck(deck, **kw)), events))
+
+
+def test_a_whole_round_from_start_to_reveal():
+    out = records([TimedPress(0.0, Button.START), TimedPress(3600.0)],
+                  discussion_seconds=300)
+    phases = [r["phase"] for r in out]
+    assert [p for i, p in enumerate(phases) if i == 0 or phases[i - 1] != p] == \
+        ["idle", "night", "discussion", "vote", "reveal"]
+    said = [line for r in out for line in r["said"]]
+    assert said[0] == "Night falls. Everyone, close your eyes."
+    assert said[-7:] == ["1 minute left.", "10 seconds left.", "Three.", "Two.", "One.",
+                         "Vote!", "Everyone, flip your card over and see who won."]
+    discussion = [r for r in out if r["phase"] == "discussion"]
+    start = discussion[0]
+    assert start["big"] == "5:00" and start["cues"] == ["chime"]
+    # one record a shown second: 5:00 down to 0:01
+    assert [r["big"] for r in discussion][:3] == ["5:00", "4:59", "4:58"]
+    assert len({r["big"] for r in discussion}) == 300
+    warning = next(r for r in discussion if "1 minute left." in r["said"])
+    assert warning["big"] == "1:00"
+    assert warning["at"] == pytest.approx(start["at"] + 240)
+    reveal = out[-1]
+    assert reveal["title"] == "Who won?" and reveal["legend"] == {"start": "Done",
+                                                                  "next": "Done"}
+
+
+def test_the_same_events_give_the_same_lines_and_time_runs_only_as_far_as_asked():
+    events = [TimedPress(0.0, Button.START), TimedPress(30.0)]
+    first, second = records(events), records(events)
+    assert first == second
+    assert first[-1]["at"] <= 30.0
+    assert first[-1]["phase"] == "night"
+
+
+def test_a_hold_of_back_abandons_and_a_pause_stops_the_clock():
+    out = records([TimedPress(0.0, Button.START), TimedPress(10.0, Button.START),
+                   TimedPress(500.0, Button.START), TimedPress(505.0, Button.BACK, hold=True)])
+    paused = [r for r in out if r["paused"]]
+    assert paused and paused[0]["at"] == 10.0
+    assert not any(10.0 < r["at"] < 500.0 for r in out)   # nothing moves while paused
+    assert out[-1]["phase"] == "idle" and out[-1]["cues"] == ["abandon"]
+
+
+def test_golden_round_from_a_file():
+    """The file in tests/replays plays the same round every time. Its
+    landmarks were checked by hand: a pause of a minute at night, +1 minute
+    in the discussion, an early vote, Done."""
+    result = run(str(HERE / "replays" / "classic_round.events"))
+    assert result.returncode == 0, result.stderr
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    by_time = {r["at"]: r for r in out}
+    assert by_time[20.0]["paused"] and by_time[20.0]["legend"]["start"] == "Resume"
+    assert not by_time[80.0]["paused"]
+    assert by_time[160.0]["said"] == ["1 minute more."]
+    assert by_time[400.0]["phase"] == "vote" and by_time[400.0]["said"] == ["Three."]
+    assert by_time[410.0]["phase"] == "idle"
+    assert [r["said"] for r in out if r["phase"] == "vote"] == \
+        [["Three."], ["Two."], ["One."], ["Vote!"]]
+
+
+def test_reads_standard_input_and_takes_a_deck_and_a_seed():
+    events = '{"at": 0, "tap": "next"}\n{"at": 0, "tap": "next"}\n{"at": 0, "tap": "next"}\n'
+    a = run("--deck", "random", "--players", "6", "--seed", "7", "-", stdin=events)
+    b = run("--deck", "random", "--players", "6", "--seed", "7", "-", stdin=events)
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    first = json.loads(a.stdout.splitlines()[0])
+    assert first["details"][0] == "6 players"
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("{nope", "line 1: not JSON"),
+    ('["at", 0]', "must be an object"),
+    ('{"at": 0, "press": "start"}', "unknown key 'press' (allowed: at, tap, hold)"),
+    ('{"tap": "start"}', '"at" must be a time in seconds'),
+    ('{"at": -1, "tap": "start"}', '"at" must be a time in seconds'),
+    ('{"at": NaN, "tap": "start"}', '"at" must be a time in seconds'),
+    ('{"at": 0, "tap": "stop"}', "no button 'stop' (buttons: start, vote, next, back, power)"),
+    ('{"at": 0, "tap": "start", "hold": "back"}', "not both"),
+])
+def test_bad_events_are_one_line_naming_the_line(line, fragment):
+    result = run("-", stdin='{"at": 0}\n' + line + "\n")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "<stdin>:2" in result.stderr and fragment.replace("line 1", "") in result.stderr
+
+
+def test_events_out_of_order_and_a_missing_file():
+    with pytest.raises(UserError, match="before the line above"):
+        parse_events(['{"at": 5}', '{"at": 4}'], "events")
+    result = run(os.devnull + "-missing")
+    assert result.returncode == 2 and "cannot read events" in result.stderr
