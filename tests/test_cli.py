@@ -6,11 +6,10 @@ import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 
 import pygame
 import pytest
+from conftest import Lines, NotifySocket
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 
@@ -84,34 +83,17 @@ def _no_stray_boxes():
 _STARTED: list[list[subprocess.Popen]] = []
 
 
-def start_box(tmp_path, stdin=subprocess.PIPE) -> subprocess.Popen:
+def start_box(tmp_path, stdin=subprocess.PIPE, env: dict | None = None) -> subprocess.Popen:
     config = tmp_path / "box.toml"
     config.write_text(f'[voice]\ncache_dir = "{tmp_path / "cache"}"\n'
                       '[game]\ndiscussion_seconds = 30\n')
     proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "--headless",
                              "--config", str(config)],
                             stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=ENV)
+                            text=True, env={**ENV, **(env or {})})
     _STARTED[-1].append(proc)
+    proc.lines = Lines(proc.stdout)
     return proc
-
-
-def wait_for_output(proc: subprocess.Popen, text: str, timeout: float = 30) -> str:
-    """Everything the box printed so far, once `text` is among it."""
-    if not hasattr(proc, "seen"):
-        proc.seen = []
-
-        def pump() -> None:
-            for line in proc.stdout:
-                proc.seen.append(line)
-        threading.Thread(target=pump, daemon=True).start()
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        out = "".join(proc.seen)
-        if text in out:
-            return out
-        time.sleep(0.05)
-    raise AssertionError(f"never saw {text!r} in: {''.join(proc.seen)}")
 
 
 def type_keys(proc: subprocess.Popen, keys: str) -> None:
@@ -119,38 +101,49 @@ def type_keys(proc: subprocess.Popen, keys: str) -> None:
     proc.stdin.flush()
 
 
-def test_ctrl_c_mid_round_exits_cleanly(tmp_path):
-    proc = start_box(tmp_path)
-    wait_for_output(proc, "[START] Start")
+@pytest.fixture
+def notify(tmp_path):
+    sock = NotifySocket(tmp_path / "notify")
+    yield sock
+    sock.close()
+
+
+def test_ctrl_c_mid_round_exits_cleanly(tmp_path, notify):
+    proc = start_box(tmp_path, env={"NOTIFY_SOCKET": notify.address})
+    notify.wait_for("READY=1")                 # the start screen is up, keys are read
     type_keys(proc, "s")
-    wait_for_output(proc, "Night")
+    proc.lines.wait_for("Night")
     proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=10) == 0
+    assert proc.wait(timeout=60) == 0              # a stop the user asked for
     assert "Traceback" not in proc.stderr.read()
 
 
-def test_sigterm_exits_cleanly_and_closed_stdin_does_not_stop_the_box(tmp_path):
-    proc = start_box(tmp_path, stdin=subprocess.DEVNULL)
-    wait_for_output(proc, "[START] Start")
-    time.sleep(1.5)
+def test_sigterm_exits_cleanly_and_closed_stdin_does_not_stop_the_box(tmp_path, notify):
+    proc = start_box(tmp_path, env={"NOTIFY_SOCKET": notify.address,
+                                    "WATCHDOG_USEC": "200000"})
+    notify.wait_for("READY=1")
+    proc.stdin.close()                         # the terminal's input ends
+    notify.wait_for("WATCHDOG=1")              # the loop goes on after it...
+    notify.wait_for("WATCHDOG=1")
     assert proc.poll() is None, "the box stopped when its input closed"
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=10) == 0
+    assert proc.wait(timeout=60) == 0
+    assert "STOPPING=1" in notify.queued()
     assert "Traceback" not in proc.stderr.read()
 
 
-def test_terminal_keys_play_a_round_in_a_real_process(tmp_path):
-    proc = start_box(tmp_path)
-    wait_for_output(proc, "[START] Start")
+def test_terminal_keys_play_a_round_in_a_real_process(tmp_path, notify):
+    proc = start_box(tmp_path, env={"NOTIFY_SOCKET": notify.address})
+    notify.wait_for("READY=1")
     type_keys(proc, "s")
-    wait_for_output(proc, "Night falls")
+    proc.lines.wait_for("Night falls")
     type_keys(proc, "v")
-    wait_for_output(proc, "== Vote")
+    proc.lines.wait_for("== Vote")
     type_keys(proc, "B")                  # capital: hold BACK
-    out = wait_for_output(proc, "== Wolfbox")
-    assert "Hold: quit" in out
+    proc.lines.wait_for("== Wolfbox")
+    assert "Hold: quit" in "".join(proc.lines.seen)
     type_keys(proc, "q")
-    assert proc.wait(timeout=10) == 0
+    assert proc.wait(timeout=60) == 0
 
 
 def test_screenshot_renders_every_screen(tmp_path):
