@@ -58,6 +58,92 @@ def test_bad_options():
     one_line_error(wolfbox("screenshot", "--size", "big"), "--size must be WIDTHxHEIGHT")
 
 
+@pytest.mark.parametrize("args, fragments", [
+    (["script", "--players", "99"], ["--players 99", "3 to 30 players"]),
+    (["script", "--players", "2"], ["--players 2", "3 to 30 players"]),
+    (["script", "--deck", ""], ["--deck is empty"]),
+    (["script", "--deck", "  "], ["--deck is empty"]),
+    (["script", "--deck", "total_chaos", "--players", "9"],
+     ["--deck: preset 'total_chaos' is for 5 to 7 players, not 9", "(--players 9)"]),
+    (["selftest", "--button-timeout", "-1"], ["--button-timeout", "above 0"]),
+    (["selftest", "--button-timeout", "nan"], ["--button-timeout", "above 0"]),
+    (["screenshot", "--out", "/proc/nope"], ["cannot write screenshots to /proc/nope"]),
+])
+def test_bad_values_say_where_they_came_from_and_what_is_allowed(args, fragments):
+    one_line_error(wolfbox(*args), *fragments)
+
+
+def test_players_from_the_config_file_are_named_as_such(tmp_path):
+    path = tmp_path / "box.toml"
+    path.write_text("[game]\nplayers = 2\n")
+    one_line_error(wolfbox("script", "--config", str(path)), "game.players = 2",
+                   "3 to 30 players")
+
+
+def test_a_closed_pipe_ends_quietly():
+    for args in (["decks"], ["config"], ["script", "--deck", "total_chaos"]):
+        proc = subprocess.Popen([sys.executable, "-m", "wolfbox", *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+        proc.stdout.readline()
+        proc.stdout.close()                    # `| head -1`
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=60) == 0, err
+        assert "Traceback" not in err and "Broken pipe" not in err, err
+
+
+def test_settings_show_sources_and_reset_forgets_the_remembered_deck(tmp_path):
+    env = {**ENV, "XDG_STATE_HOME": str(tmp_path / "state")}
+    state = tmp_path / "state" / "wolfbox" / "state.json"
+    state.parent.mkdir(parents=True)
+    state.write_text('{"deck": ["werewolf", "werewolf", "seer", "robber", "troublemaker", '
+                     '"villager", "villager"], "players": 4}')
+    config = tmp_path / "box.toml"
+    config.write_text("[game]\ndiscussion_seconds = 240\n")
+    shown = wolfbox("settings", "--config", str(config), env=env)
+    assert shown.returncode == 0, shown.stderr
+    lines = {line.split(" = ")[0]: line for line in shown.stdout.splitlines() if " = " in line}
+    assert "remembered by the box" in lines["game.deck"] and '"villager", "villager"' in \
+        lines["game.deck"]
+    assert f"config file {config}" in lines["game.discussion_seconds"]
+    assert "240.0" in lines["game.discussion_seconds"]
+    assert lines["game.add_seconds"].endswith("# default")
+    assert "Precedence: command line, then the config file" in shown.stdout
+
+    reset = wolfbox("settings", "--reset", env=env)
+    assert reset.returncode == 0 and "forgotten" in reset.stdout
+    assert not state.exists()
+    shown = wolfbox("settings", env=env)
+    assert "remembered" not in shown.stdout.split("Precedence")[0]
+
+
+def test_the_config_file_deck_beats_the_remembered_one_and_says_so(tmp_path, notify):
+    env = {"XDG_STATE_HOME": str(tmp_path / "state"), "NOTIFY_SOCKET": notify.address}
+    state = tmp_path / "state" / "wolfbox" / "state.json"
+    state.parent.mkdir(parents=True)
+    state.write_text('{"deck": ["werewolf", "werewolf", "seer", "robber", "troublemaker", '
+                     '"villager", "villager"], "players": 4}')
+    proc = start_box(tmp_path, env=env)       # its config file sets no deck
+    notify.wait_for("READY=1")
+    proc.lines.wait_for("4 players")           # the remembered deck
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0
+    assert "remembered by the box" in proc.stderr.read()
+
+    config = tmp_path / "box.toml"
+    config.write_text(f'[voice]\ncache_dir = "{tmp_path / "cache"}"\n'
+                      '[game]\ndeck = "classic_5"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "--headless", "--config",
+                             str(config)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**ENV, **env})
+    _STARTED[-1].append(proc)
+    lines = Lines(proc.stdout)
+    notify.wait_for("READY=1")
+    lines.wait_for("5 players")
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0
+    assert "(the config file)" in proc.stderr.read()
+
+
 def test_config_prints_loadable_defaults(tmp_path):
     result = wolfbox("config")
     assert result.returncode == 0
