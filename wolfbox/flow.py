@@ -31,6 +31,7 @@ from .effects import (
     StopSpeech,
     Warm,
 )
+from .i18n import _, ngettext
 from .lines import PER_WORD
 from .night import NightOptions, Step, night_script, setup_notes
 from .picker import Picker
@@ -154,7 +155,7 @@ class Flow:
     def tick(self, now: float) -> list[Effect]:
         """Move on past every deadline that has passed by `now`."""
         effects: list[Effect] = []
-        for _ in range(1000):   # each pass ends a stage; a round has far fewer
+        for _pass in range(1000):   # each pass ends a stage; a round has far fewer
             if self.paused or self.timer is None:
                 break
             if self.phase is Phase.DISCUSSION:
@@ -170,34 +171,34 @@ class Flow:
     # ------------------------------------------------------- what buttons do
     def _taps(self) -> dict[Button, _Action]:
         if self.paused:
-            return {Button.START: _Action("Resume", self._resume)}
+            return {Button.START: _Action(_("Resume"), self._resume)}
         match self.phase:
             case Phase.IDLE:
-                return {Button.START: _Action("Start", self._start),
-                        Button.VOTE: _Action("Players +1", self._more_players),
-                        Button.NEXT: _Action("Next deck", self._next_deck),
-                        Button.BACK: _Action("Players −1", self._fewer_players)}
+                return {Button.START: _Action(_("Start"), self._start),
+                        Button.VOTE: _Action(_("Players +1"), self._more_players),
+                        Button.NEXT: _Action(_("Next deck"), self._next_deck),
+                        Button.BACK: _Action(_("Players −1"), self._fewer_players)}
             case Phase.NIGHT:
-                return {Button.START: _Action("Pause", self._pause),
-                        Button.VOTE: _Action("Vote now", self._vote_now),
-                        Button.NEXT: _Action("Skip", self._skip)}
+                return {Button.START: _Action(_("Pause"), self._pause),
+                        Button.VOTE: _Action(_("Vote now"), self._vote_now),
+                        Button.NEXT: _Action(_("Skip"), self._skip)}
             case Phase.DISCUSSION:
-                return {Button.START: _Action("Pause", self._pause),
-                        Button.VOTE: _Action("Vote now", self._vote_now),
+                return {Button.START: _Action(_("Pause"), self._pause),
+                        Button.VOTE: _Action(_("Vote now"), self._vote_now),
                         Button.NEXT: _Action(lines.plus(self.settings.add_seconds),
                                              self._add_time)}
             case Phase.VOTE:
-                return {Button.START: _Action("Pause", self._pause),
-                        Button.NEXT: _Action("Skip", self._skip_vote)}
+                return {Button.START: _Action(_("Pause"), self._pause),
+                        Button.NEXT: _Action(_("Skip"), self._skip_vote)}
             case Phase.REVEAL:
-                return {Button.START: _Action("Done", self._to_idle),
-                        Button.NEXT: _Action("Done", self._to_idle)}
+                return {Button.START: _Action(_("Done"), self._to_idle),
+                        Button.NEXT: _Action(_("Done"), self._to_idle)}
         return {}
 
     def _holds(self) -> dict[Button, _Action]:
-        holds = {Button.POWER: _Action("Hold: power off", self._shutdown)}
+        holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
         if self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
-            holds[Button.BACK] = _Action("Hold: quit", self._abandon)
+            holds[Button.BACK] = _Action(_("Hold: quit"), self._abandon)
         return holds
 
     # --------------------------------------------------------------- actions
@@ -381,24 +382,25 @@ class Flow:
         t = self.timer
         match self.phase:
             case Phase.IDLE:
-                return dataclasses.replace(base, title="Wolfbox", details=self._deck_lines())
+                return dataclasses.replace(base, title=_("Wolfbox"), details=self._deck_lines())
             case Phase.NIGHT:
                 step = self.settings.night[self.step_index]
                 big = _clock(t.shown_seconds(now)) if t and self.stage == _WAIT else ""
                 progress = (self.step_index + (self.stage != _SPEAK) * 0.5) \
                     / len(self.settings.night)
-                return dataclasses.replace(base, title=f"Night · {_step_title(step.id)}",
-                                           big=big, progress=1 - progress, dim=True)
+                title = _("Night · {step}").format(step=_step_title(step.id))
+                return dataclasses.replace(base, title=title, big=big, progress=1 - progress,
+                                           dim=True)
             case Phase.DISCUSSION:
                 assert t is not None
                 shown = t.shown_seconds(now)
                 return dataclasses.replace(
-                    base, title="Discussion", big=_clock(shown),
+                    base, title=_("Discussion"), big=_clock(shown),
                     progress=min(1.0, shown / t.total) if t.total else 0.0)
             case Phase.VOTE:
-                return dataclasses.replace(base, title="Vote",
+                return dataclasses.replace(base, title=_("Vote"),
                                            big=lines.COUNTDOWN_SHOWN[self.beat])
-        return dataclasses.replace(base, title="Who won?",
+        return dataclasses.replace(base, title=_("Who won?"),
                                    details=lines.reveal_rules(self.settings.deck))
 
     def _hint(self, now: float) -> Button | None:
@@ -417,8 +419,10 @@ class Flow:
     def _deck_lines(self) -> tuple[str, ...]:
         assert self.picker is not None
         deck = self.settings.deck
-        title = self.picker.choice.title if self.picker.choice.deck == deck else "Your deck"
-        return (f"{self.picker.players} players", title, describe(deck), *setup_notes(deck))
+        title = self.picker.choice.title if self.picker.choice.deck == deck else _("Your deck")
+        players = ngettext("{n} player", "{n} players", self.picker.players).format(
+            n=self.picker.players)
+        return (players, title, describe(deck), *setup_notes(deck))
 
     def check(self, now: float) -> None:
         """Raise AssertionError if the flow is in a state it should never reach."""
@@ -440,4 +444,4 @@ def _clock(seconds: int) -> str:
 
 
 def _step_title(step_id: str) -> str:
-    return step_id.replace("_", " ").title()
+    return _(step_id.replace("_", " ").title())
