@@ -8,11 +8,18 @@ logic. Words with numbers or names in them use named `{placeholders}` and
 number. Module-level constants are marked with `N_()` where they are
 defined and translated with `_()` where they are shown, so a change of
 language takes effect without re-importing anything.
+
+For tests there is a pseudo-language, "pseudo": every message comes back
+wrapped as "⟦...⟧" (its `{placeholders}` untouched, so `.format()` still
+works). Any text on screen or in the narration that is not wrapped never
+went through `_()`, and a real translation would miss it too.
 """
 
 from __future__ import annotations
 
 import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 DOMAIN = "wolfbox"
@@ -23,7 +30,8 @@ _catalogue: gettext.NullTranslations = gettext.NullTranslations()
 
 def _(message: str) -> str:
     """`message` in the box's language (English if it has no translation)."""
-    return _catalogue.gettext(message)
+    # gettext("") is a catalogue's header, never a line of ours.
+    return _catalogue.gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -36,7 +44,36 @@ def N_(message: str) -> str:
     return message
 
 
+PSEUDO = "pseudo"
+
+
+class PseudoTranslations(gettext.NullTranslations):
+    """The pseudo-language: each message as "⟦message⟧", placeholders kept."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧" if message else message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.gettext(msgid1 if n == 1 else msgid2)
+
+
 def use_language(code: str) -> None:
-    """Switch every later `_()` to `code`'s catalogue (English if there is none)."""
+    """Switch every later `_()` to `code`'s catalogue (English if there is
+    none; "pseudo" for the test pseudo-language)."""
     global _catalogue
-    _catalogue = gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True)
+    if code == PSEUDO:
+        _catalogue = PseudoTranslations()
+    else:
+        _catalogue = gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True)
+
+
+@contextmanager
+def pseudo_translation() -> Iterator[None]:
+    """The pseudo-language for the length of a `with`, then the language before."""
+    global _catalogue
+    before = _catalogue
+    use_language(PSEUDO)
+    try:
+        yield
+    finally:
+        _catalogue = before
