@@ -1,7 +1,8 @@
 """Reading and checking a deck: the cards a table plays with.
 
 Errors are DeckError with one line naming the problem; doubtful but legal
-decks give warnings instead.
+decks give warnings instead. Both are in the box's language; role ids in
+them (werewolf, alpha_wolf) are what a person types, so they stay as they are.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .errors import UserError
-from .roles import ROLES, WEREWOLF_CARDS, Team, UnknownRole, role
+from .i18n import _, ngettext
+from .roles import ROLES, WEREWOLF_CARDS, Team, UnknownRole, role, role_name
 
 CENTER_CARDS = 3
 MIN_PLAYERS = 3
@@ -29,8 +31,8 @@ def parse_deck(text: str) -> list[str]:
            for part in text.split(",")]
     ids = [i for i in ids if i]
     if not ids:
-        raise DeckError("the deck is empty: give role ids separated by commas, "
-                        "e.g. werewolf,werewolf,seer,robber,troublemaker,villager")
+        raise DeckError(_("the deck is empty: give role ids separated by commas, "
+                          "e.g. werewolf,werewolf,seer,robber,troublemaker,villager"))
     return ids
 
 
@@ -54,28 +56,33 @@ def check_deck(deck: Sequence[str], players: int | None = None) -> list[str]:
     for rid, n in counts.items():
         limit = ROLES[rid].copies
         if n > limit:
-            raise DeckError(f"{n} × {rid}: the game has only {limit} "
-                            f"{ROLES[rid].name} card{'s' if limit > 1 else ''}")
+            raise DeckError(ngettext("{count} × {id}: the game has only {limit} {role} card",
+                                     "{count} × {id}: the game has only {limit} {role} cards",
+                                     limit).format(count=n, id=rid, limit=limit,
+                                                   role=role_name(rid)))
     if counts["mason"] == 1:
-        raise DeckError("mason: the two Mason cards are played together or not at all "
-                        "(add the second mason or remove the first)")
+        raise DeckError(_("mason: the two Mason cards are played together or not at all "
+                          "(add the second mason or remove the first)"))
     extra = extra_cards(deck)
-    why = "players + 4 with the alpha_wolf" if extra == 4 else "players + 3"
+    # TRANSLATORS: how many cards a deck needs; "alpha_wolf" is a role id, kept as it is.
+    why = _("players + 4 with the alpha_wolf") if extra == 4 else _("players + 3")
     if "alpha_wolf" in counts and not any(r in WEREWOLF_CARDS for r in deck):
-        raise DeckError("alpha_wolf needs a center werewolf card: add a werewolf, "
-                        "mystic_wolf or dream_wolf")
+        raise DeckError(_("alpha_wolf needs a center werewolf card: add a werewolf, "
+                          "mystic_wolf or dream_wolf"))
     if players is not None:
         if players < MIN_PLAYERS:
-            raise DeckError(f"--players {players}: the game needs at least {MIN_PLAYERS} "
-                            "players")
+            raise DeckError(_("--players {players}: the game needs at least {least} "
+                              "players").format(players=players, least=MIN_PLAYERS))
         if len(deck) != players + extra:
-            raise DeckError(f"{players} players need {players + extra} cards ({why}); "
-                            f"the deck has {len(deck)}")
+            raise DeckError(_("{players} players need {need} cards ({why}); the deck has "
+                              "{cards}").format(players=players, need=players + extra, why=why,
+                                                cards=len(deck)))
     implied = len(deck) - extra
     if implied < MIN_PLAYERS:
-        raise DeckError(f"a deck of {len(deck)} cards is for {implied} players ({why}); "
-                        f"the game needs at least {MIN_PLAYERS} players "
-                        f"({MIN_PLAYERS + extra} cards)")
+        raise DeckError(_("a deck of {cards} cards is for {players} players ({why}); the "
+                          "game needs at least {least} players ({least_cards} cards)").format(
+            cards=len(deck), players=implied, why=why, least=MIN_PLAYERS,
+            least_cards=MIN_PLAYERS + extra))
     return _warnings(deck, counts, implied)
 
 
@@ -83,19 +90,19 @@ def _warnings(deck: Sequence[str], counts: Counter[str], players: int) -> list[s
     warnings = []
     wolves = [r for r in deck if ROLES[r].team is Team.WEREWOLF and r != "minion"]
     if not wolves:
-        warnings.append("no werewolf card in the deck: the village can only win if "
-                        "nobody dies")
+        warnings.append(_("no werewolf card in the deck: the village can only win if "
+                          "nobody dies"))
     if "insomniac" in counts and not any(m in counts for m in _MOVERS):
-        warnings.append("insomniac: nothing in this deck can move her card, so she learns "
-                        "nothing (add a robber or troublemaker)")
+        warnings.append(_("insomniac: nothing in this deck can move her card, so she "
+                          "learns nothing (add a robber or troublemaker)"))
     if "minion" in counts and not wolves:
-        warnings.append("minion: there are no werewolves for him to see")
+        warnings.append(_("minion: there are no werewolves for him to see"))
     if "bodyguard" in counts and players < 5:
-        warnings.append("bodyguard: recommended for five or more players")
+        warnings.append(_("bodyguard: recommended for five or more players"))
     if players > 10:
-        warnings.append(f"{players} players: above 10, the rules suggest a helper who does "
-                        "not play to move the cards")
+        warnings.append(_("{players} players: above 10, the rules suggest a helper who "
+                          "does not play to move the cards").format(players=players))
     if "aura_seer" in counts and not any(ROLES[r].wake for r in deck if r not in
                                          ("aura_seer", "werewolf", "mason", "minion")):
-        warnings.append("aura_seer: nobody else in this deck looks at or moves cards")
+        warnings.append(_("aura_seer: nobody else in this deck looks at or moves cards"))
     return warnings
