@@ -5,14 +5,19 @@ the combined wake chart's, Sentinel first); nothing else in the project
 repeats it. Every call whose roles are in the deck is made, whether the card
 is with a player or in the center, with the same timing: a skipped call or a
 shorter gap would tell the table what lies in the center.
+
+The texts are written whole, one sentence or more a message, so that a
+translator never has to fit a fragment into a sentence made elsewhere.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .roles import ROLES, WEREWOLF_CARDS, Box
+from .i18n import N_, _
+from .roles import ROLES, WEREWOLF_CARDS, Box, role_name
 
 
 @dataclass(frozen=True)
@@ -64,8 +69,21 @@ WAKES_LATER = ("minion", "aura_seer", "insomniac", "revealer", "curator")
 
 
 def _names(ids: Sequence[str]) -> str:
-    names = [ROLES[i].name for i in ids]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    """'the Seer, Robber or Witch' without the article, in the box's language."""
+    names = [role_name(i) for i in ids]
+    text = names[0]
+    for name in names[1:-1]:
+        # TRANSLATORS: a list of role names being built, one more added: "Seer, Robber".
+        text = _("{names}, {name}").format(names=text, name=name)
+    if len(names) > 1:
+        # TRANSLATORS: the last role name of a list: "Seer, Robber or Witch".
+        text = _("{names} or {name}").format(names=text, name=names[-1])
+    return text
+
+
+def _sentences(*texts: str) -> str:
+    """Whole sentences, each translated on its own, said one after another."""
+    return " ".join(texts)
 
 
 def _doppelganger_wake(t: Table) -> str:
@@ -73,49 +91,50 @@ def _doppelganger_wake(t: Table) -> str:
     keep = (lambda r: True) if expansions else (lambda r: ROLES[r].box is Box.BASE)
     now = [r for r in ACTS_AT_ONCE if keep(r)]
     later = [r for r in WAKES_LATER if keep(r)]
-    return ("Doppelganger, open your eyes and look at another player's card. "
-            f"You are now that role. If you saw the {_names(now)}, do that role's action "
-            "now. If you saw a werewolf or a Mason, you will wake with them. If you saw the "
-            f"{_names(later)}, you will be called again.")
-
-
-def _thumbs(t: Table) -> str:
-    return ("Werewolves, and the Dream Wolf too, stick out a thumb"
-            if t.has("dream_wolf") else "Werewolves, stick out a thumb")
+    # TRANSLATORS: {now} and {later} are lists of role names, as "Seer, Robber or Drunk".
+    return _("Doppelganger, open your eyes and look at another player's card. You are now "
+             "that role. If you saw the {now}, do that role's action now. If you saw a "
+             "werewolf or a Mason, you will wake with them. If you saw the {later}, you will "
+             "be called again.").format(now=_names(now), later=_names(later))
 
 
 def _werewolves_wake(t: Table) -> str:
-    who = "Werewolves, except the Dream Wolf," if t.has("dream_wolf") else "Werewolves,"
-    text = f"{who} open your eyes and look for the other werewolves."
     if t.has("dream_wolf"):
-        text += " Dream Wolf, keep your eyes closed and stick out your thumb."
-    if t.options.lone_wolf:
-        center = ("one center card, the center werewolf card included"
-                  if t.has("alpha_wolf") else "one of the center cards")
-        text += f" If you are the only werewolf awake, you may look at {center}."
+        texts = [_("Werewolves, except the Dream Wolf, open your eyes and look for the other "
+                   "werewolves."),
+                 _("Dream Wolf, keep your eyes closed and stick out your thumb.")]
+    else:
+        texts = [_("Werewolves, open your eyes and look for the other werewolves.")]
+    if t.options.lone_wolf and t.has("alpha_wolf"):
+        texts.append(_("If you are the only werewolf awake, you may look at one center card, "
+                       "the center werewolf card included."))
+    elif t.options.lone_wolf:
+        texts.append(_("If you are the only werewolf awake, you may look at one of the center "
+                       "cards."))
     elif t.has("alpha_wolf"):
-        text += " Leave the center werewolf card where it lies."
-    return text
+        texts.append(_("Leave the center werewolf card where it lies."))
+    return _sentences(*texts)
 
 
 def _werewolves_sleep(t: Table) -> str:
     if t.has("dream_wolf"):
-        return "Dream Wolf, put your thumb away. Werewolves, close your eyes."
-    return "Werewolves, close your eyes."
+        return _("Dream Wolf, put your thumb away. Werewolves, close your eyes.")
+    return _("Werewolves, close your eyes.")
 
 
 def _minion_wake(t: Table) -> str:
-    return f"Minion, open your eyes. {_thumbs(t)} so the Minion can see you."
+    if t.has("dream_wolf"):
+        return _("Minion, open your eyes. Werewolves, and the Dream Wolf too, stick out a "
+                 "thumb so the Minion can see you.")
+    return _("Minion, open your eyes. Werewolves, stick out a thumb so the Minion can see you.")
 
 
 def _doppel_minion_wake(t: Table) -> str:
-    return ("Doppelganger, if you saw the Minion, open your eyes. "
-            f"{_thumbs(t)} so the Doppelganger can see you.")
-
-
-_AURA = "Everyone who looked at or moved a card tonight, stick out a thumb."
-_REVEAL = ("You may turn another player's card face up. If it is a werewolf or the Tanner, "
-           "turn it face down again.")
+    if t.has("dream_wolf"):
+        return _("Doppelganger, if you saw the Minion, open your eyes. Werewolves, and the "
+                 "Dream Wolf too, stick out a thumb so the Doppelganger can see you.")
+    return _("Doppelganger, if you saw the Minion, open your eyes. Werewolves, stick out a "
+             "thumb so the Doppelganger can see you.")
 
 
 def _call(id: str, roles: Sequence[str], wake: Text, sleep: Text,
@@ -125,98 +144,112 @@ def _call(id: str, roles: Sequence[str], wake: Text, sleep: Text,
                 else t.has(*needs), wake, sleep, timed_by or needs[-1])
 
 
-def _close(name: str) -> str:
-    return f"{name}, close your eyes."
-
-
+# The texts are English, marked with N_(); a night script translates them
+# (and the functions build theirs with _()) when it is made.
 NIGHT_CALLS: tuple[Call, ...] = (
     _call("sentinel", ["sentinel"],
-          "Sentinel, open your eyes. You may put your shield on any other player's card.",
-          _close("Sentinel")),
-    _call("doppelganger", ["doppelganger"], _doppelganger_wake, _close("Doppelganger")),
+          N_("Sentinel, open your eyes. You may put your shield on any other player's card."),
+          N_("Sentinel, close your eyes.")),
+    _call("doppelganger", ["doppelganger"], _doppelganger_wake,
+          N_("Doppelganger, close your eyes.")),
     _call("doppelganger_minion", ["doppelganger", "minion"], _doppel_minion_wake,
-          lambda t: "Thumbs away. Doppelganger, close your eyes."),
+          N_("Thumbs away. Doppelganger, close your eyes.")),
     Call("werewolves", lambda t: t.has("werewolf", "alpha_wolf", "mystic_wolf"),
          _werewolves_wake, _werewolves_sleep, timed_by="werewolf"),
     _call("alpha_wolf", ["alpha_wolf"],
-          "Alpha Wolf, open your eyes. Swap the center werewolf card with the card of a "
-          "player who is not a werewolf, without looking at either.", _close("Alpha Wolf")),
+          N_("Alpha Wolf, open your eyes. Swap the center werewolf card with the card of a "
+             "player who is not a werewolf, without looking at either."),
+          N_("Alpha Wolf, close your eyes.")),
     _call("mystic_wolf", ["mystic_wolf"],
-          "Mystic Wolf, open your eyes. You may look at one other player's card.",
-          _close("Mystic Wolf")),
-    _call("minion", ["minion"], _minion_wake,
-          lambda t: "Thumbs away. Minion, close your eyes."),
-    _call("masons", ["mason"], "Masons, open your eyes and look for the other Mason.",
-          _close("Masons")),
+          N_("Mystic Wolf, open your eyes. You may look at one other player's card."),
+          N_("Mystic Wolf, close your eyes.")),
+    _call("minion", ["minion"], _minion_wake, N_("Thumbs away. Minion, close your eyes.")),
+    _call("masons", ["mason"], N_("Masons, open your eyes and look for the other Mason."),
+          N_("Masons, close your eyes.")),
     _call("seer", ["seer"],
-          "Seer, open your eyes. You may look at another player's card, or at two of the "
-          "center cards.", _close("Seer")),
+          N_("Seer, open your eyes. You may look at another player's card, or at two of the "
+             "center cards."), N_("Seer, close your eyes.")),
     _call("apprentice_seer", ["apprentice_seer"],
-          "Apprentice Seer, open your eyes. You may look at one of the center cards.",
-          _close("Apprentice Seer")),
+          N_("Apprentice Seer, open your eyes. You may look at one of the center cards."),
+          N_("Apprentice Seer, close your eyes.")),
     _call("paranormal_investigator", ["paranormal_investigator"],
-          "Paranormal Investigator, open your eyes. You may look at up to two other "
-          "players' cards, one at a time. If you see a werewolf or the Tanner, stop: you "
-          "are now that role.", _close("Paranormal Investigator")),
+          N_("Paranormal Investigator, open your eyes. You may look at up to two other "
+             "players' cards, one at a time. If you see a werewolf or the Tanner, stop: you "
+             "are now that role."), N_("Paranormal Investigator, close your eyes.")),
     _call("robber", ["robber"],
-          "Robber, open your eyes. You may swap your card with another player's card, "
-          "then look at the card you now have.", _close("Robber")),
+          N_("Robber, open your eyes. You may swap your card with another player's card, "
+             "then look at the card you now have."), N_("Robber, close your eyes.")),
     _call("witch", ["witch"],
-          "Witch, open your eyes. You may look at one of the center cards. If you do, you "
-          "must swap it with any player's card, your own included.", _close("Witch")),
+          N_("Witch, open your eyes. You may look at one of the center cards. If you do, you "
+             "must swap it with any player's card, your own included."),
+          N_("Witch, close your eyes.")),
     _call("troublemaker", ["troublemaker"],
-          "Troublemaker, open your eyes. You may swap the cards of two other players "
-          "without looking at them.", _close("Troublemaker")),
+          N_("Troublemaker, open your eyes. You may swap the cards of two other players "
+             "without looking at them."), N_("Troublemaker, close your eyes.")),
     _call("village_idiot", ["village_idiot"],
-          "Village Idiot, open your eyes. You may move every other player's card one "
-          "place to the left, or one place to the right.", _close("Village Idiot")),
-    _call("aura_seer", ["aura_seer"], f"Aura Seer, open your eyes. {_AURA}",
-          lambda t: "Thumbs away. Aura Seer, close your eyes."),
+          N_("Village Idiot, open your eyes. You may move every other player's card one "
+             "place to the left, or one place to the right."),
+          N_("Village Idiot, close your eyes.")),
+    _call("aura_seer", ["aura_seer"],
+          N_("Aura Seer, open your eyes. Everyone who looked at or moved a card tonight, "
+             "stick out a thumb."), N_("Thumbs away. Aura Seer, close your eyes.")),
     _call("doppelganger_aura_seer", ["doppelganger", "aura_seer"],
-          f"Doppelganger, if you saw the Aura Seer, open your eyes. {_AURA}",
-          lambda t: "Thumbs away. Doppelganger, close your eyes."),
+          N_("Doppelganger, if you saw the Aura Seer, open your eyes. Everyone who looked at "
+             "or moved a card tonight, stick out a thumb."),
+          N_("Thumbs away. Doppelganger, close your eyes.")),
     _call("drunk", ["drunk"],
-          "Drunk, open your eyes and swap your card with one of the center cards, without "
-          "looking at it.", _close("Drunk")),
-    _call("insomniac", ["insomniac"], "Insomniac, open your eyes and look at your own card.",
-          _close("Insomniac")),
+          N_("Drunk, open your eyes and swap your card with one of the center cards, without "
+             "looking at it."), N_("Drunk, close your eyes.")),
+    _call("insomniac", ["insomniac"],
+          N_("Insomniac, open your eyes and look at your own card."),
+          N_("Insomniac, close your eyes.")),
     _call("doppelganger_insomniac", ["doppelganger", "insomniac"],
-          "Doppelganger, if you saw the Insomniac, open your eyes and look at your own card.",
-          _close("Doppelganger")),
-    _call("revealer", ["revealer"], f"Revealer, open your eyes. {_REVEAL}", _close("Revealer")),
+          N_("Doppelganger, if you saw the Insomniac, open your eyes and look at your own "
+             "card."), N_("Doppelganger, close your eyes.")),
+    _call("revealer", ["revealer"],
+          N_("Revealer, open your eyes. You may turn another player's card face up. If it is "
+             "a werewolf or the Tanner, turn it face down again."),
+          N_("Revealer, close your eyes.")),
     _call("doppelganger_revealer", ["doppelganger", "revealer"],
-          f"Doppelganger, if you saw the Revealer, open your eyes. {_REVEAL}",
-          _close("Doppelganger")),
+          N_("Doppelganger, if you saw the Revealer, open your eyes. You may turn another "
+             "player's card face up. If it is a werewolf or the Tanner, turn it face down "
+             "again."), N_("Doppelganger, close your eyes.")),
     _call("curator", ["curator"],
-          "Curator, open your eyes. You may place an artifact token face down on any "
-          "player's card, your own included, but not on a shielded card.", _close("Curator")),
+          N_("Curator, open your eyes. You may place an artifact token face down on any "
+             "player's card, your own included, but not on a shielded card."),
+          N_("Curator, close your eyes.")),
     _call("doppelganger_curator", ["doppelganger", "curator"],
-          "Doppelganger, if you saw the Curator, open your eyes. You may place an artifact "
-          "token face down on any player's card that has no shield and no token.",
-          _close("Doppelganger")),
+          N_("Doppelganger, if you saw the Curator, open your eyes. You may place an artifact "
+             "token face down on any player's card that has no shield and no token."),
+          N_("Doppelganger, close your eyes.")),
 )
 
-CLOSE_EYES = Step("close_eyes", "Night falls. Everyone, close your eyes.", seconds=2.0)
-WAKE_UP = Step("wake_up", "Everyone, reach out and touch your own card. "
-               "Now open your eyes: it is morning in the village.")
+CLOSE_EYES = Step("close_eyes", N_("Night falls. Everyone, close your eyes."), seconds=2.0)
+WAKE_UP = Step("wake_up", N_("Everyone, reach out and touch your own card. "
+                            "Now open your eyes: it is morning in the village."))
 
 
 def _text(text: Text, table: Table) -> str:
-    return text(table) if callable(text) else text
+    """A call's text for this table, in the box's language."""
+    return text(table) if callable(text) else _(text)
+
+
+def _translated(step: Step) -> Step:
+    return dataclasses.replace(step, text=_(step.text), after=_(step.after))
 
 
 def night_script(deck: Sequence[str], options: NightOptions | None = None) -> list[Step]:
     """The steps of one night for `deck` (role ids, already checked)."""
     options = options or NightOptions()
     table = Table(frozenset(deck), options)
-    steps = [CLOSE_EYES]
+    steps = [_translated(CLOSE_EYES)]
     for call in NIGHT_CALLS:
         if call.present(table):
             base = options.action_seconds.get(call.timed_by,
                                               ROLES[call.timed_by].action_seconds)
             steps.append(Step(call.id, _text(call.wake, table), round(base * options.scale, 3),
                               _text(call.sleep, table)))
-    steps.append(WAKE_UP)
+    steps.append(_translated(WAKE_UP))
     return steps
 
 
@@ -226,12 +259,13 @@ def setup_notes(deck: Sequence[str]) -> list[str]:
     notes = []
     if "alpha_wolf" in roles:
         wolves = sorted(r for r in roles if r in WEREWOLF_CARDS)
-        notes.append(f"Take one werewolf card ({_names(wolves)}) and lay it face down across "
-                     "the center: the center werewolf card.")
+        # TRANSLATORS: {cards} is a list of role names, as "Mystic Wolf or Werewolf".
+        notes.append(_("Take one werewolf card ({cards}) and lay it face down across the "
+                       "center: the center werewolf card.").format(cards=_names(wolves)))
     if "sentinel" in roles:
-        notes.append("Put the shield token beside the center cards.")
+        notes.append(_("Put the shield token beside the center cards."))
     if "curator" in roles:
-        notes.append("Shuffle the artifact tokens face down beside the center cards.")
+        notes.append(_("Shuffle the artifact tokens face down beside the center cards."))
     return notes
 
 
@@ -239,8 +273,13 @@ def setup_text(deck: Sequence[str]) -> list[str]:
     """What the table does before START, for this deck, in order."""
     alpha = "alpha_wolf" in deck
     players = len(deck) - (4 if alpha else 3)
-    deal = (f"Shuffle the {'other ' if alpha else ''}{len(deck) - (1 if alpha else 0)} cards, "
-            f"deal one to each of the {players} players and put 3 face down in the center.")
+    if alpha:
+        deal = _("Shuffle the other {cards} cards, deal one to each of the {players} players "
+                 "and put 3 face down in the center.")
+    else:
+        deal = _("Shuffle the {cards} cards, deal one to each of the {players} players and "
+                 "put 3 face down in the center.")
+    deal = deal.format(cards=len(deck) - (1 if alpha else 0), players=players)
     notes = setup_notes(deck)
     return notes[:1] + [deal] + notes[1:] if alpha else [deal] + notes
 
@@ -253,7 +292,7 @@ def all_lines(options: NightOptions | None = None) -> list[str]:
     combination of them cover every line (a test checks random decks).
     """
     options = options or NightOptions()
-    everything = [r for r in ROLES for _ in range(ROLES[r].copies)]
+    everything = [r for r in ROLES for _copy in range(ROLES[r].copies)]
     base = [r for r in everything if ROLES[r].box is Box.BASE]
     out: list[str] = []
     for pool in (base, everything):
