@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 from .deck import MIN_PLAYERS, players_for
+from .i18n import N_, _
 from .presets import MAX_PLAYERS, RANDOM, presets_for, random_deck
 
 YOURS = "yours"
@@ -19,8 +20,13 @@ YOURS = "yours"
 @dataclass(frozen=True)
 class Choice:
     name: str            # a preset name, "yours" or "random"
-    title: str
+    label: str           # English, marked N_(); `title` is what the screen shows
     deck: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        """The choice's title in the box's language (as it is now, not when made)."""
+        return _(self.label)
 
 
 @dataclass
@@ -54,7 +60,7 @@ class Picker:
     def _options_for(self, players: int) -> list[Choice]:
         out = []
         if players_for(self.own) == players:
-            out.append(Choice(YOURS, "Your deck", self.own))
+            out.append(Choice(YOURS, N_("Your deck"), self.own))
         out += [Choice(p.name, p.title, tuple(p.deck(players))) for p in presets_for(players)]
         out.append(self._random(players))
         # The table's own deck is listed once: under its preset name if it is one.
@@ -63,4 +69,4 @@ class Picker:
         return out
 
     def _random(self, players: int) -> Choice:
-        return Choice(RANDOM, "Random deck", tuple(random_deck(players, self.rng)))
+        return Choice(RANDOM, N_("Random deck"), tuple(random_deck(players, self.rng)))

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .deck import DeckError, check_deck, extra_cards
-from .roles import ROLES, Team
+from .i18n import N_, _
+from .roles import ROLES, Team, role_name
 
 MAX_PLAYERS = 10          # the picker's upper end; the rules allow more with a helper
 
@@ -22,7 +23,7 @@ MAX_PLAYERS = 10          # the picker's upper end; the rules allow more with a 
 @dataclass(frozen=True)
 class Preset:
     name: str
-    title: str
+    title: str            # English, marked N_(): shown through _()
     core: tuple[str, ...]
     source: str
     fill: bool            # True: filled with villagers to the table; False: as given only
@@ -34,23 +35,31 @@ class Preset:
             return self._build(players)
         except DeckError:
             span = self.players()
-            counts = f"exactly {span.start}" if len(span) == 1 else \
-                f"{span.start} to {span[-1]}"
-            raise DeckError(f"preset '{self.name}' is for {counts} players, "
-                            f"not {players}") from None
+            if len(span) == 1:
+                raise DeckError(_("preset '{name}' is for exactly {least} players, not "
+                                  "{players}").format(name=self.name, least=span.start,
+                                                      players=players)) from None
+            raise DeckError(_("preset '{name}' is for {least} to {most} players, not "
+                              "{players}").format(name=self.name, least=span.start,
+                                                  most=span[-1], players=players)) from None
 
     def _build(self, players: int) -> list[str]:
         deck = list(self.core)
         missing = players + extra_cards(deck) - len(deck)
         if players < self.least:
-            raise DeckError(f"preset '{self.name}' is for at least {self.least} players, "
-                            f"not {players}")
+            raise DeckError(_("preset '{name}' is for at least {least} players, not "
+                              "{players}").format(name=self.name, least=self.least,
+                                                  players=players))
         if missing and not self.fill:
-            raise DeckError(f"preset '{self.name}' is for exactly "
-                            f"{len(deck) - extra_cards(deck)} players, not {players}")
+            raise DeckError(_("preset '{name}' is for exactly {least} players, not "
+                              "{players}").format(name=self.name,
+                                                  least=len(deck) - extra_cards(deck),
+                                                  players=players))
         if missing < 0:
-            raise DeckError(f"preset '{self.name}' is for at least "
-                            f"{len(deck) - extra_cards(deck)} players, not {players}")
+            raise DeckError(_("preset '{name}' is for at least {least} players, not "
+                              "{players}").format(name=self.name,
+                                                  least=len(deck) - extra_cards(deck),
+                                                  players=players))
         deck += ["villager"] * missing
         check_deck(deck, players)
         return deck
@@ -76,31 +85,31 @@ _FUN = "Daybreak fun scenario"
 _WW = "werewolf werewolf"
 
 PRESETS: dict[str, Preset] = {p.name: p for p in [
-    _p("classic_3", "Classic, 3 players", f"{_WW} seer robber troublemaker villager", _SHEET),
-    _p("classic_4", "Classic, 4 players",
+    _p("classic_3", N_("Classic, 3 players"), f"{_WW} seer robber troublemaker villager", _SHEET),
+    _p("classic_4", N_("Classic, 4 players"),
        f"{_WW} seer robber troublemaker villager villager", _SHEET),
-    _p("classic_5", "Classic, 5 players",
+    _p("classic_5", N_("Classic, 5 players"),
        f"{_WW} seer robber troublemaker villager villager villager", _SHEET),
-    _p("classic_6", "Classic, 6 players",
+    _p("classic_6", N_("Classic, 6 players"),
        f"{_WW} seer robber troublemaker mason mason tanner villager", _SHEET),
-    _p("classic_7", "Classic, 7 players",
+    _p("classic_7", N_("Classic, 7 players"),
        f"{_WW} seer robber troublemaker mason mason minion insomniac villager", _SHEET),
-    _p("classic_8a", "Classic, 8 players (with a Villager)",
+    _p("classic_8a", N_("Classic, 8 players (with a Villager)"),
        f"{_WW} minion mason mason seer robber troublemaker insomniac villager tanner", _SHEET),
-    _p("classic_8b", "Classic, 8 players (with the Hunter)",
+    _p("classic_8b", N_("Classic, 8 players (with the Hunter)"),
        f"{_WW} minion mason mason seer robber troublemaker insomniac hunter tanner", _SHEET),
-    _p("classic_8c", "Classic, 8 players (with the Drunk)",
+    _p("classic_8c", N_("Classic, 8 players (with the Drunk)"),
        f"{_WW} minion mason mason seer robber troublemaker insomniac drunk tanner", _SHEET),
-    _p("evil_transformation", "Evil Transformation",
+    _p("evil_transformation", N_("Evil Transformation"),
        "doppelganger alpha_wolf mystic_wolf minion robber witch", _FUN, least=3),
-    _p("trust_no_one", "Trust No One",
+    _p("trust_no_one", N_("Trust No One"),
        "doppelganger alpha_wolf dream_wolf robber witch tanner", _FUN, least=3),
-    _p("cautionary_tale", "Cautionary Tale",
+    _p("cautionary_tale", N_("Cautionary Tale"),
        "werewolf mystic_wolf seer apprentice_seer revealer hunter bodyguard", _FUN, least=4),
-    _p("information_society", "Information Society",
+    _p("information_society", N_("Information Society"),
        "werewolf mystic_wolf seer apprentice_seer paranormal_investigator witch insomniac "
        "revealer", _FUN, least=5),
-    _p("total_chaos", "Total Chaos",
+    _p("total_chaos", N_("Total Chaos"),
        "doppelganger alpha_wolf werewolf robber witch troublemaker village_idiot curator",
        _FUN, least=5),
 ]}
@@ -116,7 +125,8 @@ def random_deck(players: int, rng: random.Random) -> list[str]:
     """A playable deck for `players`: a sensible number of werewolves, then a
     random mix of roles that act, no role that needs a partner left alone."""
     if players < 3:
-        raise DeckError(f"a random deck needs at least 3 players, not {players}")
+        raise DeckError(_("a random deck needs at least 3 players, not {players}").format(
+            players=players))
     wolves = 1 if players <= 3 else 2 if players <= 8 else 3
     wolf_cards = ["werewolf", "werewolf", "mystic_wolf", "dream_wolf"]
     rng.shuffle(wolf_cards)
@@ -155,15 +165,24 @@ def resolve_deck(text: str, players: int | None,
     if len(deck) == 1 and deck[0] not in ROLES:
         import difflib
         near = difflib.get_close_matches(deck[0], [*PRESETS, RANDOM, *ROLES], n=1)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
-        raise DeckError(f"'{deck[0]}' is neither a preset nor a role{hint}; "
-                        "see 'wolfbox decks' for presets, or give role ids separated by commas")
+        if near:
+            raise DeckError(_("'{name}' is neither a preset nor a role (did you mean "
+                              "'{near}'?); see 'wolfbox decks' for presets, or give role ids "
+                              "separated by commas").format(name=deck[0], near=near[0]))
+        raise DeckError(_("'{name}' is neither a preset nor a role; see 'wolfbox decks' for "
+                          "presets, or give role ids separated by commas").format(
+            name=deck[0]))
     check_deck(deck, players)
     return deck
 
 
 def describe(deck: Sequence[str]) -> str:
-    """'2× Werewolf, Seer, Robber' in deck order."""
-    counts = Counter(deck)
-    return ", ".join(f"{n}× {ROLES[r].name}" if n > 1 else ROLES[r].name
-                     for r, n in counts.items())
+    """'2× Werewolf, Seer, Robber' in deck order, in the box's language."""
+    # TRANSLATORS: {count} copies of a card in a deck: "2× Werewolf".
+    items = [_("{count}× {role}").format(count=n, role=role_name(r)) if n > 1
+             else role_name(r) for r, n in Counter(deck).items()]
+    text = items[0] if items else ""
+    for item in items[1:]:
+        # TRANSLATORS: a list of role names being built, one more added: "Seer, Robber".
+        text = _("{names}, {name}").format(names=text, name=item)
+    return text
