@@ -8,6 +8,7 @@ import json
 from .config import Config
 from .deck import players_for
 from .flow import RoundSettings
+from .i18n import _
 from .night import setup_text
 from .presets import MAX_PLAYERS, PRESETS, describe
 
@@ -18,15 +19,19 @@ def _steps(config: Config):
 
 def script_text(config: Config) -> str:
     deck = config.game.deck
-    out = [f"One Night for {players_for(deck)} players, {len(deck)} cards: {describe(deck)}"
-           + (" (lone wolf on)" if config.game.lone_wolf else ""), "", "Setup:"]
+    if config.game.lone_wolf:
+        head = _("One Night for {players} players, {cards} cards: {deck} (lone wolf on)")
+    else:
+        head = _("One Night for {players} players, {cards} cards: {deck}")
+    out = [head.format(players=players_for(deck), cards=len(deck), deck=describe(deck)),
+           "", _("Setup:")]
     out += [f"  {line}" for line in setup_text(deck)]
-    out += ["", "Read aloud, waiting where it says:"]
+    out += ["", _("Read aloud, waiting where it says:")]
     for n, step in enumerate(_steps(config), 1):
         out.append(f"{n:3}. [{step.id}]")
         out.append(f'     "{step.text}"')
         if step.seconds:
-            out.append(f"     (wait {step.seconds:g} s)")
+            out.append("     " + _("(wait {seconds} s)").format(seconds=f"{step.seconds:g}"))
         if step.after:
             out.append(f'     "{step.after}"')
     return "\n".join(out)
@@ -45,19 +50,24 @@ def script_json(config: Config) -> str:
 
 
 def decks_table() -> str:
-    rows = [("name", "players", "deck")]
+    # TRANSLATORS: the column headings of `wolfbox decks`.
+    rows = [(_("name"), _("players"), _("deck"))]
     for p in PRESETS.values():
         counts = p.players()
         span = f"{counts.start}" if len(counts) == 1 else f"{counts.start}-{counts[-1]}"
-        rows.append((p.name, span, f"{p.title}: {describe(p.core)}"
-                     + (" + villagers" if p.fill else "")))
-    rows.append(("random", f"3-{MAX_PLAYERS}", "a new random deck each time"))
+        # TRANSLATORS: a preset's title and its cards; "+ villagers": filled up to the table.
+        cards = _("{title}: {cards} + villagers") if p.fill else _("{title}: {cards}")
+        rows.append((p.name, span, cards.format(title=_(p.title), cards=describe(p.core))))
+    rows.append(("random", f"3-{MAX_PLAYERS}", _("a new random deck each time")))
     width = [max(len(r[i]) for r in rows) for i in range(2)]
     return "\n".join(f"{r[0]:<{width[0]}}  {r[1]:<{width[1]}}  {r[2]}" for r in rows)
 
 
 def roles_table() -> str:
-    """The README's role table, made from the catalogue so the two cannot differ."""
+    """The README's role table, made from the catalogue so the two cannot differ.
+
+    In English on purpose: it is the README's text (the names and summaries
+    are the catalogue's English), not something the box shows or says."""
     from .roles import ROLES
     rows = ["| id | role | box | team | wakes | what it does |", "|---|---|---|---|---|---|"]
     for r in ROLES.values():
