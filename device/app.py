@@ -125,6 +125,8 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     shown = init_video(display or config.screen.display)
     opened.callback(pygame.quit)
 
+    inbox = Inbox()          # what other threads tell the loop
+
     # Voice and sound
     narrator_cache: LineCache | None = None
     renderer: Renderer | None = None
@@ -143,10 +145,12 @@ def _build(opened: ExitStack, config: Config, display: str | None,
             else:
                 sound = True
                 narrator_cache = cache_for(config, voice)
-                renderer = Renderer(voice, narrator_cache, command=renderer_command)
+                renderer = Renderer(voice, narrator_cache, command=renderer_command,
+                                    on_ready=inbox.wake, report=inbox.notice)
     mix = Mix(cue_volume=config.sound.cue_volume, ambience=config.sound.ambience,
               ambience_volume=config.sound.ambience_volume, duck=config.sound.duck)
-    narrator = Narrator(narrator_cache, renderer, clock, sound=sound, mix=mix)
+    narrator = Narrator(narrator_cache, renderer, clock, sound=sound, mix=mix,
+                        report=inbox.notice)
     opened.callback(narrator.close)
 
     # Buttons
@@ -156,7 +160,6 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         factory, problem = make_factory(config.hardware.pin_factory)
         if problem:
             notices.append(problem)
-    inbox = Inbox()
     bank = ButtonBank(config.buttons.pins(), factory, inbox.edge, clock,
                       bounce_seconds=config.buttons.debounce_ms / 1000)
     opened.callback(bank.close)
@@ -196,7 +199,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
               speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
               sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
               notice="; ".join(notices), notifier=Notifier.from_env(),
-              view_sinks=[leds.show])
+              view_sinks=[leds.show], readiness=narrator.readiness)
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
     parts = Parts(box, narrator, bank, shown, notices, leds=leds)
     if shown == "headless" and stdin_keys:

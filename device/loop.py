@@ -10,6 +10,7 @@ and only where there is a window or console to read it from.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 from collections.abc import Callable
@@ -20,7 +21,8 @@ import pygame
 from wolfbox.buttons import Button, Classifier
 from wolfbox.effects import Effect
 from wolfbox.flow import Flow, SpeechDone
-from wolfbox.view import View
+from wolfbox.i18n import _
+from wolfbox.view import Phase, View
 
 from .notify import Notifier
 from .screen import Screen
@@ -41,6 +43,20 @@ class Stop:
     pass
 
 
+@dataclass(frozen=True)
+class Notice:
+    """Something the table should know about the box itself (no sound, a
+    full disk), reported once from whichever thread found it."""
+    text: str
+
+
+class Wake:
+    """Nothing to act on: something the screen shows has changed elsewhere."""
+
+
+Item = Edge | Stop | Notice | Wake
+
+
 class Inbox:
     """Events from other threads (gpiozero callbacks, terminal keys, signals).
 
@@ -50,7 +66,7 @@ class Inbox:
     """
 
     def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[Edge | Stop] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Item] = queue.SimpleQueue()
 
     def edge(self, button: Button, down: bool, at: float) -> None:
         self._queue.put(Edge(button, down, at))
@@ -58,7 +74,13 @@ class Inbox:
     def stop(self) -> None:
         self._queue.put(Stop())
 
-    def wait(self, timeout: float) -> list[Edge | Stop]:
+    def notice(self, text: str) -> None:
+        self._queue.put(Notice(text))
+
+    def wake(self, *_args: object) -> None:
+        self._queue.put(Wake())
+
+    def wait(self, timeout: float) -> list[Item]:
         try:
             items = [self._queue.get(timeout=timeout)] if timeout > 0 else []
         except queue.Empty:
@@ -87,6 +109,7 @@ class Box:
     on_frame: Callable[[View, float], None] | None = None
     view_sinks: list[Callable[[View], None]] = field(default_factory=list)   # LEDs
     notifier: Notifier = field(default_factory=Notifier)
+    readiness: Callable[[], tuple[int, int]] = lambda: (0, 0)   # voice lines (ready, needed)
 
     def __post_init__(self) -> None:
         self.running = True
@@ -124,14 +147,16 @@ class Box:
             return                           # only SDL's queue was read: nothing to do
         self.act(items)
 
-    def act(self, items: list[Edge | Stop]) -> None:
+    def act(self, items: list[Item]) -> None:
         """Hand the posted edges to the flow, then everything due by now, and
         redraw. The loop calls it after each sleep; a test on a fake clock
         calls it at each instant it jumps to."""
         for item in items:
             if isinstance(item, Stop):
                 self.running = False
-            else:
+            elif isinstance(item, Notice):
+                self.add_notice(item.text)
+            elif isinstance(item, Edge):
                 edge = self.classifier.press if item.down else self.classifier.release
                 for ev in edge(item.button, item.at):
                     self._apply(self.flow.handle(ev, self.clock()))
@@ -173,9 +198,25 @@ class Box:
             for sink in self.effect_sinks:
                 sink(effect)
 
+    def add_notice(self, text: str) -> None:
+        """Show `text` on the start screen beside any earlier notice (once)."""
+        shown = [n for n in self.notice.split("; ") if n]
+        if text not in shown:
+            self.notice = "; ".join([*shown, text])
+
+    def status(self) -> str:
+        """The voice's preparation, in tenths, while it is not ready."""
+        ready, needed = self.readiness()
+        if not needed or ready >= needed:
+            return ""
+        return _("Preparing the voice: {percent} %").format(
+            percent=10 * (100 * ready // needed // 10))
+
     def refresh(self) -> None:
         """Draw the view if it changed since the last frame."""
         view = self.flow.view(self.clock())
+        if view.phase is Phase.IDLE:
+            view = dataclasses.replace(view, status=self.status())
         if view == self._shown and self.notice == self._notice_shown:
             return
         self.screen.show(view, self.notice)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS
+from wolfbox.i18n import _
 from wolfbox.view import Phase, View
 
 LOGICAL = (480, 320)
@@ -93,14 +94,16 @@ class Painter:
                     for line in self.wrap(notice, int(16 * s), 440 * s)[:2]:
                         text(line, 16, HURRY, 240, y + 2, "midtop")
                         y += 19
-                text("Press START to begin", 22, ACCENT, 240, 244, "center")
+                if view.status:
+                    text(view.status, 16, MUTED, 240, 218, "midtop")
+                text(_("Press START to begin"), 22, ACCENT, 240, 244, "center")
             else:
                 caption_fits = self._rules(view, s, text)
 
         # Caption of the line being spoken
         if view.paused:
-            text("PAUSED", 22, PAUSED, 466, 12, "topright")
-            text("Paused: press START to resume", 21, PAUSED, 240, 204, "midtop")
+            text(_("PAUSED"), 22, PAUSED, 466, 12, "topright")
+            text(_("Paused: press START to resume"), 21, PAUSED, 240, 204, "midtop")
         elif view.caption and (view.phase is not Phase.REVEAL or caption_fits):
             y = 204.0 if view.phase is not Phase.REVEAL else 220.0
             for line in self.wrap(view.caption, int(19 * s), 450 * s)[:3]:

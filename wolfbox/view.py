@@ -32,6 +32,7 @@ class View:
     paused: bool = False
     dim: bool = False                  # night: the screen goes near black
     hint: Button | None = None         # the button the table should press next
+    status: str = ""                   # the box's own state on the start screen (voice)
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")
