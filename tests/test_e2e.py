@@ -6,6 +6,7 @@ and said. No test here waits on the wall clock.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pygame
 import pytest
@@ -19,6 +20,7 @@ from wolfbox.flow import RoundSettings
 from wolfbox.hardware.factory import mock_factory
 from wolfbox.view import Phase
 
+HERE = Path(__file__).parent
 NO_RENDERER = [sys.executable, "-c", "import sys; sys.exit(3)"]
 
 # What the starter deck's night says, in the words a table hears.
@@ -224,3 +226,39 @@ def test_the_deck_picker_on_the_box(pilot_for):
     pilot.until(lambda: pilot.box.flow.settings.night[pilot.box.flow.step_index].id
                 == "doppelganger", limit=10)
     assert pilot.view.title == "Night · Doppelganger"
+
+
+def test_the_start_screen_says_how_far_the_voice_is_prepared(pilot_for):
+    pilot = pilot_for(fill=False)
+    counts = iter([(0, 20), (7, 20), (19, 20), (20, 20)])
+    shown = []
+    for ready in counts:
+        pilot.box.readiness = lambda ready=ready: ready
+        pilot.advance(1)
+        shown.append(pilot.view.status)
+    assert shown == ["Preparing the voice: 0 %", "Preparing the voice: 30 %",
+                     "Preparing the voice: 90 %", ""]
+    pilot.box.readiness = lambda: (3, 20)
+    pilot.press(Button.START)
+    assert pilot.view.status == ""                    # never at night
+
+
+def test_a_cold_cache_is_rendered_in_round_order_and_the_screen_follows(tmp_path):
+    config = fast_config(tmp_path)
+    clock = FakeClock()
+    worker = [sys.executable, str(HERE / "fake_worker.py"), "ok"]
+    parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
+                  stdin_keys=False, renderer_command=worker)
+    try:
+        pilot = Pilot(parts, clock)
+        assert parts.narrator.readiness()[1] == len(
+            RoundSettings.from_config(config).lines())
+        assert parts.narrator.renderer.wait_idle(timeout=120)
+        parts.narrator.wait_warm(timeout=60)
+        pilot.advance(1)
+        ready, needed = parts.narrator.readiness()
+        assert ready == needed and pilot.view.status == ""
+        pilot.press(Button.START)
+        assert [p.text for p in parts.narrator.played] == STARTER_NIGHT[:1]
+    finally:
+        parts.close()
