@@ -15,6 +15,7 @@ import logging
 import queue
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pygame
 
@@ -115,6 +116,7 @@ class Box:
         self.running = True
         self._shown: View | None = None
         self._notice_shown = ""
+        self._failed: set[tuple[str, str]] = set()
 
     def stop(self) -> None:
         """Ask the loop to end; safe from signal handlers and other threads."""
@@ -196,7 +198,19 @@ class Box:
     def _apply(self, effects: list[Effect]) -> None:
         for effect in effects:
             for sink in self.effect_sinks:
-                sink(effect)
+                self._guarded(sink, effect)
+
+    def _guarded(self, sink: Callable[[Any], None], value: object) -> None:
+        """Run one sink; a failing adapter is logged once and the round goes
+        on, since nothing a speaker or a light does may stop the game."""
+        try:
+            sink(value)
+        except Exception as e:
+            key = (getattr(sink, "__qualname__", repr(sink)), type(e).__name__)
+            if key not in self._failed:
+                self._failed.add(key)
+                log.exception(_("an adapter failed ({error}); the round goes on").format(
+                    error=f"{type(e).__name__}: {e}"))
 
     def add_notice(self, text: str) -> None:
         """Show `text` on the start screen beside any earlier notice (once)."""
@@ -221,7 +235,7 @@ class Box:
             return
         self.screen.show(view, self.notice)
         for sink in self.view_sinks:
-            sink(view)
+            self._guarded(sink, view)
         self._shown, self._notice_shown = view, self.notice
         if self.on_frame is not None:
             self.on_frame(view, self.clock())

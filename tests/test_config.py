@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 
 import pytest
@@ -147,3 +148,16 @@ def test_nan_in_a_real_toml_file_is_refused(tmp_path):
 def test_a_short_discussion_drops_default_warnings_it_has_no_room_for():
     config = from_dict({"game": {"discussion_seconds": 30}})
     assert config.game.warnings == [10]
+
+
+@pytest.mark.parametrize("make, fragment", [
+    (lambda p: os.mkfifo(p), "not a regular file"),
+    (lambda p: p.write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n"), "nested too deeply"),
+    (lambda p: p.write_text("#" * 300_000), "larger than 256 KiB"),
+    (lambda p: p.write_bytes(b"\xff\xfe[game]\n"), "not a UTF-8 text file"),
+])
+def test_a_config_path_that_is_no_config_file_is_one_line(tmp_path, make, fragment):
+    path = tmp_path / "box.toml"
+    make(path)
+    with pytest.raises(ConfigError, match=fragment):
+        load(path)

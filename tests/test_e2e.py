@@ -262,3 +262,21 @@ def test_a_cold_cache_is_rendered_in_round_order_and_the_screen_follows(tmp_path
         assert [p.text for p in parts.narrator.played] == STARTER_NIGHT[:1]
     finally:
         parts.close()
+
+
+def test_a_failing_adapter_is_said_once_and_the_round_goes_on(pilot_for, caplog):
+    pilot = pilot_for()
+
+    def broken_speaker(effect):
+        raise OSError("the speaker fell off")
+
+    def broken_lights(view):
+        raise RuntimeError("no lights")
+    pilot.box.effect_sinks.insert(0, broken_speaker)
+    pilot.box.view_sinks.insert(0, broken_lights)
+    pilot.press(Button.START)
+    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
+    failures = [r for r in caplog.records if "an adapter failed" in r.getMessage()]
+    assert len(failures) == 2
+    assert "the speaker fell off" in failures[0].getMessage()
+    assert [p.text for p in pilot.parts.narrator.played][:1] == STARTER_NIGHT[:1]

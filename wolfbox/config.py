@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import stat
 import tomllib
 import typing
 from dataclasses import dataclass, field
@@ -324,23 +325,55 @@ def toml_value(v: Any) -> str:
     return _toml_value(v)
 
 
+MAX_CONFIG_BYTES = 256 * 1024
+
+
+def _regular_file(path: str, flags: int) -> int:
+    """Open only a regular file: a FIFO or a device would hang or never end."""
+    fd = os.open(path, flags | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise IsADirectoryError(path) if os.path.isdir(path) else _NotRegular(path)
+    os.set_blocking(fd, True)
+    return fd
+
+
+class _NotRegular(OSError):
+    pass
+
+
 def load(path: Path | None) -> Config:
     """The built-in defaults, overlaid with the TOML file at `path` if given."""
     if path is None:
         return Config()
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        with open(path, "rb", opener=_regular_file) as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(_("{path}: larger than {size} KiB: not a config file").format(
+                path=path, size=MAX_CONFIG_BYTES // 1024))
+        data = tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"config file not found: {path}") from None
+        raise ConfigError(_("config file not found: {path}").format(path=path)) from None
+    except _NotRegular:
+        raise ConfigError(_("config path is not a regular file: {path}").format(
+            path=path)) from None
     except IsADirectoryError:
-        raise ConfigError(f"config path is a directory, not a file: {path}") from None
+        raise ConfigError(_("config path is a directory, not a file: {path}").format(
+            path=path)) from None
     except PermissionError:
-        raise ConfigError(f"config file not readable (permission denied): {path}") from None
+        raise ConfigError(_("config file not readable (permission denied): {path}").format(
+            path=path)) from None
+    except OSError as e:
+        raise ConfigError(_("cannot read config file {path}: {why}").format(
+            path=path, why=e.strerror or e)) from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        raise ConfigError(_("{path}: not valid TOML: {why}").format(path=path, why=e)) from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not a UTF-8 text file") from None
+        raise ConfigError(_("{path}: not a UTF-8 text file").format(path=path)) from None
+    except RecursionError:
+        raise ConfigError(_("{path}: nested too deeply to be a config file").format(
+            path=path)) from None
     try:
         return from_dict(data)
     except ConfigError as e:
