@@ -20,7 +20,15 @@ from wolfbox.deck import DeckError, check_deck, parse_deck
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.i18n import _, ngettext, pseudo_translation, use_language
 from wolfbox.lines import added, discussion_start, plus, reveal_rules, warning
-from wolfbox.night import NightOptions, all_lines, night_script, setup_notes, setup_text
+from wolfbox.night import (
+    NIGHT_CALLS,
+    NightOptions,
+    all_lines,
+    night_script,
+    setup_notes,
+    setup_text,
+    step_title,
+)
 from wolfbox.picker import Picker
 from wolfbox.presets import PRESETS, describe, random_deck, resolve_deck
 from wolfbox.replay import TimedPress, replay
@@ -92,6 +100,15 @@ def test_every_night_line_is_translated(pseudo, lone_wolf):
     texts = [s.text for s in steps] + [s.after for s in steps if s.after]
     assert all(texts) and untranslated(texts) == []
     assert untranslated(all_lines(options)) == []
+
+
+def test_every_step_has_a_title_that_is_a_message_of_its_own():
+    """Titles are written out, so a catalogue can hold them (a title made
+    from the step id at run time would never reach a translator)."""
+    ids = ["close_eyes", *(c.id for c in NIGHT_CALLS), "wake_up"]
+    assert [step_title(i) for i in ids] == [i.replace("_", " ").title() for i in ids]
+    with pseudo_translation():
+        assert untranslated(step_title(i) for i in ids) == []
 
 
 def test_setup_and_deck_descriptions_are_translated(pseudo):

@@ -229,6 +229,42 @@ WAKE_UP = Step("wake_up", N_("Everyone, reach out and touch your own card. "
                             "Now open your eyes: it is morning in the village."))
 
 
+# What the screen calls each step, for the night's title ("Night · Seer").
+_STEP_TITLES = {
+    "close_eyes": N_("Close Eyes"),
+    "sentinel": N_("Sentinel"),
+    "doppelganger": N_("Doppelganger"),
+    "doppelganger_minion": N_("Doppelganger Minion"),
+    "werewolves": N_("Werewolves"),
+    "alpha_wolf": N_("Alpha Wolf"),
+    "mystic_wolf": N_("Mystic Wolf"),
+    "minion": N_("Minion"),
+    "masons": N_("Masons"),
+    "seer": N_("Seer"),
+    "apprentice_seer": N_("Apprentice Seer"),
+    "paranormal_investigator": N_("Paranormal Investigator"),
+    "robber": N_("Robber"),
+    "witch": N_("Witch"),
+    "troublemaker": N_("Troublemaker"),
+    "village_idiot": N_("Village Idiot"),
+    "aura_seer": N_("Aura Seer"),
+    "doppelganger_aura_seer": N_("Doppelganger Aura Seer"),
+    "drunk": N_("Drunk"),
+    "insomniac": N_("Insomniac"),
+    "doppelganger_insomniac": N_("Doppelganger Insomniac"),
+    "revealer": N_("Revealer"),
+    "doppelganger_revealer": N_("Doppelganger Revealer"),
+    "curator": N_("Curator"),
+    "doppelganger_curator": N_("Doppelganger Curator"),
+    "wake_up": N_("Wake Up"),
+}
+
+
+def step_title(step_id: str) -> str:
+    """A step's short title for the screen, in the box's language."""
+    return _(_STEP_TITLES[step_id])
+
+
 def _text(text: Text, table: Table) -> str:
     """A call's text for this table, in the box's language."""
     return text(table) if callable(text) else _(text)
