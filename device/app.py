@@ -30,6 +30,7 @@ from wolfbox.flow import Flow, RoundSettings
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
+from wolfbox.i18n import _
 
 from . import signals
 from .keys import TerminalKeys, key_codes, terminal_chars
@@ -89,13 +90,13 @@ def _shutdown_sink(box: Box, action: str) -> Callable[[Effect], None]:
         if not isinstance(effect, Shutdown):
             return
         if action == "poweroff":
-            log.warning("power button held: powering off")
+            log.warning(_("power button held: powering off"))
             try:
                 subprocess.Popen(["systemctl", "poweroff"], stdin=subprocess.DEVNULL)
             except OSError as e:
-                log.warning("cannot power off (%s): quitting instead", e)
+                log.warning(_("cannot power off ({error}): quitting instead").format(error=e))
         else:
-            log.warning("power button held: quitting")
+            log.warning(_("power button held: quitting"))
         box.stop()
     return sink
 
@@ -132,7 +133,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     renderer: Renderer | None = None
     sound = False
     if not config.voice.enabled:
-        notices.append("voice off: captions only")
+        notices.append(_("voice off: captions only"))
     else:
         voice, problem = choose_voice(config.voice.model)
         if problem:
@@ -223,8 +224,8 @@ def run(config: Config, display: str | None = None, notices: list[str] | None = 
             chars = terminal_chars(config.keys.keys())
             names = ", ".join(f"'{'space' if c == ' ' else c}' {b.value}"
                               for c, b in chars.items())
-            print(f"wolfbox: headless. Keys: {names}; a capital letter holds its button; "
-                  "q quits.", flush=True)
+            print(_("wolfbox: headless. Keys: {keys}; a capital letter holds its button; "
+                    "q quits.").format(keys=names), flush=True)
         with signals.running(parts.box.stop):
             try:
                 parts.box.run()
