@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test bench screenshots clean lint
+.PHONY: install run test bench screenshots clean lint pot
 
 install: $(STAMP)
 
@@ -39,3 +39,10 @@ lint: install
 	$(BIN)/ruff check .
 	cd $(TYPED) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p wolfbox
 	cd $(TYPED) && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/.importlinter
+
+# Every message the box can show or say, for translators (xgettext, from gettext).
+pot:
+	@mkdir -p wolfbox/locale
+	xgettext --language=Python --from-code=UTF-8 --keyword=_ --keyword=N_ \
+	  --keyword=ngettext:1,2 --add-comments=TRANSLATORS: --package-name=wolfbox \
+	  -o wolfbox/locale/wolfbox.pot $$(git ls-files 'wolfbox/*.py' 'device/*.py' 'audio/*.py' 'hardware/*.py')

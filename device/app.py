@@ -42,10 +42,6 @@ from .state import StateStore, state_path
 log = logging.getLogger("wolfbox")
 
 
-# Kept for callers that have not moved to RoundSettings.from_config yet.
-round_settings = RoundSettings.from_config
-
-
 @contextmanager
 def _quiet_stderr() -> Iterator[None]:
     """Silence C libraries (ALSA) that print to fd 2 while probing devices;

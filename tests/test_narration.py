@@ -21,8 +21,9 @@ from wolfbox.audio.voice import choose_voice, espeak_voice
 from wolfbox.buttons import Button
 from wolfbox.catalogue import game_lines
 from wolfbox.config import Config
-from wolfbox.device.app import build, round_settings
+from wolfbox.device.app import build
 from wolfbox.effects import Cue
+from wolfbox.flow import RoundSettings
 from wolfbox.hardware.factory import mock_factory
 from wolfbox.view import Phase
 
@@ -73,7 +74,7 @@ def test_prepare_covers_every_deck_the_picker_offers(tmp_path):
     for preset in PRESETS.values():
         for players in preset.players():
             config.game.deck = preset.deck(players)
-            assert set(round_settings(config).lines()) <= catalogue, preset.name
+            assert set(RoundSettings.from_config(config).lines()) <= catalogue, preset.name
 
 
 def test_prepare_reports_lines_it_could_not_render(tmp_path):
@@ -133,12 +134,12 @@ def test_background_renders_follow_the_round_order(tmp_path, parts_for):
     parts = parts_for(config, fake_worker("ok") + [str(log)])
     parts.narrator.renderer.wait_idle(20)
     rendered = log.read_text().splitlines()
-    assert rendered == round_settings(config).lines()
+    assert rendered == RoundSettings.from_config(config).lines()
 
 
 def test_box_process_never_loads_the_voice_model_with_a_warm_cache(tmp_path):
     config = config_at(tmp_path)
-    fill_cache(config, round_settings(config).lines())
+    fill_cache(config, RoundSettings.from_config(config).lines())
     script = f"""
 import os, sys
 sys.path.insert(0, {str(HERE)!r})
@@ -208,12 +209,12 @@ def test_the_box_with_a_missing_voice_says_so_once_and_plays(tmp_path, parts_for
 
 def test_a_crashing_renderer_turns_that_line_into_a_caption(tmp_path, parts_for):
     config = config_at(tmp_path)
-    first = round_settings(config).lines()[0]
+    first = RoundSettings.from_config(config).lines()[0]
     parts = parts_for(config, fake_worker(f"crash-on:{first}"))
     parts.narrator.renderer.wait_idle(20)
     cache = line_cache(config)
     assert cache.get(first) is None
-    assert cache.missing(round_settings(config).lines()) == [first]
+    assert cache.missing(RoundSettings.from_config(config).lines()) == [first]
     press(parts, Button.START)
     assert parts.narrator.missed == [first]
     assert parts.box.flow.caption == first
@@ -238,7 +239,7 @@ def test_ambience_plays_at_night_and_ducks_under_every_line(tmp_path, parts_for)
     config = config_at(tmp_path)
     config.sound.ambience_volume = 0.4
     config.sound.duck = 0.25
-    fill_cache(config, round_settings(config).lines(), seconds=0.3)
+    fill_cache(config, RoundSettings.from_config(config).lines(), seconds=0.3)
     parts = parts_for(config)
     narrator, box = parts.narrator, parts.box
     assert narrator.ambience_level() == 0.0
@@ -269,7 +270,7 @@ def test_cue_volume_is_applied(tmp_path, parts_for):
 def test_a_warm_round_is_loaded_before_start_so_no_line_waits_for_the_disk(tmp_path,
                                                                            parts_for):
     config = config_at(tmp_path)
-    lines = round_settings(config).lines()
+    lines = RoundSettings.from_config(config).lines()
     fill_cache(config, lines)
     parts = parts_for(config)
     parts.narrator.wait_warm(10)

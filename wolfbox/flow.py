@@ -33,7 +33,7 @@ from .effects import (
 )
 from .i18n import _, ngettext
 from .lines import PER_WORD
-from .night import NightOptions, Step, night_script, setup_notes
+from .night import NightOptions, Step, night_script, setup_notes, step_title
 from .picker import Picker
 from .presets import describe
 from .timer import Countdown
@@ -98,7 +98,7 @@ class RoundSettings:
         out.append(lines.discussion_start(round(self.discussion_seconds)))
         out += [lines.warning(w) for w in sorted(self.warnings, reverse=True)]
         out.append(lines.added(self.add_seconds))
-        out += list(lines.COUNTDOWN) + [lines.REVEAL]
+        out += [_(c) for c in lines.COUNTDOWN] + [_(lines.REVEAL)]
         return list(dict.fromkeys(out))
 
 
@@ -354,7 +354,7 @@ class Flow:
         self.beat = beat
         last = beat == len(lines.COUNTDOWN) - 1
         effects: list[Effect] = [PlayCue(Cue.VOTE)] if last else []
-        effects += self._say(now, lines.COUNTDOWN[beat], holds=False)
+        effects += self._say(now, _(lines.COUNTDOWN[beat]), holds=False)
         self.timer = Countdown.start(now, self.settings.vote_hold if last
                                      else self.settings.vote_beat)
         return effects
@@ -362,7 +362,7 @@ class Flow:
     def _enter_reveal(self, now: float) -> list[Effect]:
         self.phase = Phase.REVEAL
         self.timer = None
-        return [PlayCue(Cue.CHIME)] + self._say(now, lines.REVEAL, holds=False)
+        return [PlayCue(Cue.CHIME)] + self._say(now, _(lines.REVEAL), holds=False)
 
     # ------------------------------------------------------------ for the loop
     def next_change(self, now: float) -> float | None:
@@ -388,7 +388,7 @@ class Flow:
                 big = _clock(t.shown_seconds(now)) if t and self.stage == _WAIT else ""
                 progress = (self.step_index + (self.stage != _SPEAK) * 0.5) \
                     / len(self.settings.night)
-                title = _("Night · {step}").format(step=_step_title(step.id))
+                title = _("Night · {step}").format(step=step_title(step.id))
                 return dataclasses.replace(base, title=title, big=big, progress=1 - progress,
                                            dim=True)
             case Phase.DISCUSSION:
@@ -399,7 +399,7 @@ class Flow:
                     progress=min(1.0, shown / t.total) if t.total else 0.0)
             case Phase.VOTE:
                 return dataclasses.replace(base, title=_("Vote"),
-                                           big=lines.COUNTDOWN_SHOWN[self.beat])
+                                           big=_(lines.COUNTDOWN_SHOWN[self.beat]))
         return dataclasses.replace(base, title=_("Who won?"),
                                    details=lines.reveal_rules(self.settings.deck))
 
@@ -441,7 +441,3 @@ class Flow:
 
 def _clock(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def _step_title(step_id: str) -> str:
-    return _(step_id.replace("_", " ").title())
