@@ -79,6 +79,7 @@ def prepare(config: Config, check: bool = False, out: TextIO = sys.stderr,
     # A fault that outlasts a few tries (a full disk, a read-only card) ends
     # the run with its reason rather than waiting for it forever.
     renderer = Renderer(voice, cache, on_ready=progress.step, timeout=300, command=command,
+                        priority="normal",
                         max_failures=4, report=lambda message: print(message, file=out))
     started = time.monotonic()
     renderer.request(missing)

@@ -92,10 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--volume", type=float, default=1.0)
     parser.add_argument("--engine", choices=("piper", "espeak"), default="piper")
     parser.add_argument("--threads", type=int, default=0, help="0: cores minus one")
+    parser.add_argument("--priority", choices=("idle", "normal"), default="idle")
     args = parser.parse_args(argv)
     if args.threads <= 0:
         args.threads = default_threads()
-    priority = lower_priority()
+    priority = lower_priority() if args.priority == "idle" else "normal"
     beat = Heartbeat()
     if not (math.isfinite(args.volume) and args.volume > 0
             and math.isfinite(args.length_scale) and args.length_scale > 0):
@@ -151,6 +152,8 @@ def render_job(render: Callable[[str], bytes], text: str, path: Path) -> dict[st
 
 
 def _piper(args: argparse.Namespace) -> Callable[[str], bytes]:
+    # The voice's config first: a bad path fails before the heavy imports.
+    config = json.loads(Path(f"{args.model}.json").read_text(encoding="utf-8"))
     import onnxruntime
     from piper import PiperVoice, SynthesisConfig
     from piper.config import PiperConfig
@@ -163,7 +166,6 @@ def _piper(args: argparse.Namespace) -> Callable[[str], bytes]:
     options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-    config = json.loads(Path(f"{args.model}.json").read_text(encoding="utf-8"))
     session = onnxruntime.InferenceSession(str(args.model), sess_options=options,
                                            providers=["CPUExecutionProvider"])
     voice = PiperVoice(config=PiperConfig.from_dict(config), session=session,

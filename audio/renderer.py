@@ -116,6 +116,9 @@ class Renderer:
     stats: RenderStats = field(default_factory=RenderStats)
     report: Callable[[str], None] = field(default_factory=log_once)
     threads: int | None = None           # onnxruntime threads; None: cores minus one
+    # "idle": the box renders behind a game and must never slow the loop;
+    # "normal": `prepare` and `selftest`, where rendering is the job itself.
+    priority: str = "idle"
     stall: float = 5.0                   # seconds without progress: the process is hung
     backoff_first: float = 1.0
     backoff_cap: float = 300.0
@@ -179,10 +182,16 @@ class Renderer:
             return self._cond.wait_for(lambda: not self._queue and not self._busy, timeout)
 
     def close(self) -> None:
+        """Stop rendering now: the line in progress is abandoned (the cache is
+        written atomically, so nothing half-written stays) and the worker is
+        ended, however busy or starved it is, before the box exits."""
         with self._cond:
             self._closed = True
             self._queue.clear()
             self._cond.notify_all()
+            worker = self._proc
+        if worker is not None:
+            worker.stop(kill=True)
         if self._thread is not None:
             self._thread.join(timeout=5)
 
@@ -228,7 +237,7 @@ class Renderer:
                 "--engine", self.voice.engine,
                 "--length-scale", str(self.cache.settings.length_scale),
                 "--volume", str(self.cache.settings.volume),
-                "--threads", str(self._threads())]
+                "--threads", str(self._threads()), "--priority", self.priority]
 
     def _threads(self) -> int:
         return self.threads or default_threads()

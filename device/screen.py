@@ -126,9 +126,11 @@ class TerminalScreen:
         last, self._last = self._last, view
         timer_only = last is not None and \
             dataclasses.replace(last, big=view.big, progress=view.progress,
-                                caption=view.caption) == view
+                                caption=view.caption, status=view.status) == view
         if timer_only:
-            if self._tty:
+            if view.status != last.status:          # the voice's progress: one short line
+                self._write("   ~ " + (view.status or _("The voice is ready.")))
+            elif self._tty:
                 self._write(f"\r  {view.big:>6}", newline=False)
             return
         legend = "  ".join(f"[{b.value.upper()}] {label}" for b, label in view.legend)
@@ -136,6 +138,8 @@ class TerminalScreen:
             + (f"  {view.big}" if view.big else "")
         lines = [head]
         lines += [f"   {d}" for d in view.details]
+        if view.status:
+            lines.append(f"   ~ {view.status}")
         if notice and notice != self._noticed:
             lines.append(f"   ! {notice}")
             self._noticed = notice

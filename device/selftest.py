@@ -63,7 +63,7 @@ def _voice_speed(config: Config) -> Check:
         return Check("voice", problem or "no voice", FAIL)
     with tempfile.TemporaryDirectory() as tmp:
         cache = LineCache(Path(tmp), voice.identity, cache_for(config, voice).settings)
-        renderer = Renderer(voice, cache, timeout=300)
+        renderer = Renderer(voice, cache, timeout=300, priority="normal")
         started = time.monotonic()
         renderer.request([TEST_LINE])
         renderer.wait_idle(600)

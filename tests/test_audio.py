@@ -124,7 +124,7 @@ def test_one_real_piper_render(tmp_path):
     """The real worker with the bundled voice: a short line becomes speech."""
     voice = find_voice("")
     cache = LineCache(tmp_path / "cache", voice.identity, SynthSettings())
-    r = Renderer(voice, cache, timeout=120)
+    r = Renderer(voice, cache, timeout=120, priority="normal")   # not starved on a busy CPU
     r.request(["Seer, open your eyes."])
     assert r.wait_idle(180)
     path = cache.get("Seer, open your eyes.")

@@ -54,3 +54,22 @@ def test_an_invisible_driver_asked_for_by_name_is_kept(tmp_path):
         timeout=120)
     assert result.stdout.split() == ["window"], result.stderr
     assert "headless" not in result.stderr
+
+
+def test_the_terminal_shows_the_voice_being_prepared_one_short_line_a_step():
+    import io
+
+    from wolfbox.device.screen import TerminalScreen
+    from wolfbox.view import Phase, View
+    out = io.StringIO()
+    screen = TerminalScreen(out)
+    start = View(phase=Phase.IDLE, title="Wolfbox", details=("3 players",))
+    for status in ("Preparing the voice: 0 %", "Preparing the voice: 50 %", ""):
+        screen.show(View(phase=Phase.IDLE, title="Wolfbox", details=("3 players",),
+                         status=status), "")
+    screen.show(start, "")
+    text = out.getvalue()
+    assert text.count("== Wolfbox") == 1                  # the block once, then short lines
+    assert "   ~ Preparing the voice: 0 %" in text
+    assert text.splitlines()[-2:] == ["   ~ Preparing the voice: 50 %",
+                                      "   ~ The voice is ready."]
