@@ -348,7 +348,9 @@ class Renderer:
         try:
             worker.send({"text": text, "path": str(self.cache.path(text))})
             reply = _reply(worker, self.stall, self.timeout)
-        except (OSError, _Died):
+        except (OSError, ValueError, _Died):     # ValueError: its pipe was closed under us
+            if self._closed:
+                return                           # close() ended it: nothing to report
             reply, problem = None, _("the voice renderer stopped on a line: it stays a "
                                      "caption")
         except _Hung:
