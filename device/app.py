@@ -124,6 +124,12 @@ def _build(opened: ExitStack, config: Config, display: str | None,
 
     inbox = Inbox()          # what other threads tell the loop
 
+    def tell(message: str) -> None:
+        """A fault found by an adapter: in the log (the journal) and on the
+        start screen, once each (the adapters say each fault once)."""
+        log.warning("%s", message)
+        inbox.notice(message)
+
     # Voice and sound
     narrator_cache: LineCache | None = None
     renderer: Renderer | None = None
@@ -143,11 +149,11 @@ def _build(opened: ExitStack, config: Config, display: str | None,
                 sound = True
                 narrator_cache = cache_for(config, voice)
                 renderer = Renderer(voice, narrator_cache, command=renderer_command,
-                                    on_ready=inbox.wake, report=inbox.notice)
+                                    on_ready=inbox.wake, report=tell)
     mix = Mix(cue_volume=config.sound.cue_volume, ambience=config.sound.ambience,
               ambience_volume=config.sound.ambience_volume, duck=config.sound.duck)
     narrator = Narrator(narrator_cache, renderer, clock, sound=sound, mix=mix,
-                        report=inbox.notice)
+                        report=tell)
     opened.callback(narrator.close)
 
     # Buttons

@@ -124,7 +124,7 @@ class TerminalScreen:
     def show(self, view: View, notice: str) -> None:
         self.flips += 1
         last, self._last = self._last, view
-        timer_only = last is not None and \
+        timer_only = last is not None and notice == self._noticed and \
             dataclasses.replace(last, big=view.big, progress=view.progress,
                                 caption=view.caption, status=view.status) == view
         if timer_only:

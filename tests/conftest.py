@@ -39,6 +39,14 @@ def flow() -> Flow:
 
 def pytest_unconfigure(config) -> None:
     shutil.rmtree(STATE_HOME, ignore_errors=True)      # no litter in /tmp
+    # pytest's own root for tmp_path, emptied by tmp_path_retention_policy;
+    # rmdir leaves it alone while another session still has folders there.
+    factory = getattr(config, "_tmp_path_factory", None)
+    if factory is not None and not hasattr(config, "workerinput"):
+        try:
+            factory.getbasetemp().parent.rmdir()
+        except OSError:
+            pass
 
 
 class Lines:

@@ -280,3 +280,28 @@ def test_a_failing_adapter_is_said_once_and_the_round_goes_on(pilot_for, caplog)
     assert len(failures) == 2
     assert "the speaker fell off" in failures[0].getMessage()
     assert [p.text for p in pilot.parts.narrator.played][:1] == STARTER_NIGHT[:1]
+
+
+def test_a_cache_the_box_cannot_write_is_said_once_and_start_plays_captions(tmp_path, caplog):
+    import time
+    (tmp_path / "a-file").write_text("not a folder")
+    config = fast_config(tmp_path)
+    config.voice.cache_dir = str(tmp_path / "a-file" / "cache")
+    clock = FakeClock()
+    worker = [sys.executable, str(HERE / "fake_worker.py"), "ok"]
+    parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
+                  stdin_keys=False, renderer_command=worker)
+    try:
+        pilot = Pilot(parts, clock)
+        end = time.monotonic() + 60               # only a bound: the renderer's thread says it
+        while "cannot be stored" not in pilot.box.notice:
+            assert time.monotonic() < end, "the box never said its cache is unusable"
+            pilot.settle()
+        assert "not a folder" in pilot.box.notice
+        pilot.press(Button.START)                 # no crash: the round plays on captions
+        assert pilot.view.caption == STARTER_NIGHT[0]
+        pilot.until(lambda: pilot.box.flow.phase is Phase.DISCUSSION, limit=120)
+        said = [r for r in caplog.records if "cannot be stored" in r.getMessage()]
+        assert len(said) == 1
+    finally:
+        parts.close()
