@@ -127,7 +127,7 @@ class TerminalScreen:
         timer_only = last is not None and notice == self._noticed and \
             dataclasses.replace(last, big=view.big, progress=view.progress,
                                 caption=view.caption, status=view.status) == view
-        if timer_only:
+        if timer_only and last is not None:
             if view.status != last.status:          # the voice's progress: one short line
                 self._write("   ~ " + (view.status or _("The voice is ready.")))
             elif self._tty:
