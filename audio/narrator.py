@@ -37,6 +37,7 @@ from wolfbox.effects import (
 )
 from wolfbox.flow import SpeechDone
 from wolfbox.i18n import _
+from wolfbox.recent import Recent
 
 from .cache import LineCache
 from .cues import ambience_pcm, cue_pcm
@@ -50,21 +51,6 @@ log = logging.getLogger("wolfbox.audio")
 class Played:
     text: str
     at: float          # clock time the samples were handed to the mixer
-
-
-class Recent(list):
-    """A list that keeps only its last `limit` items: the narrator's records
-    (for tests, the bench, the self-test) must not grow for as long as the
-    box runs. Still a list, so it compares equal to one."""
-
-    def __init__(self, limit: int = 200) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def append(self, item) -> None:
-        super().append(item)
-        if len(self) > self.limit:
-            del self[: len(self) - self.limit]
 
 
 MIXER_BUFFER = 512      # samples: 23 ms at 22 050 Hz, small enough for on-time cues

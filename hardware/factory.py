@@ -9,6 +9,7 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from wolfbox.errors import UserError
+from wolfbox.recent import Recent
 
 log = logging.getLogger("wolfbox.hardware")
 
@@ -29,9 +30,24 @@ def pi_model() -> str | None:
     return model if "raspberry pi" in model.lower() else None
 
 
+class _MockPin(MockPWMPin):
+    """A mock pin that can dim (PWM, for the LEDs) and remembers only its last
+    changes: gpiozero's keeps every one, and a pulsing light writes ten a
+    second for as long as a desktop box runs."""
+
+    def clear_states(self) -> None:
+        super().clear_states()
+        recent: Recent[object] = Recent(PIN_HISTORY)
+        recent.extend(self.states)
+        self.states = recent
+
+
+PIN_HISTORY = 200
+
+
 def mock_factory() -> MockFactory:
-    """Mock pins that can also dim (PWM), for the LEDs."""
-    return MockFactory(pin_class=MockPWMPin)
+    """Mock pins for a PC: the keyboard drives them, the LEDs dim on them."""
+    return MockFactory(pin_class=_MockPin)
 
 
 def _load(name: str):

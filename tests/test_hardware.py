@@ -191,3 +191,13 @@ def test_wiring_docs_are_drawn_from_the_pin_map():
     here = Path(__file__).parent.parent / "hardware"
     assert (here / "wiring.svg").read_text() == wiring_svg()
     assert wiring_table() in (here / "README.md").read_text()
+
+
+def test_a_mock_pin_remembers_only_its_last_changes():
+    from wolfbox.hardware.factory import PIN_HISTORY, mock_factory
+    pin = mock_factory().pin(17)
+    pin.function = "output"
+    for i in range(3 * PIN_HISTORY):
+        pin.state = i % 2
+    assert len(pin.states) == PIN_HISTORY
+    assert [s.state for s in pin.states[-2:]] == [False, True]
