@@ -135,6 +135,7 @@ class Renderer:
         self._said: str | None = None
         self._listeners: list[Callable[[str], None]] = []
         self._proc: _Worker | None = None
+        self._starting: _Worker | None = None    # started, not ready yet
         self.available = True
         self._thread: threading.Thread | None = None
 
@@ -189,8 +190,8 @@ class Renderer:
             self._closed = True
             self._queue.clear()
             self._cond.notify_all()
-            worker = self._proc
-        if worker is not None:
+            workers = [w for w in (self._proc, self._starting) if w is not None]
+        for worker in workers:          # the one rendering, and one still loading
             worker.stop(kill=True)
         if self._thread is not None:
             self._thread.join(timeout=5)
@@ -324,18 +325,24 @@ class Renderer:
                 self._queue.appendleft(text)
 
     def _start(self) -> _Worker | None:
-        try:
-            proc = subprocess.Popen(self._cmd(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, text=True, bufsize=1,
-                                    env=self._env())
-        except OSError as e:
-            self._say(_("cannot start the voice renderer: {error}").format(error=e))
-            return None
-        worker = _Worker(proc)
+        with self._cond:             # close() must see a worker from its first instant
+            if self._closed:
+                return None
+            try:
+                proc = subprocess.Popen(self._cmd(), stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        text=True, bufsize=1, env=self._env())
+            except OSError as e:
+                self._say(_("cannot start the voice renderer: {error}").format(error=e))
+                return None
+            worker = self._starting = _Worker(proc)
         try:
             hello = _reply(worker, self.stall, self.timeout)
         except (_Hung, _Died):
             hello = None
+        finally:
+            with self._cond:
+                self._starting = None
         if not hello or not hello.get("ready"):
             worker.stop(kill=True)
             if hello and hello.get("kind") == "voice":

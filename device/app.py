@@ -101,7 +101,7 @@ def build(config: Config, display: str | None = None,
           clock: Callable[[], float] = time.monotonic,
           pin_factory: object | None = None, stdin_keys: bool = True,
           renderer_command: list[str] | None = None,
-          notices: list[str] | None = None) -> Parts:
+          notices: list[str] | None = None, render_priority: str = "idle") -> Parts:
     """Build a ready-to-run box. Raises UserError (one line) on bad key names.
 
     Everything opened is registered with an ExitStack first, so a build that
@@ -110,14 +110,15 @@ def build(config: Config, display: str | None = None,
     """
     with ExitStack() as opened:
         parts = _build(opened, config, display, clock, pin_factory, stdin_keys,
-                       renderer_command, list(notices or []))
+                       renderer_command, list(notices or []), render_priority)
         parts.closers = opened.pop_all()
         return parts
 
 
 def _build(opened: ExitStack, config: Config, display: str | None,
            clock: Callable[[], float], pin_factory: object | None, stdin_keys: bool,
-           renderer_command: list[str] | None, notices: list[str]) -> Parts:
+           renderer_command: list[str] | None, notices: list[str],
+           render_priority: str) -> Parts:
     codes = key_codes(config.keys.keys())
     shown = init_video(display or config.screen.display)
     opened.callback(pygame.quit)
@@ -149,7 +150,8 @@ def _build(opened: ExitStack, config: Config, display: str | None,
                 sound = True
                 narrator_cache = cache_for(config, voice)
                 renderer = Renderer(voice, narrator_cache, command=renderer_command,
-                                    on_ready=inbox.wake, report=tell)
+                                    on_ready=inbox.wake, report=tell,
+                                    priority=render_priority)
     mix = Mix(cue_volume=config.sound.cue_volume, ambience=config.sound.ambience,
               ambience_volume=config.sound.ambience_volume, duck=config.sound.duck)
     narrator = Narrator(narrator_cache, renderer, clock, sound=sound, mix=mix,

@@ -83,7 +83,8 @@ def selftest(config: Config, display: str | None = None, auto: bool = False,
     import sys
     out = out or sys.stdout
     checks: list[Check] = []
-    parts = build(config, display, stdin_keys=not auto)
+    # Rendering is part of the test here, not something behind a game.
+    parts = build(config, display, stdin_keys=not auto, render_priority="normal")
     try:
         bank = parts.bank
         factory = type(bank.factory).__name__

@@ -38,7 +38,7 @@ class _MockPin(MockPWMPin):
     def clear_states(self) -> None:
         super().clear_states()
         recent: Recent[object] = Recent(PIN_HISTORY)
-        recent.extend(self.states)
+        recent.extend(self.states)  # type: ignore[has-type]  # gpiozero's is untyped
         self.states = recent
 
 
