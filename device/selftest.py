@@ -26,12 +26,13 @@ from wolfbox.audio.voice import choose_voice
 from wolfbox.buttons import GAME_BUTTONS, Button
 from wolfbox.config import Config
 from wolfbox.effects import Say
+from wolfbox.i18n import N_, _
 from wolfbox.view import Phase, View
 
 from .app import build
 from .loop import Edge
 
-TEST_LINE = "This is the Wolfbox self test. If you can hear me, the speaker works."
+TEST_LINE = N_("This is the Wolfbox self test. If you can hear me, the speaker works.")
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
 
@@ -44,38 +45,42 @@ class Check:
 
 def _watchdog() -> Check:
     if shutil.which("systemctl") is None:
-        return Check("watchdog", "no systemd here", WARN)
+        return Check(_("watchdog"), _("no systemd here"), WARN)
     try:
         show = subprocess.run(["systemctl", "show", "wolfbox.service", "-p", "ActiveState",
                                "-p", "WatchdogUSec", "--value"], capture_output=True, text=True,
                               timeout=10).stdout.split()
     except (OSError, subprocess.SubprocessError) as e:
-        return Check("watchdog", f"cannot ask systemd ({e})", WARN)
+        return Check(_("watchdog"), _("cannot ask systemd ({error})").format(error=e), WARN)
     if len(show) >= 2 and show[0] == "active" and show[1] not in ("0", "infinity"):
-        return Check("watchdog", f"wolfbox.service is active, watchdog {show[1]}")
-    state = show[0] if show else "unknown"
-    return Check("watchdog", f"wolfbox.service is {state}: no watchdog running", WARN)
+        return Check(_("watchdog"), _("wolfbox.service is active, watchdog {interval}").format(
+            interval=show[1]))
+    state = show[0] if show else _("unknown")
+    return Check(_("watchdog"), _("wolfbox.service is {state}: no watchdog running").format(
+        state=state), WARN)
 
 
 def _voice_speed(config: Config) -> Check:
     voice, problem = choose_voice(config.voice.model)
     if voice is None:
-        return Check("voice", problem or "no voice", FAIL)
+        return Check(_("voice"), problem or _("no voice"), FAIL)
     with tempfile.TemporaryDirectory() as tmp:
         cache = LineCache(Path(tmp), voice.identity, cache_for(config, voice).settings)
         renderer = Renderer(voice, cache, timeout=300, priority="normal")
         started = time.monotonic()
-        renderer.request([TEST_LINE])
+        renderer.request([_(TEST_LINE)])
         renderer.wait_idle(600)
         renderer.close()
         total = time.monotonic() - started
     stats = renderer.stats
     if not stats.rendered:
-        return Check("voice", f"{voice.name}: the renderer failed", FAIL)
+        return Check(_("voice"), _("{voice}: the renderer failed").format(voice=voice.name),
+                     FAIL)
     rtf = stats.render_seconds / stats.audio_seconds
-    note = f"{voice.name} ({voice.engine}): real-time factor {rtf:.2f}, " \
-           f"{total:.1f} s with loading" + (f"; {problem}" if problem else "")
-    return Check("voice", note, WARN if problem or rtf > 1 else OK)
+    note = _("{voice} ({engine}): real-time factor {rtf:.2f}, {total:.1f} s with loading").format(
+        voice=voice.name, engine=voice.engine, rtf=rtf, total=total) \
+        + (f"; {problem}" if problem else "")
+    return Check(_("voice"), note, WARN if problem or rtf > 1 else OK)
 
 
 def selftest(config: Config, display: str | None = None, auto: bool = False,
@@ -88,26 +93,30 @@ def selftest(config: Config, display: str | None = None, auto: bool = False,
     try:
         bank = parts.bank
         factory = type(bank.factory).__name__
-        checks.append(Check("pin driver", factory + (" (mock pins: no GPIO on this machine)"
-                                                     if bank.mock else ""),
+        checks.append(Check(_("pin driver"), factory + (
+            " " + _("(mock pins: no GPIO on this machine)") if bank.mock else ""),
                             WARN if bank.mock else OK))
         missing = [b.value for b in config.buttons.pins() if b not in bank.devices]
         if missing:
-            checks.append(Check("button pins", f"left out: {', '.join(missing)}", FAIL))
+            checks.append(Check(_("button pins"), _("left out: {pins}").format(
+                pins=", ".join(missing)), FAIL))
         surface = pygame.display.get_surface()
-        size = "x".join(map(str, surface.get_size())) if surface else "none"
-        checks.append(Check("screen", f"{pygame.display.get_driver()} driver, {size}"
-                            + (" (headless)" if parts.display == "headless" else ""),
+        size = "x".join(map(str, surface.get_size())) if surface else _("none")
+        checks.append(Check(_("screen"), _("{driver} driver, {size}").format(
+                                driver=pygame.display.get_driver(), size=size)
+                            + (" " + _("(headless)") if parts.display == "headless" else ""),
                             WARN if parts.display == "headless" else OK))
         mixer = pygame.mixer.get_init()
-        checks.append(Check("sound", f"mixer {mixer[0]} Hz, {mixer[2]} channel(s)" if mixer
+        checks.append(Check(_("sound"), _("mixer {rate} Hz, {channels} channel(s)").format(
+                                rate=mixer[0], channels=mixer[2]) if mixer
                             else "; ".join(n for n in parts.notices if "sound" in n)
-                            or "no sound device", OK if mixer else FAIL))
+                            or _("no sound device"), OK if mixer else FAIL))
         checks.append(_voice_speed(config))
         cache_dir = config.cache_dir()
         probe = cache_dir if cache_dir.exists() else Path.home()
         free = shutil.disk_usage(probe).free / 2**20
-        checks.append(Check("cache space", f"{free:.0f} MB free at {probe}",
+        checks.append(Check(_("cache space"), _("{free:.0f} MB free at {folder}").format(
+                                free=free, folder=probe),
                             OK if free > 100 else WARN))
         checks.append(_watchdog())
 
@@ -115,31 +124,34 @@ def selftest(config: Config, display: str | None = None, auto: bool = False,
         narrator = parts.narrator
         if narrator.sound and narrator.renderer is not None:
             cache = cache_for(config, choose_voice(config.voice.model)[0])
-            narrator.renderer.request([TEST_LINE], urgent=True)
+            line = _(TEST_LINE)
+            narrator.renderer.request([line], urgent=True)
             narrator.renderer.wait_idle(300)
-            narrator.apply(Say(TEST_LINE, token=1))
-            played = any(p.text == TEST_LINE for p in narrator.played)
-            checks.append(Check("test line", "played" if played else
-                                f"not rendered into {cache.root}", OK if played else FAIL))
+            narrator.apply(Say(line, token=1))
+            played = any(p.text == line for p in narrator.played)
+            checks.append(Check(_("test line"), _("played") if played else
+                                _("not rendered into {folder}").format(folder=cache.root),
+                                OK if played else FAIL))
 
         for button in GAME_BUTTONS:
             checks.append(_ask_for(parts, button, auto, button_timeout))
     finally:
         parts.close()
     width = max(len(c.name) for c in checks)
-    print("Wolfbox self-test", file=out)
+    print(_("Wolfbox self-test"), file=out)
     for c in checks:
         print(f"  [{c.status:>4}] {c.name:<{width}}  {c.result}", file=out)
     failed = [c for c in checks if c.status == FAIL]
-    print(f"{len(checks) - len(failed)} passed, {len(failed)} failed", file=out)
+    print(_("{passed} passed, {failed} failed").format(passed=len(checks) - len(failed),
+                                                       failed=len(failed)), file=out)
     return 1 if failed else 0
 
 
 def _ask_for(parts, button: Button, auto: bool, timeout: float) -> Check:
     """Light the button, show it, and wait for a press of that button."""
-    view = View(phase=Phase.IDLE, title="Self-test", big=button.value.upper(),
-                caption=f"Press the {button.value.upper()} button",
-                legend=((button, "Press me"),), hint=button)
+    view = View(phase=Phase.IDLE, title=_("Self-test"), big=button.value.upper(),
+                caption=_("Press the {button} button").format(button=button.value.upper()),
+                legend=((button, _("Press me")),), hint=button)
     parts.box.screen.show(view, "")
     if parts.leds is not None:
         parts.leds.show(view)
@@ -154,11 +166,12 @@ def _ask_for(parts, button: Button, auto: bool, timeout: float) -> Check:
     while time.monotonic() < deadline:
         for item in parts.box.inbox.wait(min(0.1, deadline - time.monotonic())):
             if isinstance(item, Edge) and item.down and item.button is button:
-                return Check(f"{button.value} button", "pressed")
+                return Check(_("{button} button").format(button=button.value), _("pressed"))
         if parts.box.sdl_poll is not None:
             for e in pygame.event.get():
                 if e.type in (pygame.KEYDOWN, pygame.KEYUP):
                     hit = parts.box.key_codes.get(e.key)
                     if hit is not None:
                         parts.bank.drive(hit, e.type == pygame.KEYDOWN)
-    return Check(f"{button.value} button", f"not pressed within {timeout:g} s", FAIL)
+    return Check(_("{button} button").format(button=button.value),
+                 _("not pressed within {seconds:g} s").format(seconds=timeout), FAIL)
