@@ -15,6 +15,7 @@ from gpiozero import Button as GpioButton
 from gpiozero.pins.mock import MockFactory
 
 from wolfbox.buttons import Button
+from wolfbox.i18n import _
 
 log = logging.getLogger("wolfbox.hardware")
 
@@ -37,7 +38,8 @@ class ButtonBank:
                 device = GpioButton(pin, pull_up=True, pin_factory=self.factory,
                                     bounce_time=None if mock else self.bounce_seconds)
             except Exception as e:        # one bad pin must not stop the box
-                log.warning("button %s on GPIO%s left out: %s", button.value, pin, e)
+                log.warning(_("button {button} on GPIO{pin} left out: {error}").format(
+                    button=button.value, pin=pin, error=e))
                 continue
             device.when_pressed = self._edge(button, True)
             device.when_released = self._edge(button, False)

@@ -9,6 +9,7 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from wolfbox.errors import UserError
+from wolfbox.i18n import _
 from wolfbox.recent import Recent
 
 log = logging.getLogger("wolfbox.hardware")
@@ -56,8 +57,8 @@ def _load(name: str):
         mod = __import__(module, fromlist=[cls])
         return getattr(mod, cls)()
     except Exception as e:            # ImportError, or the driver failing on this board
-        raise UserError(f"hardware.pin_factory = {name}: cannot use it ({e}); "
-                        f"install it ({how}) or choose auto") from None
+        raise UserError(_("hardware.pin_factory = {name}: cannot use it ({error}); install it "
+                          "({how}) or choose auto").format(name=name, error=e, how=how)) from None
 
 
 def make_factory(choice: str = "auto") -> tuple[object, str | None]:
@@ -75,4 +76,4 @@ def make_factory(choice: str = "auto") -> tuple[object, str | None]:
         except UserError as e:
             problems.append(str(e))
     log.debug("no GPIO driver: %s", problems)
-    return mock_factory(), "no GPIO driver works here (install python3-lgpio): buttons off"
+    return mock_factory(), _("no GPIO driver works here (install python3-lgpio): buttons off")

@@ -21,6 +21,7 @@ from itertools import cycle
 from gpiozero import PWMLED
 
 from wolfbox.buttons import Button
+from wolfbox.i18n import _
 from wolfbox.leds import Light, lights
 from wolfbox.view import View
 
@@ -52,7 +53,8 @@ class LedBank:
             try:
                 self.devices[button] = PWMLED(pin, pin_factory=self.factory)
             except Exception as e:             # one bad LED must not stop the box
-                log.warning("LED of %s on GPIO%s left out: %s", button.value, pin, e)
+                log.warning(_("LED of {button} on GPIO{pin} left out: {error}").format(
+                    button=button.value, pin=pin, error=e))
 
     def show(self, view: View) -> None:
         for button, light in lights(view).items():

@@ -177,11 +177,16 @@ class Config:
 def _type_name(tp: Any) -> str:
     origin = typing.get_origin(tp)
     if origin is list:
-        return f"a list of {_type_name(typing.get_args(tp)[0])}s"
+        return _("a list of {kind}").format(kind=_plural_kind(typing.get_args(tp)[0]))
     if origin is dict:
-        return f"a table of {_type_name(typing.get_args(tp)[1])}s"
-    return {int: "whole number", float: "number", bool: "true or false",
-            str: "text"}.get(tp, str(tp))
+        return _("a table of {kind}").format(kind=_plural_kind(typing.get_args(tp)[1]))
+    return {int: _("a whole number"), float: _("a number"), bool: _("true or false"),
+            str: _("text")}.get(tp, str(tp))
+
+
+def _plural_kind(tp: Any) -> str:
+    return {int: _("whole numbers"), float: _("numbers"), bool: _("true or false values"),
+            str: _("texts")}.get(tp, str(tp))
 
 
 SHOWN_CHARS = 40     # a bad value is quoted up to this long in a message
@@ -201,7 +206,7 @@ def _check_scalar(name: str, tp: Any, value: Any, rules: dict[str, Any]) -> Any:
           str: lambda v: isinstance(v, str)}[tp](value)
     if not ok:
         raise ConfigError(_("{name} must be {kind}, got {value}").format(
-            name=name, kind=_article(_type_name(tp)), value=shown(value)))
+            name=name, kind=_type_name(tp), value=shown(value)))
     if tp is float:
         value = float(value)
         if not math.isfinite(value):     # nan slips through every comparison below
@@ -216,10 +221,6 @@ def _check_scalar(name: str, tp: Any, value: Any, rules: dict[str, Any]) -> Any:
         raise ConfigError(_("{name} must be one of {choices}; got {value}").format(
             name=name, choices=", ".join(choices), value=shown(value)))
     return value
-
-
-def _article(noun: str) -> str:
-    return noun if noun.startswith("a ") or " or " in noun else f"a {noun}"
 
 
 def _check(name: str, tp: Any, value: Any, rules: dict[str, Any]) -> Any:
