@@ -6,6 +6,7 @@ and said. No test here waits on the wall clock.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pygame
@@ -22,6 +23,7 @@ from wolfbox.view import Phase
 
 HERE = Path(__file__).parent
 NO_RENDERER = [sys.executable, "-c", "import sys; sys.exit(3)"]
+FAKE_WORKER = [sys.executable, str(HERE / "fake_worker.py"), "ok"]
 
 # What the starter deck's night says, in the words a table hears.
 STARTER_NIGHT = [
@@ -57,13 +59,13 @@ def pilot_for(tmp_path):
     made = []
 
     def make(config: Config | None = None, fill: bool = True, display: str = "headless",
-             line_seconds: float = 0.15) -> Pilot:
+             line_seconds: float = 0.15, renderer: list[str] = NO_RENDERER) -> Pilot:
         config = config or fast_config(tmp_path)
         if fill:
             fill_cache(config, RoundSettings.from_config(config).lines(), seconds=line_seconds)
         clock = FakeClock()
         parts = build(config, display, clock=clock, pin_factory=mock_factory(),
-                      stdin_keys=False, renderer_command=NO_RENDERER)
+                      stdin_keys=False, renderer_command=renderer)
         made.append(parts)
         parts.narrator.wait_warm(timeout=30)
         return Pilot(parts, clock)
@@ -243,25 +245,17 @@ def test_the_start_screen_says_how_far_the_voice_is_prepared(pilot_for):
     assert pilot.view.status == ""                    # never at night
 
 
-def test_a_cold_cache_is_rendered_in_round_order_and_the_screen_follows(tmp_path):
-    config = fast_config(tmp_path)
-    clock = FakeClock()
-    worker = [sys.executable, str(HERE / "fake_worker.py"), "ok"]
-    parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
-                  stdin_keys=False, renderer_command=worker)
-    try:
-        pilot = Pilot(parts, clock)
-        assert parts.narrator.readiness()[1] == len(
-            RoundSettings.from_config(config).lines())
-        assert parts.narrator.renderer.wait_idle(timeout=120)
-        parts.narrator.wait_warm(timeout=60)
-        pilot.advance(1)
-        ready, needed = parts.narrator.readiness()
-        assert ready == needed and pilot.view.status == ""
-        pilot.press(Button.START)
-        assert [p.text for p in parts.narrator.played] == STARTER_NIGHT[:1]
-    finally:
-        parts.close()
+def test_a_cold_cache_is_rendered_in_round_order_and_the_screen_follows(pilot_for):
+    pilot = pilot_for(fill=False, renderer=FAKE_WORKER)
+    narrator = pilot.parts.narrator
+    assert narrator.readiness()[1] == len(STARTER_NIGHT) + 8   # + day: go, 1 warning, +1 min, 3-2-1-vote, flip
+    assert narrator.renderer.wait_idle(timeout=120)
+    narrator.wait_warm(timeout=60)
+    pilot.advance(1)
+    ready, needed = narrator.readiness()
+    assert ready == needed and pilot.view.status == ""
+    pilot.press(Button.START)
+    assert [p.text for p in narrator.played] == STARTER_NIGHT[:1]
 
 
 def test_a_failing_adapter_is_said_once_and_the_round_goes_on(pilot_for, caplog):
@@ -282,26 +276,19 @@ def test_a_failing_adapter_is_said_once_and_the_round_goes_on(pilot_for, caplog)
     assert [p.text for p in pilot.parts.narrator.played][:1] == STARTER_NIGHT[:1]
 
 
-def test_a_cache_the_box_cannot_write_is_said_once_and_start_plays_captions(tmp_path, caplog):
-    import time
+def test_a_cache_the_box_cannot_write_is_said_once_and_start_plays_captions(tmp_path, pilot_for,
+                                                                           caplog):
     (tmp_path / "a-file").write_text("not a folder")
     config = fast_config(tmp_path)
     config.voice.cache_dir = str(tmp_path / "a-file" / "cache")
-    clock = FakeClock()
-    worker = [sys.executable, str(HERE / "fake_worker.py"), "ok"]
-    parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
-                  stdin_keys=False, renderer_command=worker)
-    try:
-        pilot = Pilot(parts, clock)
-        end = time.monotonic() + 60               # only a bound: the renderer's thread says it
-        while "cannot be stored" not in pilot.box.notice:
-            assert time.monotonic() < end, "the box never said its cache is unusable"
-            pilot.settle()
-        assert "not a folder" in pilot.box.notice
-        pilot.press(Button.START)                 # no crash: the round plays on captions
-        assert pilot.view.caption == STARTER_NIGHT[0]
-        pilot.until(lambda: pilot.box.flow.phase is Phase.DISCUSSION, limit=120)
-        said = [r for r in caplog.records if "cannot be stored" in r.getMessage()]
-        assert len(said) == 1
-    finally:
-        parts.close()
+    pilot = pilot_for(config, fill=False, renderer=FAKE_WORKER)
+    end = time.monotonic() + 60                   # only a bound: the renderer's thread says it
+    while "cannot be stored" not in pilot.box.notice:
+        assert time.monotonic() < end, "the box never said its cache is unusable"
+        pilot.settle()
+    assert "not a folder" in pilot.box.notice
+    pilot.press(Button.START)                     # no crash: the round plays on captions
+    assert pilot.view.caption == STARTER_NIGHT[0]
+    pilot.until(lambda: pilot.box.flow.phase is Phase.DISCUSSION, limit=120)
+    said = [r for r in caplog.records if "cannot be stored" in r.getMessage()]
+    assert len(said) == 1
