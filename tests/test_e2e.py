@@ -248,7 +248,8 @@ def test_the_start_screen_says_how_far_the_voice_is_prepared(pilot_for):
 def test_a_cold_cache_is_rendered_in_round_order_and_the_screen_follows(pilot_for):
     pilot = pilot_for(fill=False, renderer=FAKE_WORKER)
     narrator = pilot.parts.narrator
-    assert narrator.readiness()[1] == len(STARTER_NIGHT) + 8   # + day: go, 1 warning, +1 min, 3-2-1-vote, flip
+    # the day adds 8: go, a warning, +1 minute, three, two, one, vote, flip
+    assert narrator.readiness()[1] == len(STARTER_NIGHT) + 8
     assert narrator.renderer.wait_idle(timeout=120)
     narrator.wait_warm(timeout=60)
     pilot.advance(1)
