@@ -37,16 +37,23 @@ def flow() -> Flow:
     return make_flow()
 
 
+def pytest_configure(config) -> None:
+    """Every session gets scratch folders of its own (two sessions at once
+    never clean up each other's), removed when it ends: no litter in /tmp.
+    Test processes started by pytest-xdist are given theirs by the first."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="wolfbox-tests-")
+        config.stash[_OWN_BASETEMP] = config.option.basetemp
+
+
+_OWN_BASETEMP = pytest.StashKey[str]()
+
+
 def pytest_unconfigure(config) -> None:
-    shutil.rmtree(STATE_HOME, ignore_errors=True)      # no litter in /tmp
-    # pytest's own root for tmp_path, emptied by tmp_path_retention_policy;
-    # rmdir leaves it alone while another session still has folders there.
-    factory = getattr(config, "_tmp_path_factory", None)
-    if factory is not None and not hasattr(config, "workerinput"):
-        try:
-            factory.getbasetemp().parent.rmdir()
-        except OSError:
-            pass
+    shutil.rmtree(STATE_HOME, ignore_errors=True)
+    own = config.stash.get(_OWN_BASETEMP, None)
+    if own is not None:
+        shutil.rmtree(own, ignore_errors=True)
 
 
 class Lines:
