@@ -250,3 +250,14 @@ def test_screenshot_renders_every_screen(tmp_path):
     assert brightness(images["3-discussion"]) > 3 * brightness(images["2-night"])
     raw = {n: pygame.image.tobytes(img, "RGB") for n, img in images.items()}
     assert len(set(raw.values())) == len(raw)                     # every screen differs
+
+
+@pytest.mark.parametrize("args", [
+    ["script", "--deck", "x" * 100_000],
+    ["script", "--deck", "werewolf," + "y" * 100_000 + ",seer"],
+    ["--frobnicate" + "z" * 100_000],
+])
+def test_a_huge_bad_value_is_quoted_not_echoed_whole(args):
+    result = wolfbox(*args)
+    one_line_error(result)
+    assert len(result.stderr) < 1000

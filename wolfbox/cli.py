@@ -37,10 +37,21 @@ COMMANDS = ("run", "screenshot", "config", "script", "decks", "prepare", "voices
             "replay", "settings")
 
 
+LONGEST_WORD = 60
+
+
+def _one_line(message: str) -> str:
+    """A message as one line, each word cut short if it is long: whatever a
+    person typed (a 100 KB deck, a pasted file) is quoted, not echoed whole."""
+    words = message.split()
+    return " ".join(w if len(w) <= LONGEST_WORD else w[:LONGEST_WORD - 1] + "…"
+                    for w in words)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:   # type: ignore[override]  # one line, not a usage block
-        print(_("wolfbox: {problem} (see 'wolfbox --help')").format(problem=message),
-              file=sys.stderr)
+        print(_one_line(_("wolfbox: {problem} (see 'wolfbox --help')").format(
+            problem=message)), file=sys.stderr)
         sys.exit(EXIT_USAGE)
 
 
@@ -312,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         except UserError as e:
             if getattr(args, "safe_config", False) and args.command == "run":
                 return _run_on_defaults(args, str(e))
-            print(f"wolfbox: {e}", file=sys.stderr)
+            print(_one_line(f"wolfbox: {e}"), file=sys.stderr)
             return EXIT_USAGE
     except signals.Stopped as stop:
         return stop.exit_status
