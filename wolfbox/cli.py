@@ -37,7 +37,7 @@ COMMANDS = ("run", "screenshot", "config", "script", "decks", "prepare", "voices
             "replay", "settings")
 
 
-LONGEST_WORD = 60
+LONGEST_WORD = 200     # longer than any path a person means to name
 
 
 def _one_line(message: str) -> str:
