@@ -241,7 +241,11 @@ class Renderer:
                 "--threads", str(self._threads()), "--priority", self.priority]
 
     def _threads(self) -> int:
-        return self.threads or default_threads()
+        """Cores minus one behind a game (a core stays free for the loop);
+        every core where rendering is the job itself."""
+        if self.threads:
+            return self.threads
+        return default_threads() if self.priority == "idle" else (os.cpu_count() or 1)
 
     def _env(self) -> dict[str, str]:
         """The worker's environment: onnxruntime's telemetry off (it writes a

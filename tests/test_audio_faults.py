@@ -269,11 +269,17 @@ def worker_threads(tmp_path, **kw) -> int:
 
 
 def test_the_real_worker_leaves_a_core_free(tmp_path):
-    cap = max(1, len(os.sched_getaffinity(0)) - 1)
-    count = worker_threads(tmp_path / "a")
-    assert worker_threads(tmp_path / "b", threads=cap) == count    # the default is the cap
-    few = worker_threads(tmp_path / "c", threads=cap + 1)
-    more = worker_threads(tmp_path / "d", threads=cap + 3)
+    cores = len(os.sched_getaffinity(0))
+    voice = find_voice("")
+    cache = LineCache(tmp_path, voice.identity, SynthSettings())
+
+    def threads_asked(**kw) -> int:
+        cmd = Renderer(voice, cache, **kw)._cmd()
+        return int(cmd[cmd.index("--threads") + 1])
+    assert threads_asked() == max(1, cores - 1)      # behind a game: a core stays free
+    assert threads_asked(priority="normal") == cores  # prepare: every core
+    few = worker_threads(tmp_path / "c", threads=2)
+    more = worker_threads(tmp_path / "d", threads=4)
     assert more - few == 2                           # onnxruntime honours the number
 
 
