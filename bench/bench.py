@@ -139,7 +139,7 @@ def batch_vs_cli(config: Config, texts: list[str], tmp: Path) -> tuple[float, fl
     process a line (how a naive integration calls it)."""
     voice = find_voice(config.voice.model)
     cache = LineCache(tmp / "batch", voice.identity, SynthSettings())
-    renderer = Renderer(voice, cache, timeout=300)
+    renderer = Renderer(voice, cache, timeout=300, priority="normal")   # as `prepare` renders
     started = time.perf_counter()
     renderer.request(texts)
     renderer.wait_idle()
