@@ -112,8 +112,8 @@ def test_back_abandons_only_when_held_for_its_hold_time(pilot_for, tmp_path):
     config.buttons.hold_seconds = 1.5
     pilot = pilot_for(config)
     pilot.press(Button.START)
-    pilot.press(Button.VOTE)
-    assert pilot.view.phase is Phase.VOTE
+    pilot.press(Button.VOTE)                           # at night: wake everyone, then vote
+    pilot.until(lambda: pilot.box.flow.phase is Phase.VOTE)
     pilot.press(Button.START)                          # pause: the countdown waits
     pilot.press(Button.BACK, hold=1.4)                 # short of 1.5 s: a tap
     assert pilot.box.flow.phase is Phase.VOTE
@@ -133,8 +133,10 @@ def test_pause_keeps_the_time_left_and_vote_goes_to_the_countdown(pilot_for):
     assert pilot.box.flow.phase is Phase.NIGHT
     pilot.press(Button.START)                          # resume
     assert not pilot.view.paused
-    pilot.press(Button.VOTE)
-    assert pilot.view.phase is Phase.VOTE and pilot.view.big == "3"
+    pilot.press(Button.VOTE)                           # the night ends safely first
+    assert pilot.parts.narrator.played[-1].text == STARTER_NIGHT[-1]    # the wake-up
+    pilot.until(lambda: pilot.box.flow.phase is Phase.VOTE)
+    assert pilot.view.big == "3"
     assert pilot.parts.narrator.played[-1].text == "Three."
 
 

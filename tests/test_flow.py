@@ -206,13 +206,79 @@ def test_vote_goes_to_the_countdown_at_any_time_in_a_round(at):
     flow = make_flow()
     flow.handle(START, 0.0)
     flow.tick(at)                 # a jump: every stage due by then is passed
-    if flow.phase in (Phase.NIGHT, Phase.DISCUSSION):
+    if flow.phase is Phase.NIGHT:
+        waking = flow.settings.night[flow.step_index].id == "wake_up"
+        said = says(flow.handle(VOTE, at)) + said_until(flow, at, Phase.VOTE)
+        assert said[-1] == "Three."
+        assert waking or WAKE_UP_LINE in said            # nobody votes with closed eyes
+    elif flow.phase is Phase.DISCUSSION:
         effects = flow.handle(VOTE, at)
         assert flow.phase is Phase.VOTE
         assert StopSpeech() in effects and says(effects) == ["Three."]
         assert flow.view(at).big == "3"
     else:
         assert VOTE.button not in dict(flow.view(at).legend)
+
+
+WAKE_UP_LINE = ("Everyone, reach out and touch your own card. Now open your eyes: it is "
+                "morning in the village.")
+
+
+def said_until(flow: Flow, now: float, phase: Phase) -> list[str]:
+    """Everything said from `now` until the flow reaches `phase`."""
+    said = []
+    while flow.phase is not phase:
+        now += 0.05
+        said += says(flow.tick(now))
+        assert now < 3600
+    return said
+
+
+def at_step(flow: Flow, step_id: str, stage: str) -> float:
+    """Run a started flow to the given step and stage; the time then."""
+    now = 0.0
+    while not (flow.settings.night[flow.step_index].id == step_id and flow.stage == stage):
+        now += 0.05
+        flow.tick(now)
+    return now
+
+
+def test_vote_at_night_closes_the_open_eyes_and_wakes_everyone_before_the_countdown():
+    flow = make_flow()
+    flow.handle(START, 0.0)
+    now = at_step(flow, "seer", "wait")           # the Seer's eyes are open
+    effects = flow.handle(VOTE, now)
+    assert says(effects) == ["Seer, close your eyes."]
+    assert VOTE.button not in dict(flow.view(now).legend)    # pressed once is enough
+    assert said_until(flow, now, Phase.VOTE) == [WAKE_UP_LINE, "Three."]
+
+
+def test_vote_while_a_role_is_called_closes_that_roles_eyes_first():
+    flow = make_flow()
+    flow.handle(START, 0.0)
+    now = at_step(flow, "robber", "speak")        # "Robber, open your eyes..." is being said
+    effects = flow.handle(VOTE, now)
+    assert StopSpeech() in effects and says(effects) == ["Robber, close your eyes."]
+    assert said_until(flow, now, Phase.VOTE) == [WAKE_UP_LINE, "Three."]
+
+
+def test_vote_while_eyes_close_or_everyone_wakes_lets_the_line_finish():
+    for step_id, stage, then in (("werewolves", "after", [WAKE_UP_LINE, "Three."]),
+                                 ("wake_up", "speak", ["Three."])):
+        flow = make_flow()
+        flow.handle(START, 0.0)
+        now = at_step(flow, step_id, stage)
+        effects = flow.handle(VOTE, now)
+        assert StopSpeech() not in effects and says(effects) == []
+        assert said_until(flow, now, Phase.VOTE) == then
+
+
+def test_vote_as_the_night_falls_goes_straight_to_the_wake_up():
+    flow = make_flow()
+    flow.handle(START, 0.0)
+    effects = flow.handle(VOTE, 0.5)              # "Night falls..." is being said
+    assert says(effects) == [WAKE_UP_LINE]
+    assert said_until(flow, 0.5, Phase.VOTE) == ["Three."]
 
 
 def test_on_the_start_screen_vote_and_back_choose_the_player_count(flow: Flow):

@@ -125,6 +125,7 @@ class Flow:
     _speaking: int | None = None        # token whose end moves the stage on
     _tokens: int = 0
     _fired: set[int] = field(default_factory=set)
+    _vote_at_dawn: bool = False           # VOTE was pressed at night: wake, then vote
     _last_shown: int | None = None
     picker: Picker | None = None
 
@@ -178,6 +179,8 @@ class Flow:
                         Button.VOTE: _Action(_("Players +1"), self._more_players),
                         Button.NEXT: _Action(_("Next deck"), self._next_deck),
                         Button.BACK: _Action(_("Players −1"), self._fewer_players)}
+            case Phase.NIGHT if self._vote_at_dawn:
+                return {Button.START: _Action(_("Pause"), self._pause)}
             case Phase.NIGHT:
                 return {Button.START: _Action(_("Pause"), self._pause),
                         Button.VOTE: _Action(_("Vote now"), self._vote_now),
@@ -205,6 +208,7 @@ class Flow:
     def _start(self, now: float) -> list[Effect]:
         self.phase = Phase.NIGHT
         self.step_index = 0
+        self._vote_at_dawn = False
         effects: list[Effect] = [PlayCue(Cue.CHIME), Ambience(True)]
         return effects + self._night_stage(now, _SPEAK)
 
@@ -239,7 +243,26 @@ class Flow:
         return [ResumeAudio()]
 
     def _vote_now(self, now: float) -> list[Effect]:
+        if self.phase is Phase.NIGHT:
+            return self._end_night_early(now)
         return [StopSpeech()] + self._enter_vote(now)
+
+    def _end_night_early(self, now: float) -> list[Effect]:
+        """VOTE at night: nobody may be left with open eyes, or wake without
+        being told. The role awake closes its eyes, everyone is woken, then
+        the countdown. Every later call is left out, the same for any deal."""
+        self._vote_at_dawn = True
+        last = len(self.settings.night) - 1
+        if self.step_index == last:
+            return []                         # the wake-up line is being said
+        step = self.settings.night[self.step_index]
+        effects: list[Effect] = [StopSpeech()] if self._speaking is not None else []
+        if step.after and self.stage in (_SPEAK, _WAIT):
+            return effects + self._night_stage(now, _AFTER)
+        if self.stage == _AFTER:
+            return []                         # eyes are closing: the wake-up follows
+        self.step_index = last
+        return effects + self._night_stage(now, _SPEAK)
 
     def _skip(self, now: float) -> list[Effect]:
         effects: list[Effect] = [StopSpeech()] if self._speaking is not None else []
@@ -311,10 +334,11 @@ class Flow:
             return self._night_stage(now, _WAIT)
         if self.stage == _WAIT and step.after:
             return self._night_stage(now, _AFTER)
-        if self.step_index + 1 < len(self.settings.night):
-            self.step_index += 1
+        last = len(self.settings.night) - 1
+        if self.step_index < last:
+            self.step_index = last if self._vote_at_dawn else self.step_index + 1
             return self._night_stage(now, _SPEAK)
-        return self._enter_discussion(now)
+        return self._enter_vote(now) if self._vote_at_dawn else self._enter_discussion(now)
 
     def _enter_discussion(self, now: float) -> list[Effect]:
         self.phase = Phase.DISCUSSION
