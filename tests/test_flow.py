@@ -137,7 +137,7 @@ def test_pause_and_resume_anywhere_keep_the_remaining_time_exactly(pause_at):
     phase, view_before = flow.phase, flow.view(now)
     assert flow.handle(START, now) == [PauseAudio()]
     assert flow.view(now).paused and flow.view(now).legend == ((Button.START, "Resume"),
-                                                                (Button.BACK, "Hold: quit"))
+                                                                (Button.BACK, "Hold: end round"))
     for later in (now + 1, now + 600, now + 3600):
         assert flow.tick(later) == []
         assert flow.timer.remaining(later) == before
@@ -332,7 +332,7 @@ def test_legend_is_what_the_buttons_do(flow: Flow):
                                    (Button.NEXT, "Next deck"), (Button.BACK, "Players −1"))
     flow.handle(START, 0.0)
     assert dict(flow.view(0).legend) == {Button.START: "Pause", Button.VOTE: "Vote now",
-                                         Button.NEXT: "Skip", Button.BACK: "Hold: quit"}
+                                         Button.NEXT: "Skip", Button.BACK: "Hold: end round"}
     # A button the legend leaves out does nothing.
     now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.REVEAL)
     assert Button.VOTE not in dict(flow.view(now).legend)

@@ -201,7 +201,7 @@ class Flow:
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
         if self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
-            holds[Button.BACK] = _Action(_("Hold: quit"), self._abandon)
+            holds[Button.BACK] = _Action(_("Hold: end round"), self._abandon)
         return holds
 
     # --------------------------------------------------------------- actions
