@@ -33,7 +33,7 @@ from wolfbox.hardware.leds import LedBank
 from wolfbox.i18n import _
 
 from . import signals
-from .keys import TerminalKeys, key_codes, terminal_chars
+from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
 from .screen import TerminalScreen, WindowScreen, init_video
@@ -213,6 +213,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         if keys.start():
             parts.keys = keys
             opened.callback(keys.stop)
+            terminal.keys = key_labels(terminal_chars(config.keys.keys()))
     narrator.warm(flow.settings.lines())
     return parts
 

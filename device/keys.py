@@ -123,6 +123,17 @@ class Releases:
             self._drive(button, False)       # outside the lock: it may take a while
 
 
+def key_labels(chars: dict[str, Button]) -> dict[Button, str]:
+    """The key to show beside each button: its first letter key, else space."""
+    labels: dict[Button, str] = {}
+    for ch, button in chars.items():
+        if ch != " " and button not in labels:
+            labels[button] = ch
+    for ch, button in chars.items():
+        labels.setdefault(button, "space" if ch == " " else ch)
+    return labels
+
+
 @dataclass
 class TerminalKeys:
     """Reads keys typed in the terminal on a thread.

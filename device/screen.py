@@ -16,6 +16,7 @@ from typing import Protocol, TextIO
 
 import pygame
 
+from wolfbox.buttons import Button
 from wolfbox.i18n import _
 from wolfbox.view import View
 
@@ -113,6 +114,9 @@ class TerminalScreen:
     itself is rewritten in place when the output is a terminal.
     """
     out: TextIO = field(default_factory=lambda: sys.stdout)
+    # The key that presses each button, once the terminal's keys are read:
+    # the legend then says "[s] START: Pause".
+    keys: dict[Button, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._last: View | None = None
@@ -133,7 +137,9 @@ class TerminalScreen:
             elif self._tty:
                 self._write(f"\r  {view.big:>6}", newline=False)
             return
-        legend = "  ".join(f"[{b.value.upper()}] {label}" for b, label in view.legend)
+        legend = "  ".join(
+            f"[{self.keys[b]}] {b.value.upper()}: {label}" if b in self.keys
+            else f"[{b.value.upper()}] {label}" for b, label in view.legend)
         head = f"== {view.title}" + (" " + _("(PAUSED)") if view.paused else "") \
             + (f"  {view.big}" if view.big else "")
         lines = [head]

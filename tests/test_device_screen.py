@@ -73,3 +73,23 @@ def test_the_terminal_shows_the_voice_being_prepared_one_short_line_a_step():
     assert "   ~ Preparing the voice: 0 %" in text
     assert text.splitlines()[-2:] == ["   ~ Preparing the voice: 50 %",
                                       "   ~ The voice is ready."]
+
+
+def test_the_terminal_legend_names_each_buttons_key_once_keys_are_read():
+    import io
+
+    from wolfbox.buttons import Button
+    from wolfbox.device.keys import key_labels, terminal_chars
+    from wolfbox.device.screen import TerminalScreen
+    from wolfbox.view import Phase, View
+    legend = ((Button.START, "Pause"), (Button.VOTE, "Vote now"))
+    view = View(phase=Phase.DISCUSSION, title="Discussion", legend=legend)
+    without = io.StringIO()
+    TerminalScreen(without).show(view, "")
+    assert "[START] Pause  [VOTE] Vote now" in without.getvalue()
+    keys = key_labels(terminal_chars({Button.START: ["space", "s"], Button.VOTE: ["v"],
+                                      Button.NEXT: ["right"], Button.BACK: ["space"]}))
+    assert keys == {Button.START: "s", Button.VOTE: "v", Button.BACK: "space"}
+    shown = io.StringIO()
+    TerminalScreen(shown, keys=keys).show(view, "")
+    assert "[s] START: Pause  [v] VOTE: Vote now" in shown.getvalue()
