@@ -209,7 +209,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     parts = Parts(box, narrator, bank, shown, notices, leds=leds)
     if shown == "headless" and stdin_keys:
         keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,
-                            config.buttons.hold_seconds, on_quit=box.stop)
+                            config.buttons.hold_seconds, on_quit=inbox.quit_key)
         if keys.start():
             parts.keys = keys
             opened.callback(keys.stop)

@@ -55,7 +55,12 @@ class Wake:
     """Nothing to act on: something the screen shows has changed elsewhere."""
 
 
-Item = Edge | Stop | Notice | Wake
+class QuitKey:
+    """Esc or q on a keyboard: ends the box, but asks again mid-round."""
+
+
+Item = Edge | Stop | Notice | Wake | QuitKey
+QUIT_CONFIRM_SECONDS = 3.0     # how long a first Esc/q mid-round waits for the second
 
 
 class Inbox:
@@ -80,6 +85,9 @@ class Inbox:
 
     def wake(self, *_args: object) -> None:
         self._queue.put(Wake())
+
+    def quit_key(self) -> None:
+        self._queue.put(QuitKey())
 
     def wait(self, timeout: float) -> list[Item]:
         try:
@@ -117,6 +125,7 @@ class Box:
         self._shown: View | None = None
         self._notice_shown = ""
         self._failed: set[tuple[str, str]] = set()
+        self._quit_armed_until: float | None = None
 
     def stop(self) -> None:
         """Ask the loop to end; safe from signal handlers and other threads."""
@@ -158,6 +167,8 @@ class Box:
                 self.running = False
             elif isinstance(item, Notice):
                 self.add_notice(item.text)
+            elif isinstance(item, QuitKey):
+                self.quit_key(self.clock())
             elif isinstance(item, Edge):
                 edge = self.classifier.press if item.down else self.classifier.release
                 for ev in edge(item.button, item.at):
@@ -170,7 +181,8 @@ class Box:
         a stage ends, a shown second changes, a hold completes, a line ends.
         The loop sleeps until then; a test on a fake clock jumps to it."""
         deadlines = [t for t in (self.flow.next_change(now), self.classifier.next_deadline(),
-                                 self.speech_deadline()) if t is not None]
+                                 self.speech_deadline(), self._quit_armed_until)
+                     if t is not None]
         return min(deadlines, default=None)
 
     def _sdl(self, e: pygame.event.Event) -> None:
@@ -181,7 +193,7 @@ class Box:
             if button is not None:
                 self.drive(button, e.type == pygame.KEYDOWN)
             elif e.type == pygame.KEYDOWN and e.key in (pygame.K_ESCAPE, pygame.K_q):
-                self.running = False
+                self.quit_key(self.clock())
         elif e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED, pygame.VIDEOEXPOSE):
             self.screen.resized()
             self._shown = None
@@ -212,6 +224,15 @@ class Box:
                 log.exception(_("an adapter failed ({error}); the round goes on").format(
                     error=f"{type(e).__name__}: {e}"))
 
+    def quit_key(self, now: float) -> None:
+        """Esc or q: on the start screen it ends the box at once; in a round
+        a stray key must not end the game, so it asks for a second press."""
+        armed = self._quit_armed_until is not None and now < self._quit_armed_until
+        if armed or self.flow.phase not in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
+            self.running = False
+            return
+        self._quit_armed_until = now + QUIT_CONFIRM_SECONDS
+
     def add_notice(self, text: str) -> None:
         """Show `text` on the start screen beside any earlier notice (once)."""
         shown = [n for n in self.notice.split("; ") if n]
@@ -228,9 +249,16 @@ class Box:
 
     def refresh(self) -> None:
         """Draw the view if it changed since the last frame."""
-        view = self.flow.view(self.clock())
+        now = self.clock()
+        view = self.flow.view(now)
         if view.phase is Phase.IDLE:
             view = dataclasses.replace(view, status=self.status())
+        if self._quit_armed_until is not None:
+            if now < self._quit_armed_until:
+                view = dataclasses.replace(
+                    view, alert=_("Press Esc or q again to end the box"))
+            else:
+                self._quit_armed_until = None
         if view == self._shown and self.notice == self._notice_shown:
             return
         self.screen.show(view, self.notice)

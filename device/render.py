@@ -116,6 +116,17 @@ class Painter:
             veil = pygame.Surface((w, h), pygame.SRCALPHA)
             veil.fill((0, 0, 0, NIGHT_DIM))
             surface.blit(veil, (0, 0))
+        if view.alert:                          # above the night's veil: it is about the box
+            lines = self.wrap(view.alert, int(19 * s), 440 * s)
+            box_h = 14 + 22 * len(lines)
+            pygame.draw.rect(surface, BG, (*at(16, 100), 448 * s, box_h * s),
+                             border_radius=int(8 * s))
+            pygame.draw.rect(surface, PAUSED, (*at(16, 100), 448 * s, box_h * s),
+                             width=max(1, int(2 * s)), border_radius=int(8 * s))
+            y = 107.0
+            for line in lines:
+                text(line, 19, PAUSED, 240, y, "midtop")
+                y += 22
 
     def _rules(self, view: View, s: float, text) -> bool:
         """The reveal's list of rules, as large as fits; False if the caption

@@ -130,9 +130,13 @@ class TerminalScreen:
         last, self._last = self._last, view
         timer_only = last is not None and notice == self._noticed and \
             dataclasses.replace(last, big=view.big, progress=view.progress,
-                                caption=view.caption, status=view.status) == view
+                                caption=view.caption, status=view.status,
+                                alert=view.alert) == view
         if timer_only and last is not None:
-            if view.status != last.status:          # the voice's progress: one short line
+            if view.alert != last.alert:            # a passing word: said when it comes
+                if view.alert:
+                    self._write(f"   ! {view.alert}")
+            elif view.status != last.status:        # the voice's progress: one short line
                 self._write("   ~ " + (view.status or _("The voice is ready.")))
             elif self._tty:
                 self._write(f"\r  {view.big:>6}", newline=False)

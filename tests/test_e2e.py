@@ -5,6 +5,7 @@ and said. No test here waits on the wall clock.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -295,3 +296,46 @@ def test_a_cache_the_box_cannot_write_is_said_once_and_start_plays_captions(tmp_
     pilot.until(lambda: pilot.box.flow.phase is Phase.DISCUSSION, limit=120)
     said = [r for r in caplog.records if "cannot be stored" in r.getMessage()]
     assert len(said) == 1
+
+
+def test_esc_mid_round_asks_again_and_a_second_esc_ends_the_box(pilot_for):
+    pilot = pilot_for(display="window")
+
+    def esc() -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE))
+        pilot.box.step(max_sleep=0)
+
+    pilot.press(Button.START)
+    esc()                                          # a stray key: the game goes on
+    assert pilot.box.running
+    assert pilot.view.alert == "Press Esc or q again to end the box"
+    pilot.advance(3.5)                             # not confirmed in time: forgotten
+    assert pilot.view.alert == "" and pilot.box.running
+    esc()
+    pilot.advance(1)
+    esc()                                          # confirmed
+    assert not pilot.box.running
+
+
+def test_q_on_the_start_screen_ends_the_box_at_once(pilot_for):
+    pilot = pilot_for()
+    pilot.box.inbox.quit_key()                     # what the terminal's q posts
+    pilot.settle()
+    assert not pilot.box.running
+
+
+def test_the_alert_shows_above_the_nights_veil(pilot_for):
+    from wolfbox.device.render import render_view
+    pilot = pilot_for()
+    pilot.press(Button.START)
+    pilot.box.inbox.quit_key()
+    pilot.settle()
+    view = pilot.view
+    assert view.dim and view.alert
+    lit = render_view(view, (480, 320))
+    dark = render_view(dataclasses.replace(view, alert=""), (480, 320))
+
+    def brightness(surface) -> float:
+        small = pygame.transform.smoothscale(surface, (1, 1))
+        return sum(small.get_at((0, 0))[:3]) / 3
+    assert brightness(lit) > 3 * brightness(dark)

@@ -33,6 +33,7 @@ class View:
     dim: bool = False                  # night: the screen goes near black
     hint: Button | None = None         # the button the table should press next
     status: str = ""                   # the box's own state on the start screen (voice)
+    alert: str = ""                    # a passing word from the box, in any phase
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")
