@@ -24,6 +24,7 @@ TEXT = (236, 238, 242)
 MUTED = (150, 158, 176)
 ACCENT = (88, 196, 220)
 HURRY = (245, 150, 60)
+URGENT = (240, 70, 60)   # the timer's last seconds
 PAUSED = (250, 210, 80)
 NIGHT_DIM = 232          # alpha of the black veil at night (0..255)
 
@@ -66,7 +67,8 @@ class Painter:
         # Big figure and progress bar
         if view.big:
             size = 118 if len(view.big) <= 4 else 96
-            text(view.big, size, PAUSED if view.paused else TEXT, 240, 112, "center")
+            color = PAUSED if view.paused else URGENT if view.urgent else TEXT
+            text(view.big, size, color, 240, 112, "center")
         if view.progress is not None:
             x0, y0, bw, bh = 40, 182, 400, 10
             pygame.draw.rect(surface, BAR_BG, (*at(x0, y0), bw * s, bh * s),

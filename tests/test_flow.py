@@ -356,8 +356,8 @@ def test_progress_stays_full_when_time_is_added_at_the_start(flow: Flow):
     now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.DISCUSSION)
     flow.handle(NEXT, now + 0.5)
     assert flow.view(now + 0.5).big == "6:00"
-    assert flow.view(now + 0.5).progress == 1.0
-    assert flow.view(now + 180.5).progress == 0.5
+    assert flow.view(now + 0.5).progress == pytest.approx(1.0, abs=1e-3)
+    assert flow.view(now + 180.5).progress == pytest.approx(0.5, abs=1e-3)
 
 
 def test_the_reveal_lists_the_rules_of_the_cards_in_play():
@@ -391,3 +391,23 @@ def test_a_late_wake_up_does_not_stretch_the_night(late_by):
         flow.tick(t)
     assert late.phase is punctual.phase
     assert late.timer.remaining(t) == pytest.approx(punctual.timer.remaining(t), abs=1e-6)
+
+
+def test_adding_a_minute_does_not_make_the_bar_jump(flow: Flow):
+    flow.handle(START, 0.0)
+    now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.DISCUSSION)
+    now += 60                                        # 4:00 of 5:00 left
+    assert flow.view(now).progress == pytest.approx(0.8)
+    flow.handle(NEXT, now)
+    assert flow.view(now).big == "5:00"
+    assert flow.view(now).progress == pytest.approx(0.8)     # where it was
+    assert flow.view(now + 150).progress == pytest.approx(0.4)   # half of 5:00 gone
+
+
+def test_the_timer_itself_turns_red_for_the_last_ten_seconds(flow: Flow):
+    flow.handle(START, 0.0)
+    now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.DISCUSSION)
+    end = now + 300
+    assert not flow.view(end - 10.5).urgent          # 0:11 on the clock
+    assert flow.view(end - 9.5).urgent               # 0:10
+    assert flow.view(end - 0.5).urgent

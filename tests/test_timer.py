@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,10 +22,11 @@ def test_pause_keeps_the_exact_remaining_time():
     assert t.deadline == 2000.0 + 60 - 12.345
 
 
-def test_add_extends_and_grows_the_total():
+def test_add_extends_and_keeps_the_share_of_time_left():
     t = Countdown.start(0.0, 60)
-    t.add(50.0, 60)
-    assert t.remaining(50.0) == 70 and t.total == 70
+    t.add(50.0, 60)                               # 10 of 60 s left, then 70
+    assert t.remaining(50.0) == 70
+    assert t.remaining(50.0) / t.total == pytest.approx(10 / 60)
     t.pause(60.0)
     t.add(60.0, 30)
     assert t.remaining(99.0) == 90

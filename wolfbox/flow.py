@@ -420,7 +420,8 @@ class Flow:
                 shown = t.shown_seconds(now)
                 return dataclasses.replace(
                     base, title=_("Discussion"), big=_clock(shown),
-                    progress=min(1.0, shown / t.total) if t.total else 0.0)
+                    progress=min(1.0, shown / t.total) if t.total else 0.0,
+                    urgent=shown <= self.settings.tick_from)
             case Phase.VOTE:
                 return dataclasses.replace(base, title=_("Vote"),
                                            big=_(lines.COUNTDOWN_SHOWN[self.beat]))

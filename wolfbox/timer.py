@@ -53,11 +53,14 @@ class Countdown:
             self.since = now
 
     def add(self, now: float, seconds: float) -> None:
-        """Extend the countdown; the total grows with it so progress stays honest."""
-        self.left = self.remaining(now) + seconds
+        """Extend the countdown. The total is scaled with the time left, so a
+        bar of the share of time left stays where it is and then runs down
+        more slowly, instead of jumping."""
+        before = self.remaining(now)
+        self.left = before + seconds
         if self.since is not None:
             self.since = now
-        self.total = max(self.total, math.ceil(self.left - EPSILON))
+        self.total = self.total * self.left / before if before > EPSILON else self.left
 
     def shown_seconds(self, now: float) -> int:
         """Whole seconds as a display shows them: 4:59.2 left shows 5:00."""

@@ -34,6 +34,7 @@ class View:
     hint: Button | None = None         # the button the table should press next
     status: str = ""                   # the box's own state on the start screen (voice)
     alert: str = ""                    # a passing word from the box, in any phase
+    urgent: bool = False               # the last seconds: the timer itself turns red
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")
