@@ -59,19 +59,12 @@ def install() -> None:
 
 
 @contextmanager
-def running(stop: Callable[[], None]) -> Iterator[list[int]]:
-    """While inside, a stop signal calls `stop()` (the loop's own stop,
-    safe from a handler); afterwards, signals are ignored until exit.
-    Yields a list that receives the numbers of the signals that came."""
+def running(stop: Callable[[], None]) -> Iterator[None]:
+    """While inside, a stop signal calls `stop()` (the loop's own stop, safe
+    from a handler); afterwards, signals are ignored until the process exits."""
     global _on_stop
-    received: list[int] = []
-
-    def on_stop(signum: int) -> None:
-        received.append(signum)
-        stop()
-
-    _on_stop = on_stop
+    _on_stop = lambda signum: stop()       # noqa: E731
     try:
-        yield received
+        yield
     finally:
         _on_stop = _ignore                 # closing: let it finish

@@ -14,7 +14,6 @@ from .i18n import N_, _, ngettext
 COUNTDOWN = (N_("Three."), N_("Two."), N_("One."), N_("Vote!"))
 COUNTDOWN_SHOWN = ("3", "2", "1", N_("VOTE!"))
 REVEAL = N_("Everyone, flip your card over and see who won.")
-ABANDONED = N_("The round is over.")
 
 # The reveal screen: how the table decides who died and who won. The rules
 # for cards that are in the deck are added to the core ones, in this order.
