@@ -18,23 +18,35 @@ class Phase(StrEnum):
     DISCUSSION = "discussion"
     VOTE = "vote"
     REVEAL = "reveal"
+    SETTINGS = "settings"
 
 
 @dataclass(frozen=True)
 class View:
+    """One screen. Long texts arrive already paged (wolfbox.pages): each
+    field holds what fits its area at the size floor.
+
+    What `details` holds depends on the phase:
+    IDLE: (deck title, *this page of the deck's description and setup notes);
+    REVEAL: this page of the rules; SETTINGS: (setting name, *notes).
+    """
     phase: Phase
     title: str
-    big: str = ""                      # the large timer or countdown figure
+    big: str = ""                      # the large timer or countdown figure; a setting's value
     progress: float | None = None      # 1.0 full .. 0.0 empty; None hides the bar
-    caption: str = ""                  # the line being spoken
-    details: tuple[str, ...] = ()      # deck on the start screen, rules on the reveal
+    caption: str = ""                  # this page of the line being spoken
+    details: tuple[str, ...] = ()      # see above
     legend: tuple[tuple[Button, str], ...] = field(default_factory=tuple)
+    holds: tuple[tuple[Button, str], ...] = field(default_factory=tuple)  # what holding does
+    footer: str = ""                   # a standing hint at the bottom ("Hold NEXT: settings")
     paused: bool = False
     dim: bool = False                  # night: the screen goes near black
     hint: Button | None = None         # the button the table should press next
     status: str = ""                   # the box's own state on the start screen (voice)
     alert: str = ""                    # a passing word from the box, in any phase
     urgent: bool = False               # the last seconds: the timer itself turns red
+    held: Button | None = None         # a button being held for its hold action
+    held_progress: float = 0.0         # 0..1 of that hold's time
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")
