@@ -226,7 +226,7 @@ def test_terminal_keys_play_a_round_in_a_real_process(tmp_path, notify):
     type_keys(proc, "v")
     proc.lines.wait_for("== Vote")
     type_keys(proc, "B")                  # capital: hold BACK
-    proc.lines.wait_for("== Wolfbox")
+    proc.lines.wait_for("== 3 players")
     assert "Hold: end round" in "".join(proc.lines.seen)
     type_keys(proc, "q")
     assert proc.wait(timeout=60) == 0

@@ -20,6 +20,7 @@ from wolfbox.config import Config
 from wolfbox.device.app import build
 from wolfbox.flow import RoundSettings
 from wolfbox.hardware.factory import mock_factory
+from wolfbox.pages import IDLE_PAGE_SECONDS
 from wolfbox.view import Phase
 
 HERE = Path(__file__).parent
@@ -208,24 +209,28 @@ def test_window_keys_drive_the_mock_pins(pilot_for):
 def test_the_deck_picker_on_the_box(pilot_for):
     pilot = pilot_for()
     first = pilot.view
-    assert first.details[:2] == ("3 players", "Classic, 3 players")
+    assert (first.title, first.details[0]) == ("3 players", "Classic, 3 players")
     assert first.label(Button.NEXT) == "Next deck"
-    seen_titles = [first.details[1]]
+    seen_titles = [first.details[0]]
     for _ in range(3):
         pilot.press(Button.NEXT)
-        seen_titles.append(pilot.view.details[1])
+        seen_titles.append(pilot.view.details[0])
     assert seen_titles == ["Classic, 3 players", "Evil Transformation", "Trust No One",
                            "Random deck"]
     pilot.press(Button.VOTE)                           # 4 players
     pilot.press(Button.VOTE)                           # 5 players
     pilot.press(Button.NEXT)
     view = pilot.view
-    assert view.details[0] == "5 players"
-    assert view.details[1] == "Evil Transformation"
+    assert view.title == "5 players"
+    assert view.details[0] == "Evil Transformation"
     assert sorted(pilot.box.flow.settings.deck) == sorted(
         ["doppelganger", "alpha_wolf", "mystic_wolf", "minion", "robber", "witch", "villager",
          "villager", "villager"])
-    assert any("center werewolf card" in d for d in view.details)   # setup note on screen
+    pages = [view.details]
+    pilot.advance(IDLE_PAGE_SECONDS)                   # the start screen turns its page
+    pages.append(pilot.view.details)
+    assert pages[1] != pages[0]
+    assert any("center werewolf card" in d for d in pages[1])   # the setup note, on page 2
     pilot.press(Button.START)
     assert pilot.box.flow.phase is Phase.NIGHT
     pilot.until(lambda: pilot.box.flow.settings.night[pilot.box.flow.step_index].id

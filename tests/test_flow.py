@@ -282,17 +282,17 @@ def test_vote_as_the_night_falls_goes_straight_to_the_wake_up():
 
 
 def test_on_the_start_screen_vote_and_back_choose_the_player_count(flow: Flow):
-    assert flow.view(0).details[:2] == ("3 players", "Classic, 3 players")
+    assert (flow.view(0).title, flow.view(0).details[0]) == ("3 players", "Classic, 3 players")
     effects = flow.handle(VOTE, 0.0)
     assert flow.phase is Phase.IDLE
-    assert flow.view(0).details[:2] == ("4 players", "Classic, 4 players")
+    assert (flow.view(0).title, flow.view(0).details[0]) == ("4 players", "Classic, 4 players")
     assert len(flow.settings.deck) == 7
     classic_4 = ("werewolf", "werewolf", "seer", "robber", "troublemaker", "villager",
                  "villager")
     assert effects == [Remember(classic_4, 4), Warm(tuple(flow.settings.lines()))]
     flow.handle(BACK, 0.0)
     flow.handle(BACK, 0.0)
-    assert flow.view(0).details[0] == "10 players"         # wraps from 3 to the top
+    assert flow.view(0).title == "10 players"         # wraps from 3 to the top
 
 
 @pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE])
@@ -366,11 +366,33 @@ def test_the_reveal_lists_the_rules_of_the_cards_in_play():
     flow.handle(START, 0.0)
     flow.handle(VOTE, 1.0)
     flow.tick(100.0)
-    details = flow.view(100.0).details
-    assert details[:4] == lines.REVEAL_RULES
-    text = " ".join(details)
+    first = flow.view(100.0)
+    assert first.details[:4] == lines.REVEAL_RULES
+    assert first.title.startswith("Who won? · 1/") and first.label(Button.NEXT) == "More rules"
+    pages = int(first.title.rsplit("/", 1)[1])
+    assert pages >= 2                                 # ten rules do not fit one screen
+    shown = list(first.details)
+    for page in range(2, pages + 1):
+        flow.handle(NEXT, 100.0 + page)               # NEXT turns the page
+        view = flow.view(100.0 + page)
+        assert view.title == f"Who won? · {page}/{pages}"
+        shown += view.details
     for card in ("Hunter", "Bodyguard", "Prince", "Cursed", "Tanner", "Minion"):
-        assert card in text
+        assert sum(card in rule for rule in shown) >= 1, card
+    assert len(shown) == 10                           # every rule, each once
+    flow.handle(NEXT, 200.0)
+    assert flow.view(200.0).title == f"Who won? · 1/{pages}"   # and round again
+    flow.handle(START, 201.0)
+    assert flow.phase is Phase.IDLE
+
+
+def test_one_page_of_rules_has_done_on_next():
+    flow = make_flow()
+    flow.handle(START, 0.0)
+    flow.handle(VOTE, 1.0)
+    flow.tick(100.0)
+    assert flow.view(100.0).title == "Who won?"
+    assert flow.view(100.0).label(Button.NEXT) == "Done"
 
 
 @pytest.mark.parametrize("late_by", [0.4, 3.0, 45.0])

@@ -115,6 +115,15 @@ class Classifier:
         state = self._states.get(button)
         return state is not None and state.down
 
+    def holding(self, now: float) -> tuple[Button, float] | None:
+        """A holdable button that is down and has not fired yet, with how far
+        along its hold it is (0..1): the screen fills its legend box."""
+        for button, state in self._states.items():
+            limit = self.hold_seconds.get(button)
+            if limit and state.down and not state.held_fired:
+                return button, max(0.0, min(1.0, (now - state.since) / limit))
+        return None
+
 
 # The colour of each arcade button's cap; the on-screen legend uses the same.
 BUTTON_COLORS: dict[Button, tuple[int, int, int]] = {

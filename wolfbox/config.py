@@ -68,7 +68,8 @@ class ButtonsConfig:
     back: int = _c(26, "BCM pin of BACK (header pin 37)", min=0, max=27)
     power: int = _c(-1, "BCM pin of the optional power button; -1: none (3 wakes a halted Pi)",
                     min=-1, max=27)
-    hold_seconds: float = _c(2.0, "how long BACK is held to abandon a round", min=0.5, max=10)
+    hold_seconds: float = _c(2.0, "how long BACK is held to end a round, and NEXT on the "
+                             "start screen to open the settings", min=0.5, max=10)
     power_hold_seconds: float = _c(3.0, "how long the power button is held to shut down",
                                    min=0.5, max=10)
     debounce_ms: float = _c(30.0, "presses closer than this are contact bounce", min=0, max=500)
@@ -125,6 +126,8 @@ class ScreenConfig:
     height: int = _c(640, "window height in pixels", min=160, max=4320)
     input_hz: float = _c(10.0, "how often window/console keys are read (buttons are instant)",
                          min=1, max=200)
+    brightness: float = _c(1.0, "backlight brightness, where the screen has a backlight "
+                           "control (/sys/class/backlight)", min=0.1, max=1)
 
 
 @dataclass
@@ -138,6 +141,7 @@ class VoiceConfig:
 
 @dataclass
 class SoundConfig:
+    volume: float = _c(1.0, "the box's master volume: voice, cues and ambience", min=0, max=1)
     cue_volume: float = _c(0.8, "volume of the chimes, ticks and vote sound", min=0, max=1)
     ambience: bool = _c(True, "a quiet sound bed at night that masks moving cards")
     ambience_volume: float = _c(0.35, "volume of the night ambience", min=0, max=1)

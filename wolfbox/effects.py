@@ -70,5 +70,14 @@ class Remember:
     players: int
 
 
+@dataclass(frozen=True)
+class ChangeSetting:
+    """A setting changed on the box's settings screen: apply it now (volume,
+    speech speed, brightness...) and remember it across restarts. `value`
+    is what the config file would hold for `key` (a dotted config key)."""
+    key: str
+    value: object
+
+
 Effect = (Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm | Ambience
-          | Shutdown | Remember)
+          | Shutdown | Remember | ChangeSetting)

@@ -15,11 +15,12 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from . import lines
+from . import lines, menu, pages
 from .buttons import GAME_BUTTONS, Button, Hold, Tap
 from .config import Config
 from .effects import (
     Ambience,
+    ChangeSetting,
     Cue,
     Effect,
     PauseAudio,
@@ -128,10 +129,27 @@ class Flow:
     _vote_at_dawn: bool = False           # VOTE was pressed at night: wake, then vote
     _last_shown: int | None = None
     picker: Picker | None = None
+    config: Config | None = None        # what the settings screen changes; None: defaults
+    has_brightness: bool = False        # the screen has a backlight control
+    item_index: int = 0                 # the settings page shown
+    reveal_page: int = 0
+    _reset_armed: bool = False
+    _caption_pages: tuple[str, ...] = ()
+    _caption_timer: Countdown | None = None   # the spoken line's time, for its pages
+    _idle_since: float = 0.0            # the start screen's pages turn from here
 
     def __post_init__(self) -> None:
         if self.picker is None:
             self.picker = Picker(self.settings.deck)
+        if self.config is None:
+            self.config = Config()
+
+    @classmethod
+    def from_config(cls, config: Config, picker: Picker | None = None,
+                    has_brightness: bool = False) -> Flow:
+        """The flow of a box configured by `config` (its deck resolved)."""
+        return cls(RoundSettings.from_config(config), picker=picker, config=config,
+                   has_brightness=has_brightness)
 
     # ----------------------------------------------------------------- input
     def handle(self, event: Event, now: float) -> list[Effect]:
@@ -146,8 +164,9 @@ class Flow:
                     self.timer = gap
                 effects += self.tick(now)
             return effects
-        actions = self._holds() if isinstance(event, Hold) else self._taps()
-        action = actions.get(event.button)
+        action = self._holds().get(event.button) if isinstance(event, Hold) else None
+        if action is None:              # a button with nothing to hold taps however long
+            action = self._taps().get(event.button)
         if action is not None:
             effects += action.run(now)
             effects += self.tick(now)
@@ -193,16 +212,35 @@ class Flow:
             case Phase.VOTE:
                 return {Button.START: _Action(_("Pause"), self._pause),
                         Button.NEXT: _Action(_("Skip"), self._skip_vote)}
+            case Phase.REVEAL if len(self._reveal_pages()) > 1:
+                return {Button.START: _Action(_("Done"), self._to_idle),
+                        Button.NEXT: _Action(_("More rules"), self._next_rules)}
             case Phase.REVEAL:
                 return {Button.START: _Action(_("Done"), self._to_idle),
                         Button.NEXT: _Action(_("Done"), self._to_idle)}
+            case Phase.SETTINGS:
+                return self._setting_taps()
         return {}
 
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
         if self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
             holds[Button.BACK] = _Action(_("Hold: end round"), self._abandon)
+        if self.phase is Phase.IDLE:
+            holds[Button.NEXT] = _Action(_("Hold: settings"), self._open_settings)
         return holds
+
+    def _setting_taps(self) -> dict[Button, _Action]:
+        item = self._item()
+        taps = {Button.START: _Action(_("Done"), self._close_settings),
+                Button.NEXT: _Action(_("Next"), self._next_item)}
+        if not item.key:
+            label = _("Yes, reset") if self._reset_armed else _("Reset")
+            taps[Button.VOTE] = _Action(label, self._reset)
+        elif item.key not in self._fixed():
+            taps[Button.VOTE] = _Action(_(item.more), lambda now: self._change(+1))
+            taps[Button.BACK] = _Action(_(item.less), lambda now: self._change(-1))
+        return taps
 
     # --------------------------------------------------------------- actions
     def _start(self, now: float) -> list[Effect]:
@@ -212,35 +250,106 @@ class Flow:
         effects: list[Effect] = [PlayCue(Cue.CHIME), Ambience(True)]
         return effects + self._night_stage(now, _SPEAK)
 
-    def _choose(self, deck: Sequence[str]) -> list[Effect]:
+    def _choose(self, deck: Sequence[str], now: float) -> list[Effect]:
         assert self.picker is not None
         self.settings = self.settings.with_deck(deck)
+        self._idle_since = now
         return [Remember(self.settings.deck, self.picker.players),
                 Warm(tuple(self.settings.lines()))]
 
     def _next_deck(self, now: float) -> list[Effect]:
         assert self.picker is not None
-        return self._choose(self.picker.next_deck().deck)
+        return self._choose(self.picker.next_deck().deck, now)
 
     def _more_players(self, now: float) -> list[Effect]:
         assert self.picker is not None
-        return self._choose(self.picker.change_players(+1).deck)
+        return self._choose(self.picker.change_players(+1).deck, now)
 
     def _fewer_players(self, now: float) -> list[Effect]:
         assert self.picker is not None
-        return self._choose(self.picker.change_players(-1).deck)
+        return self._choose(self.picker.change_players(-1).deck, now)
 
     def _pause(self, now: float) -> list[Effect]:
         self.paused = True
-        if self.timer is not None:
-            self.timer.pause(now)
+        for timer in (self.timer, self._caption_timer):
+            if timer is not None and not timer.paused:
+                timer.pause(now)
         return [PauseAudio()]
 
     def _resume(self, now: float) -> list[Effect]:
         self.paused = False
-        if self.timer is not None:
-            self.timer.resume(now)
+        for timer in (self.timer, self._caption_timer):
+            if timer is not None and timer.paused:
+                timer.resume(now)
         return [ResumeAudio()]
+
+    def _next_rules(self, now: float) -> list[Effect]:
+        self.reveal_page = (self.reveal_page + 1) % len(self._reveal_pages())
+        return []
+
+    # -------------------------------------------------------------- settings
+    def _item(self) -> menu.Item:
+        shown = menu.items(self.has_brightness)
+        return shown[self.item_index % len(shown)]
+
+    def _fixed(self) -> set[str]:
+        assert self.config is not None
+        return self.config.from_file
+
+    def _open_settings(self, now: float) -> list[Effect]:
+        self.phase = Phase.SETTINGS
+        self.item_index = 0
+        self._reset_armed = False
+        return []
+
+    def _close_settings(self, now: float) -> list[Effect]:
+        self.phase = Phase.IDLE
+        self._idle_since = now
+        return []
+
+    def _next_item(self, now: float) -> list[Effect]:
+        self.item_index = (self.item_index + 1) % len(menu.items(self.has_brightness))
+        self._reset_armed = False
+        return []
+
+    def _change(self, direction: int) -> list[Effect]:
+        assert self.config is not None
+        item = self._item()
+        value = menu.get(self.config, item.key)
+        new = menu.step(item, value, direction)
+        if new == value:
+            return []
+        return self._set(item.key, new)
+
+    def _set(self, key: str, value: object) -> list[Effect]:
+        """Take `value` for `key`: the round's settings follow at once, the
+        device applies and remembers it; a new volume is heard at once."""
+        assert self.config is not None
+        self.config = menu.with_value(self.config, key, value)
+        effects: list[Effect] = [ChangeSetting(key, value)]
+        if key == "sound.volume":
+            effects.append(PlayCue(Cue.CHIME))
+        if key.startswith(("game.", "night.")) or key == "voice.length_scale":
+            config = menu.with_value(self.config, "game.deck", list(self.settings.deck))
+            self.settings = RoundSettings.from_config(config)
+            effects.append(Warm(tuple(self.settings.lines())))
+        return effects
+
+    def _reset(self, now: float) -> list[Effect]:
+        if not self._reset_armed:
+            self._reset_armed = True
+            return []
+        self._reset_armed = False
+        assert self.config is not None
+        effects: list[Effect] = []
+        for item in menu.items(self.has_brightness):
+            if item.key and item.key not in self._fixed() \
+                    and menu.get(self.config, item.key) != menu.default(item.key):
+                effects += [e for e in self._set(item.key, menu.default(item.key))
+                            if not isinstance(e, (Warm, PlayCue))]
+        if effects:
+            effects += [PlayCue(Cue.CHIME), Warm(tuple(self.settings.lines()))]
+        return effects
 
     def _vote_now(self, now: float) -> list[Effect]:
         if self.phase is Phase.NIGHT:
@@ -292,7 +401,9 @@ class Flow:
         self.paused = False
         self.timer = None
         self.caption = ""
+        self._caption_pages, self._caption_timer = (), None
         self._speaking = None
+        self._idle_since = now
         return [Ambience(False)] if was_night else []
 
     # ---------------------------------------------------------------- stages
@@ -300,9 +411,14 @@ class Flow:
         """Speak `text`; if it `holds`, the stage lasts until the line ends."""
         self._tokens += 1
         self.caption = text
+        seconds = lines.caption_seconds(text, self.settings.per_word)
+        self._caption_pages = pages.split_text(text, pages.CAPTION_LINES)
+        self._caption_timer = Countdown.start(now, seconds)
+        if self.paused:
+            self._caption_timer.pause(now)
         if holds:
             self._speaking = self._tokens
-            self.timer = Countdown.start(now, lines.caption_seconds(text, self.settings.per_word))
+            self.timer = Countdown.start(now, seconds)
         return [Say(text, self._tokens)]
 
     def _night_stage(self, now: float, stage: str) -> list[Effect]:
@@ -386,27 +502,64 @@ class Flow:
     def _enter_reveal(self, now: float) -> list[Effect]:
         self.phase = Phase.REVEAL
         self.timer = None
+        self.reveal_page = 0
         return [PlayCue(Cue.CHIME)] + self._say(now, _(lines.REVEAL), holds=False)
 
     # ------------------------------------------------------------ for the loop
     def next_change(self, now: float) -> float | None:
-        """The next monotonic time at which the flow or its view can change."""
+        """The next monotonic time at which the flow or its view can change:
+        a deadline, a shown second, a caption's or the start screen's page."""
+        if self.phase is Phase.IDLE:
+            n = len(self._idle_pages())
+            if n <= 1:
+                return None
+            k = int((now - self._idle_since) // pages.IDLE_PAGE_SECONDS) + 1
+            return self._idle_since + k * pages.IDLE_PAGE_SECONDS
         if self.paused or self.timer is None:
             return None
-        times = [t for t in (self.timer.deadline, self.timer.next_change(now)) if t is not None]
+        times = [t for t in (self.timer.deadline, self.timer.next_change(now),
+                             self._next_caption_page(now)) if t is not None]
         return min(times, default=None)
+
+    def _next_caption_page(self, now: float) -> float | None:
+        c = self._caption_timer
+        if c is None or c.deadline is None or len(self._caption_pages) <= 1:
+            return None
+        began = c.deadline - c.total
+        later = [began + t for t in pages.page_starts(self._caption_pages, c.total)
+                 if began + t > now]
+        return min(later, default=None)
+
+    def _caption_page(self, now: float) -> str:
+        c = self._caption_timer
+        if c is None or not self._caption_pages:
+            return self.caption
+        i = pages.page_at(self._caption_pages, c.total - c.remaining(now), c.total)
+        return self._caption_pages[i]
+
+    def _reveal_pages(self) -> tuple[tuple[str, ...], ...]:
+        return pages.group(lines.reveal_rules(self.settings.deck), pages.RULES_LINES)
+
+    def _idle_pages(self) -> tuple[tuple[str, ...], ...]:
+        deck = self.settings.deck
+        return pages.group([describe(deck), *setup_notes(deck)], pages.IDLE_LINES)
 
     def view(self, now: float) -> View:
         legend = {b: a.label for b, a in self._taps().items()}
-        for b, a in self._holds().items():
-            legend.setdefault(b, a.label)
-        base = View(phase=self.phase, title="", paused=self.paused, caption=self.caption,
+        holds = {b: a.label for b, a in self._holds().items()}
+        for b, label in holds.items():
+            legend.setdefault(b, label)
+        base = View(phase=self.phase, title="", paused=self.paused,
+                    caption=self._caption_page(now),
                     legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
+                    holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds),
                     hint=self._hint(now))
         t = self.timer
         match self.phase:
             case Phase.IDLE:
-                return dataclasses.replace(base, title=_("Wolfbox"), details=self._deck_lines())
+                return self._idle_view(base, now)
+            case Phase.SETTINGS:
+                return self._settings_view(base)
             case Phase.NIGHT:
                 step = self.settings.night[self.step_index]
                 big = _clock(t.shown_seconds(now)) if t and self.stage == _WAIT else ""
@@ -425,8 +578,39 @@ class Flow:
             case Phase.VOTE:
                 return dataclasses.replace(base, title=_("Vote"),
                                            big=_(lines.COUNTDOWN_SHOWN[self.beat]))
-        return dataclasses.replace(base, title=_("Who won?"),
-                                   details=lines.reveal_rules(self.settings.deck))
+        rules = self._reveal_pages()
+        page = self.reveal_page % len(rules)
+        title = _("Who won?") if len(rules) == 1 else _("Who won? · {page}/{pages}").format(
+            page=page + 1, pages=len(rules))
+        return dataclasses.replace(base, title=title, details=rules[page])
+
+    def _idle_view(self, base: View, now: float) -> View:
+        assert self.picker is not None
+        deck = self.settings.deck
+        title = self.picker.choice.title if self.picker.choice.deck == deck else _("Your deck")
+        players = ngettext("{n} player", "{n} players", self.picker.players).format(
+            n=self.picker.players)
+        shown = self._idle_pages()
+        page = int((now - self._idle_since) // pages.IDLE_PAGE_SECONDS) % len(shown)
+        return dataclasses.replace(base, title=players, details=(title, *shown[page]),
+                                   footer=_("Hold NEXT: settings"))
+
+    def _settings_view(self, base: View) -> View:
+        assert self.config is not None
+        item = self._item()
+        shown = menu.items(self.has_brightness)
+        title = _("Settings · {page}/{pages}").format(page=self.item_index % len(shown) + 1,
+                                                       pages=len(shown))
+        notes = [_(item.note)] if item.note else []
+        if not item.key:
+            if self._reset_armed:
+                notes = [_("Press VOTE again to reset every setting.")]
+            return dataclasses.replace(base, title=title, details=(_(item.name), *notes))
+        value = menu.get(self.config, item.key)
+        if item.key in self._fixed():
+            notes = [_("Set in the config file: change it there.")]
+        return dataclasses.replace(base, title=title, details=(_(item.name), *notes),
+                                   big=item.show(value), progress=item.position(value))
 
     def _hint(self, now: float) -> Button | None:
         """The button the table should press next, if one stands out."""
@@ -440,14 +624,6 @@ class Flow:
         if self.phase is Phase.REVEAL:
             return Button.START
         return None
-
-    def _deck_lines(self) -> tuple[str, ...]:
-        assert self.picker is not None
-        deck = self.settings.deck
-        title = self.picker.choice.title if self.picker.choice.deck == deck else _("Your deck")
-        players = ngettext("{n} player", "{n} players", self.picker.players).format(
-            n=self.picker.players)
-        return (players, title, describe(deck), *setup_notes(deck))
 
     def check(self, now: float) -> None:
         """Raise AssertionError if the flow is in a state it should never reach."""

@@ -1,0 +1,149 @@
+"""The settings screen's list: which settings the box can change with its
+own buttons, the steps each moves by, and how a value is shown.
+
+Pure data and arithmetic: the flow drives it, the device applies and
+saves what changes. Every value is a config key's value (wolfbox.config
+holds the defaults and limits), so a setting made on the box and one made
+in the config file mean the same thing.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .config import Config
+from .i18n import N_, _
+
+
+@dataclass(frozen=True)
+class Item:
+    """One page of the settings screen."""
+    key: str                          # dotted config key; "" for "reset to defaults"
+    name: str                         # N_ message: the page's heading
+    steps: tuple[Any, ...] = ()       # the values VOTE and BACK move between, in order
+    show: Callable[[Any], str] = str
+    note: str = ""                    # N_ message: what the setting does, if not obvious
+    toggle: bool = False              # on/off: VOTE turns it on, BACK off
+    inverted: bool = False            # VOTE moves down the steps (speed: a shorter length)
+    more: str = N_("More")            # VOTE's label
+    less: str = N_("Less")            # BACK's label
+
+    def up(self, value: Any) -> Any:
+        """The next step above `value` (a value between steps goes to the next one)."""
+        return next((s for s in self.steps if s > value), value)
+
+    def down(self, value: Any) -> Any:
+        return next((s for s in reversed(self.steps) if s < value), value)
+
+    def position(self, value: Any) -> float | None:
+        """Where `value` lies in the steps, 0..1, for the bar; None for a toggle."""
+        if self.toggle or not self.steps or isinstance(self.steps[0], list):
+            return None
+        lo, hi = self.steps[0], self.steps[-1]
+        return max(0.0, min(1.0, (value - lo) / (hi - lo))) if hi > lo else None
+
+
+def _percent(v: float) -> str:
+    return _("{percent} %").format(percent=round(v * 100))
+
+
+def _speed(length_scale: float) -> str:
+    # Piper's length scale is time per sound: speed is its inverse.
+    return _("{percent} %").format(percent=round(100 / length_scale))
+
+
+def _minutes(seconds: float) -> str:
+    s = round(seconds)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _on_off(v: bool) -> str:
+    return _("On") if v else _("Off")
+
+
+def _warnings(ws: list[int]) -> str:
+    return ", ".join(_minutes(w) for w in sorted(ws, reverse=True)) if ws else _("Off")
+
+
+def _scale(v: float) -> str:
+    return _("{percent} %").format(percent=round(v * 100))
+
+
+SPEEDS = (70, 80, 90, 100, 110, 120, 130, 140)        # percent of the voice's own pace
+WARNING_CHOICES: tuple[list[int], ...] = ([], [10], [60], [60, 10], [60, 30, 10],
+                                          [120, 60, 10])
+
+ITEMS: tuple[Item, ...] = (
+    Item("sound.volume", N_("Volume"), tuple(i / 10 for i in range(11)), _percent,
+         N_("A chime plays at the new volume."), more=N_("Louder"), less=N_("Quieter")),
+    Item("voice.length_scale", N_("Speech speed"),
+         tuple(round(100 / s, 3) for s in reversed(SPEEDS)), _speed,
+         N_("The lines are spoken again at the new speed, in the background."),
+         inverted=True, more=N_("Faster"), less=N_("Slower")),
+    Item("night.scale", N_("Action time"), (0.5, 0.75, 1.0, 1.25, 1.5, 2.0), _scale,
+         N_("Each role's time to act at night, against the usual.")),
+    Item("game.discussion_seconds", N_("Discussion"),
+         tuple(float(s) for s in range(60, 901, 30)), _minutes),
+    Item("game.warnings", N_("Warnings"), WARNING_CHOICES, _warnings,
+         N_("Spoken when this much discussion time is left.")),
+    Item("game.lone_wolf", N_("Lone wolf"), (False, True), _on_off,
+         N_("A werewolf who wakes alone may look at a center card."), toggle=True,
+         more=N_("On"), less=N_("Off")),
+    Item("sound.ambience", N_("Night ambience"), (False, True), _on_off,
+         N_("A quiet sound at night that hides moving cards."), toggle=True,
+         more=N_("On"), less=N_("Off")),
+    Item("sound.ambience_volume", N_("Ambience volume"), tuple(i / 10 for i in range(11)),
+         _percent, more=N_("Louder"), less=N_("Quieter")),
+    Item("screen.brightness", N_("Brightness"), tuple(i / 10 for i in range(1, 11)), _percent,
+         more=N_("Brighter"), less=N_("Dimmer")),
+    Item("", N_("Reset to defaults"), note=N_("Every setting made on the box goes back to "
+                                              "its default.")),
+)
+
+BRIGHTNESS = "screen.brightness"
+
+
+def get(config: Config, key: str) -> Any:
+    section, name = key.split(".")
+    return getattr(getattr(config, section), name)
+
+
+def with_value(config: Config, key: str, value: Any) -> Config:
+    """A copy of `config` with `key` set to `value` (what it was loaded
+    from stays as it was)."""
+    out = copy.deepcopy(config)
+    section, name = key.split(".")
+    setattr(getattr(out, section), name, copy.deepcopy(value))
+    return out
+
+
+def default(key: str) -> Any:
+    return get(Config(), key)
+
+
+def _list_step(item: Item, value: Any, direction: int) -> Any:
+    """Warnings: choices are lists, ordered by how much they warn."""
+    choices = list(item.steps)
+    i = choices.index(value) if value in choices else -1
+    if i < 0:
+        return choices[0] if direction < 0 else choices[-1]
+    return choices[max(0, min(len(choices) - 1, i + direction))]
+
+
+def step(item: Item, value: Any, direction: int) -> Any:
+    """`value` moved one step up (+1, VOTE) or down (-1, BACK) as the table sees it."""
+    if item.inverted:
+        direction = -direction
+    if item.steps and isinstance(item.steps[0], list):
+        return _list_step(item, value, direction)
+    if item.toggle:
+        return direction > 0
+    return item.up(value) if direction > 0 else item.down(value)
+
+
+def items(has_brightness: bool) -> tuple[Item, ...]:
+    """The pages this box shows: brightness only where the screen has a control."""
+    return tuple(i for i in ITEMS if i.key != BRIGHTNESS or has_brightness)
