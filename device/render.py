@@ -3,24 +3,48 @@
 Layout is in logical 480×320 units and multiplied by the scale of the real
 surface, so text is rendered at the screen's own resolution (crisp on an
 800×480 panel or a desktop window) instead of being stretched.
+
+Typography: DejaVu Sans, shipped in wolfbox/fonts (pygame's own font has
+broken letter spacing at small sizes). Nothing the table reads has a cap
+height under FLOOR_CAP logical pixels (DejaVu Sans at 22 px at 480×320).
+Every text has an area; it is drawn at its preferred size if it fits
+there, else smaller down to the floor, wrapped at word boundaries, and
+never cut. The core pages long texts (wolfbox.pages) so that a page always
+fits at the floor; a text that still does not is drawn below the floor
+rather than cut, and a warning is logged once.
+
+The painter records every text of its last draw (`Painter.drawn`): what,
+at which size, where its ink landed and in which area, for the tests.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from importlib import resources
+from pathlib import Path
+from typing import NamedTuple
 
 import pygame
 
-from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS
+from wolfbox import pages
+from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.i18n import _
 from wolfbox.view import Phase, View
 
+log = logging.getLogger("wolfbox.device")
+
 LOGICAL = (480, 320)
+FLOOR_CAP = 16           # logical px: the smallest cap height the table reads
+SMALLEST_PX = 6          # below the floor (a text that would not fit), never smaller
 
 BG = (14, 20, 34)
 BAR_BG = (40, 48, 66)
 TEXT = (236, 238, 242)
+NOTE = (196, 202, 216)   # the start screen's deck notes, settings notes
 MUTED = (150, 158, 176)
 ACCENT = (88, 196, 220)
 HURRY = (245, 150, 60)
@@ -28,155 +52,130 @@ URGENT = (240, 70, 60)   # the timer's last seconds
 PAUSED = (250, 210, 80)
 NIGHT_DIM = 232          # alpha of the black veil at night (0..255)
 
+Color = tuple[int, int, int]
+
+
+class Face(StrEnum):
+    """The typefaces, by file name in FONT_DIR."""
+    SANS = "DejaVuSans.ttf"
+    BOLD = "DejaVuSans-Bold.ttf"
+    CONDENSED = "DejaVuSansCondensed.ttf"
+
+
+FONT_DIR = Path(str(resources.files("wolfbox") / "fonts"))
+
+# Preferred sizes (logical px); each text shrinks from here to the floor.
+TITLE_PX = 26
+BIG_PX = 80              # the timer: digits 61 px tall, as big as before the new font
+DECK_PX = 30
+NAME_PX = 30             # a setting's name
+BODY_PX = 24             # captions, rules
+SMALL_PX = 22            # notes, notices, status, footer, legend: the floor itself
+
+# The frame (logical px).
+MARGIN = 14
+TITLE_BOX = (MARGIN, 4, 480 - 2 * MARGIN, 32)
+TOP = 38                 # the content starts below the title bar ...
+BOTTOM = 256             # ... and ends above the legend
+LEGEND_Y, LEGEND_H = 258, 60
+BOX_W, BOX_GAP = 115, 4  # four boxes: 4 + 4 × 115 + 3 × 4 = 476
+BAR_H = 8
+CAPTION_RESERVE = 3      # lines kept below the bar for a caption, so the timer stays put
+
+
+class Drawn(NamedTuple):
+    """One line of text of the last draw."""
+    text: str
+    px: int                  # the font's pixel size, as given to pygame
+    face: Face
+    rect: pygame.Rect        # its ink, on the surface
+    area: pygame.Rect        # the area it was laid out in, on the surface
+    layer: int = 0           # 1: the alert, drawn over the rest on purpose
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A text laid out in an area: one list of lines per paragraph."""
+    face: Face
+    px: int
+    paragraphs: tuple[tuple[str, ...], ...]
+    height: int
+    under: bool = False      # drawn below the floor: it did not fit at the floor
+
+
+@dataclass(frozen=True)
+class Block:
+    """A text for an area: paragraphs (each starts a new line), its preferred
+    size and the faces to try, widest last."""
+    paragraphs: tuple[str, ...]
+    pref: float
+    color: Color
+    faces: tuple[Face, ...] = (Face.SANS,)
+    align: str = "center"
+    max_lines: int | None = None
+    gap: float = 4           # logical px between paragraphs, when there is room
+
 
 @dataclass
 class Painter:
-    """Draws views onto a surface of any size; keeps fonts per pixel size."""
-    font_path: str | None = None
-    _fonts: dict[int, pygame.font.Font] = field(default_factory=dict)
+    """Draws views onto a surface of any size; keeps fonts per face and size."""
+    font_dir: Path | None = FONT_DIR
+    drawn: list[Drawn] = field(default_factory=list)   # every text of the last draw
+    _fonts: dict[tuple[Face, int], pygame.font.Font] = field(default_factory=dict)
+    _caps: dict[tuple[Face, int], int] = field(default_factory=dict)
+    _fits: dict[tuple, Fit | None] = field(default_factory=dict)
+    _missing: bool = False
+    _warned: set[str] = field(default_factory=set)
 
-    def font(self, size: int) -> pygame.font.Font:
-        f = self._fonts.get(size)
+    # ------------------------------------------------------------------ fonts
+    def font(self, px: int, face: Face = Face.SANS) -> pygame.font.Font:
+        px = max(SMALLEST_PX, px)
+        f = self._fonts.get((face, px))
         if f is None:
-            f = pygame.font.Font(self.font_path, max(6, size))
-            self._fonts[size] = f
+            f = pygame.font.Font(self._font_file(face), px)
+            self._fonts[(face, px)] = f
         return f
 
+    def _font_file(self, face: Face) -> str | None:
+        if self.font_dir is None or self._missing:
+            return None
+        path = self.font_dir / face.value
+        if path.is_file():
+            return str(path)
+        self._missing = True
+        log.warning(_("font {path} is missing: using pygame's default font")
+                    .format(path=path))
+        return None
+
+    def cap_height(self, px: int, face: Face = Face.SANS) -> int:
+        """The height of an "H" at this size, in pixels, as drawn."""
+        key = (face, max(SMALLEST_PX, px))
+        cap = self._caps.get(key)
+        if cap is None:
+            cap = self.font(px, face).render("H", True, TEXT).get_bounding_rect().height
+            self._caps[key] = cap
+        return cap
+
+    def floor_px(self, s: float, face: Face = Face.SANS) -> int:
+        """The smallest pixel size whose capitals are FLOOR_CAP × s tall."""
+        px = max(SMALLEST_PX, int(FLOOR_CAP * s))
+        while self.cap_height(px, face) < FLOOR_CAP * s - 1e-6:
+            px += 1
+        return px
+
+    # ---------------------------------------------------------------- drawing
     def draw(self, surface: pygame.Surface, view: View, notice: str = "") -> None:
-        w, h = surface.get_size()
-        s = min(w / LOGICAL[0], h / LOGICAL[1])
-        ox, oy = (w - LOGICAL[0] * s) / 2, (h - LOGICAL[1] * s) / 2
-        surface.fill((0, 0, 0))
-        pygame.draw.rect(surface, BG, (ox, oy, LOGICAL[0] * s, LOGICAL[1] * s))
+        _Draw(self, surface, view, notice).all()
 
-        def at(x: float, y: float) -> tuple[int, int]:
-            return int(ox + x * s), int(oy + y * s)
-
-        def text(msg: str, size: int, color: tuple[int, int, int], x: float, y: float,
-                 anchor: str = "topleft") -> pygame.Rect:
-            img = self.font(int(size * s)).render(msg, True, color)
-            rect = img.get_rect(**{anchor: at(x, y)})
-            surface.blit(img, rect)
-            return rect
-
-        caption_fits = True
-
-        # Title bar
-        text(view.title, 26, TEXT, 14, 10)
-
-        # Big figure and progress bar
-        if view.big:
-            size = 118 if len(view.big) <= 4 else 96
-            color = PAUSED if view.paused else URGENT if view.urgent else TEXT
-            text(view.big, size, color, 240, 112, "center")
-        if view.progress is not None:
-            x0, y0, bw, bh = 40, 182, 400, 10
-            pygame.draw.rect(surface, BAR_BG, (*at(x0, y0), bw * s, bh * s),
-                             border_radius=int(5 * s))
-            fill = max(0.0, min(1.0, view.progress))
-            color = HURRY if view.phase is Phase.DISCUSSION and fill <= 0.2 else ACCENT
-            if fill > 0:
-                pygame.draw.rect(surface, color, (*at(x0, y0), bw * s * fill, bh * s),
-                                 border_radius=int(5 * s))
-
-        # Details: the deck on the start screen, the rules on the reveal
-        if view.details:
-            if view.phase is Phase.IDLE:
-                text(view.details[0], 38, TEXT, 240, 66, "center")
-                y = 88.0
-                if len(view.details) > 1:
-                    text(view.details[1], 20, ACCENT, 240, y, "midtop")
-                    y += 25
-                for item in view.details[2:]:
-                    for line in self.wrap(item, int(16 * s), 440 * s):
-                        text(line, 16, MUTED, 240, y, "midtop")
-                        y += 18
-                    y += 2
-                if notice:
-                    for line in self.wrap(notice, int(16 * s), 440 * s)[:2]:
-                        text(line, 16, HURRY, 240, y + 2, "midtop")
-                        y += 19
-                if view.status:
-                    text(view.status, 16, MUTED, 240, 218, "midtop")
-                text(_("Press START to begin"), 22, ACCENT, 240, 244, "center")
-            else:
-                caption_fits = self._rules(view, s, text)
-
-        # Caption of the line being spoken
-        if view.paused:
-            text(_("PAUSED"), 22, PAUSED, 466, 12, "topright")
-            text(_("Paused: press START to resume"), 21, PAUSED, 240, 204, "midtop")
-        elif view.caption and (view.phase is not Phase.REVEAL or caption_fits):
-            y = 204.0 if view.phase is not Phase.REVEAL else 220.0
-            for line in self.wrap(view.caption, int(19 * s), 450 * s)[:3]:
-                text(line, 19, TEXT, 240, y, "midtop")
-                y += 21
-
-        self._legend(surface, view, s, at)
-
-        if view.dim:
-            veil = pygame.Surface((w, h), pygame.SRCALPHA)
-            veil.fill((0, 0, 0, NIGHT_DIM))
-            surface.blit(veil, (0, 0))
-        if view.alert:                          # above the night's veil: it is about the box
-            lines = self.wrap(view.alert, int(19 * s), 440 * s)
-            box_h = 14 + 22 * len(lines)
-            pygame.draw.rect(surface, BG, (*at(16, 100), 448 * s, box_h * s),
-                             border_radius=int(8 * s))
-            pygame.draw.rect(surface, PAUSED, (*at(16, 100), 448 * s, box_h * s),
-                             width=max(1, int(2 * s)), border_radius=int(8 * s))
-            y = 107.0
-            for line in lines:
-                text(line, 19, PAUSED, 240, y, "midtop")
-                y += 22
-
-    def _rules(self, view: View, s: float, text) -> bool:
-        """The reveal's list of rules, as large as fits; False if the caption
-        had to give up its place for them."""
-        for size, bottom in ((18, 212), (16, 212), (15, 260), (13, 260)):
-            wrapped = [self.wrap(item, int(size * s), 440 * s) for item in view.details]
-            height = sum(len(w) for w in wrapped) * (size + 3) + 3 * len(wrapped)
-            if 48 + height <= bottom:
-                break
-        y = 48.0
-        for lines in wrapped:
-            for line in lines:
-                text(line, size, TEXT, 20, y)
-                y += size + 3
-            y += 3
-        return bottom == 212
-
-    def _legend(self, surface: pygame.Surface, view: View, s: float,
-                at: Callable[[float, float], tuple[int, int]]) -> None:
-        labels = dict(view.legend)
-        box_w, gap, y0, box_h = 114, 4, 266, 48
-        for i, button in enumerate(GAME_BUTTONS):
-            x0 = 6 + i * (box_w + gap)
-            color = BUTTON_COLORS[button]
-            label = labels.get(button, "")
-            rect = pygame.Rect(*at(x0, y0), int(box_w * s), int(box_h * s))
-            border = color if label else BAR_BG
-            pygame.draw.rect(surface, BG, rect, border_radius=int(8 * s))
-            pygame.draw.rect(surface, border, rect, width=max(1, int(2 * s)),
-                             border_radius=int(8 * s))
-            pygame.draw.circle(surface, color if label else BAR_BG,
-                               at(x0 + 14, y0 + 16), int(7 * s))
-            name = self.font(int(12 * s)).render(button.value.upper(), True,
-                                                 MUTED if label else BAR_BG)
-            surface.blit(name, name.get_rect(midleft=at(x0 + 26, y0 + 16)))
-            if label:
-                img = self.font(int(17 * s)).render(label, True, TEXT)
-                if img.get_width() > (box_w - 10) * s:
-                    img = self.font(int(14 * s)).render(label, True, TEXT)
-                surface.blit(img, img.get_rect(midtop=at(x0 + box_w / 2, y0 + 27)))
-
-    def wrap(self, message: str, px: int, width: float) -> list[str]:
-        """Greedy word wrap for the font of `px` pixels within `width` pixels."""
-        font = self.font(px)
+    # --------------------------------------------------------------- fitting
+    def wrap(self, message: str, px: int, width: float, face: Face = Face.SANS) -> list[str]:
+        """Greedy word wrap for the font of `px` pixels within `width` pixels.
+        A word wider than `width` keeps a line of its own (never cut)."""
+        font = self.font(px, face)
         out: list[str] = []
         line = ""
         for word in message.split():
-            trial = f"{line} {word}".strip()
+            trial = f"{line} {word}" if line else word
             if not line or font.size(trial)[0] <= width:
                 line = trial
             else:
@@ -185,6 +184,416 @@ class Painter:
         if line:
             out.append(line)
         return out
+
+    def layout(self, block: Block, px: int, face: Face, width: int,
+               gap: int) -> tuple[tuple[tuple[str, ...], ...], int, bool]:
+        """(lines per paragraph, height, whether every line fits `width`)."""
+        font = self.font(px, face)
+        paras = tuple(tuple(self.wrap(p, px, width, face)) for p in block.paragraphs if p)
+        lines = sum(len(p) for p in paras)
+        height = lines * font.get_linesize() + gap * max(0, len(paras) - 1)
+        wide = all(font.size(line)[0] <= width for p in paras for line in p)
+        return paras, height, wide
+
+    def fit(self, block: Block, s: float, width: int, height: int,
+            px: int | None = None, floor: bool = True, apart: bool = True) -> Fit | None:
+        """The block at the largest size from its preferred one (or `px`)
+        down to the floor that fits the area; None if none does. With
+        floor=False, sizes below the floor are tried too (marked `under`);
+        with apart=False, paragraphs are never set apart."""
+        top = px if px is not None else max(1, round(block.pref * s))
+        key = (block, s, width, height, top, floor, apart)
+        if key in self._fits:
+            return self._fits[key]
+        found: Fit | None = None
+        gap = max(1, round(block.gap * s))
+        for face in block.faces:
+            low = self.floor_px(s, face)
+            sizes = range(max(top, low), low - 1, -1) if floor else range(low - 1,
+                                                                            SMALLEST_PX - 1, -1)
+            # Paragraphs apart at a smaller size before run together at a larger.
+            for g in (gap, 0) if apart else (0,):
+                for size in sizes:
+                    paras, h, wide = self.layout(block, size, face, width, g)
+                    lines = sum(len(p) for p in paras)
+                    if wide and h <= height and (block.max_lines is None
+                                                  or lines <= block.max_lines):
+                        found = Fit(face, size, paras, h, under=not floor)
+                        break
+                if found:
+                    break
+            if found:
+                break
+        if len(self._fits) > 512:
+            self._fits.clear()
+        self._fits[key] = found
+        return found
+
+    def fit_or_shrink(self, block: Block, s: float, width: int, height: int,
+                      px: int | None = None) -> Fit:
+        """As fit(), but a block that does not fit at the floor is set smaller
+        (never cut), with a warning logged once for its text."""
+        got = self.fit(block, s, width, height, px)
+        if got is not None:
+            return got
+        self.warn(" / ".join(block.paragraphs))
+        got = self.fit(block, s, width, height, floor=False)
+        if got is not None:
+            return got
+        face = block.faces[-1]
+        paras, h, _wide = self.layout(block, SMALLEST_PX, face, width, 0)
+        return Fit(face, SMALLEST_PX, paras, h, under=True)
+
+    def warn(self, text: str) -> None:
+        if text not in self._warned:
+            self._warned.add(text)
+            log.warning(_("text too long for its place on the screen, drawn below the "
+                          "size floor: {text!r}").format(text=text))
+
+
+class _Draw:
+    """One draw of a view: the surface, its scale, and the layout per phase."""
+
+    def __init__(self, painter: Painter, surface: pygame.Surface, view: View,
+                 notice: str) -> None:
+        self.p, self.surface, self.view, self.notice = painter, surface, view, notice
+        w, h = surface.get_size()
+        self.s = min(w / LOGICAL[0], h / LOGICAL[1])
+        self.ox, self.oy = (w - LOGICAL[0] * self.s) / 2, (h - LOGICAL[1] * self.s) / 2
+        self.layer = 0
+        painter.drawn = []
+
+    # ----------------------------------------------------------------- units
+    def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        """A logical rectangle on the surface (edges rounded, so neighbours meet)."""
+        left, top = round(self.ox + x * self.s), round(self.oy + y * self.s)
+        return pygame.Rect(left, top, round(self.ox + (x + w) * self.s) - left,
+                           round(self.oy + (y + h) * self.s) - top)
+
+    def y(self, logical: float) -> int:
+        return round(self.oy + logical * self.s)
+
+    def px(self, logical: float) -> int:
+        return max(1, round(logical * self.s))
+
+    def floor_linesize(self, face: Face = Face.SANS) -> int:
+        return self.p.font(self.p.floor_px(self.s, face), face).get_linesize()
+
+    # --------------------------------------------------------------- drawing
+    def all(self) -> None:
+        view, surface = self.view, self.surface
+        surface.fill((0, 0, 0))
+        pygame.draw.rect(surface, BG, self.rect(0, 0, *LOGICAL))
+        self.title()
+        match view.phase:
+            case Phase.IDLE:
+                self.start_screen()
+            case Phase.REVEAL:
+                self.reveal()
+            case Phase.SETTINGS:
+                self.settings()
+            case _:
+                self.middle(self.y(TOP), self.caption_block(), CAPTION_RESERVE)
+        self.legend()
+        if view.dim:
+            veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+            veil.fill((0, 0, 0, NIGHT_DIM))
+            surface.blit(veil, (0, 0))
+        if view.alert:                          # above the night's veil: it is about the box
+            self.alert()
+
+    def text(self, fit: Fit, area: pygame.Rect, color: Color, align: str = "center",
+             valign: str = "top") -> None:
+        """Draw a fitted block in its area, line by line, recording each line."""
+        font = self.p.font(fit.px, fit.face)
+        step = font.get_linesize()
+        gap = (area.height - fit.height) if valign == "bottom" else \
+            (area.height - fit.height) // 2 if valign == "center" else 0
+        gaps = max(0, len(fit.paragraphs) - 1)
+        para_gap = 0
+        if gaps:
+            bare = sum(len(p) for p in fit.paragraphs) * step
+            para_gap = (fit.height - bare) // gaps
+        y = area.top + max(0, gap)
+        for para in fit.paragraphs:
+            for line in para:
+                img = font.render(line, True, color)
+                r = img.get_rect(top=y)
+                if align == "left":
+                    r.left = area.left
+                elif align == "right":
+                    r.right = area.right
+                else:
+                    r.centerx = area.centerx
+                self.surface.blit(img, r)
+                ink = img.get_bounding_rect().move(r.topleft)
+                if ink.width and ink.height:
+                    self.p.drawn.append(Drawn(line, fit.px, fit.face, ink, area.copy(),
+                                              self.layer))
+                y += step
+            y += para_gap
+
+    def block(self, block: Block, area: pygame.Rect, valign: str = "top") -> Fit:
+        fit = self.p.fit_or_shrink(block, self.s, area.width, area.height)
+        self.text(fit, area, block.color, block.align, valign)
+        return fit
+
+    def title(self) -> None:
+        view = self.view
+        area = self.rect(*TITLE_BOX)
+        if view.paused:
+            word = Block((_("PAUSED"),), SMALL_PX, PAUSED, (Face.BOLD, Face.CONDENSED),
+                         "right", 1)
+            fit = self.p.fit_or_shrink(word, self.s, area.width // 3, area.height)
+            width = max(self.p.font(fit.px, fit.face).size(line)[0]
+                        for p in fit.paragraphs for line in p)
+            self.text(fit, pygame.Rect(area.right - width, area.top, width, area.height),
+                      PAUSED, "right", "center")
+            area.width -= width + self.px(12)
+        if view.title:
+            self.block(Block((view.title,), TITLE_PX, TEXT, (Face.BOLD, Face.CONDENSED),
+                             "left", 1), area, "center")
+
+    def bar(self, top: int) -> pygame.Rect:
+        """The progress bar with its top at `top`; returns its rectangle."""
+        view = self.view
+        r = self.rect(40, 0, 400, BAR_H)
+        r.top = top
+        if view.progress is None:
+            return r
+        radius = r.height // 2
+        pygame.draw.rect(self.surface, BAR_BG, r, border_radius=radius)
+        fill = max(0.0, min(1.0, view.progress))
+        color = HURRY if view.phase is Phase.DISCUSSION and fill <= 0.2 else ACCENT
+        if fill > 0:
+            pygame.draw.rect(self.surface, color, (r.left, r.top, round(r.width * fill),
+                                                   r.height), border_radius=radius)
+        return r
+
+    def big(self, area: pygame.Rect) -> None:
+        """The timer or a setting's value, as large as fits (by its ink)."""
+        view = self.view
+        color = PAUSED if view.paused else URGENT if view.urgent else TEXT
+        face = Face.BOLD
+        top = self.px(BIG_PX)
+        low = self.p.floor_px(self.s, face)
+        size = top
+        while True:
+            img = self.p.font(size, face).render(view.big, True, color)
+            ink = img.get_bounding_rect()
+            if ink.width <= area.width and ink.height <= area.height or size <= SMALLEST_PX:
+                break
+            # Ink grows in proportion to the size: jump close, then step.
+            ratio = min(area.width / max(1, ink.width), area.height / max(1, ink.height))
+            smaller = max(SMALLEST_PX, min(size - 1, math.floor(size * ratio)))
+            if smaller < low <= size:
+                self.p.warn(view.big)
+            size = smaller if smaller >= low or size <= low else low
+        pos = (area.centerx - ink.centerx, area.centery - ink.centery)
+        self.surface.blit(img, pos)
+        self.p.drawn.append(Drawn(view.big, size, face, ink.move(pos), area.copy(), self.layer))
+
+    # ----------------------------------------------------------------- phases
+    def caption_block(self) -> Block:
+        view = self.view
+        if view.paused:
+            return Block((_("Paused: press START to resume"),), BODY_PX, PAUSED)
+        return Block((view.caption,) if view.caption else (), BODY_PX, TEXT)
+
+    def middle(self, top: int, below: Block, reserve: int) -> None:
+        """The big figure, the bar under it and a text under the bar; with
+        no big figure, the bar at the top and the text in all the rest."""
+        view = self.view
+        bottom = self.y(BOTTOM)
+        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        if not view.big:
+            if view.progress is not None:
+                bar = self.bar(top + self.px(4))
+                top = bar.bottom + self.px(8)
+            if below.paragraphs:
+                self.block(below, pygame.Rect(left, top, width, bottom - top), "center")
+            return
+        # The text under the bar keeps `reserve` lines at the floor (the timer
+        # does not move as captions come and go); a longer one takes more.
+        need = reserve * self.floor_linesize()
+        if below.paragraphs:
+            at_floor = self.p.fit_or_shrink(below, self.s, width, bottom - top,
+                                            px=self.p.floor_px(self.s))
+            need = max(need, at_floor.height)
+        text_area = pygame.Rect(left, bottom - need, width, need)
+        big_bottom = text_area.top - self.px(8)
+        if view.progress is not None:
+            bar = self.bar(text_area.top - self.px(8 + BAR_H))
+            big_bottom = bar.top - self.px(8)
+        self.big(pygame.Rect(left, top, width, big_bottom - top))
+        if below.paragraphs:
+            self.block(below, text_area)
+
+    def start_screen(self) -> None:
+        """The deck and its notes from the top; the box's notice, its status
+        and the footer from the bottom."""
+        view = self.view
+        details = view.details
+        notices = tuple(n.strip() for n in self.notice.split(";") if n.strip())
+        tops = [Block(details[:1], DECK_PX, TEXT, (Face.BOLD, Face.CONDENSED)),
+                Block(details[1:], SMALL_PX, NOTE)]
+        bottoms = [Block((view.status,) if view.status else (), SMALL_PX, MUTED),
+                   Block((view.footer,) if view.footer else (), SMALL_PX, ACCENT)]
+        top, bottom = self.y(TOP), self.y(BOTTOM)
+        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        # Each notice on a line of its own if there is room, else run together.
+        variants = [notices] + ([("; ".join(notices),)] if len(notices) > 1 else [])
+        for i, shown in enumerate(variants):
+            blocks = tops + [Block(shown, SMALL_PX, HURRY)] + bottoms
+            stacked = self.stack(blocks, width, bottom - top, last=i == len(variants) - 1)
+            if stacked is not None:
+                break
+        assert stacked is not None
+        fits, gap = stacked
+        y = top
+        for b, f in zip(blocks[:2], fits[:2], strict=True):
+            if b.paragraphs:
+                area = pygame.Rect(left, y, width, f.height)
+                self.text(f, area, b.color, b.align)
+                y = area.bottom + gap
+        y = bottom
+        for b, f in reversed(list(zip(blocks[2:], fits[2:], strict=True))):
+            if b.paragraphs:
+                area = pygame.Rect(left, y - f.height, width, f.height)
+                self.text(f, area, b.color, b.align)
+                y = area.top - gap
+
+    def stack(self, blocks: Sequence[Block], width: int, height: int,
+              last: bool) -> tuple[list[Fit], int] | None:
+        """Fits for blocks stacked in `height`, and the gap between them: all
+        shrink together from their preferred sizes to the floor, then the gaps
+        narrow. None if they do not fit at the floor (unless `last`: then
+        they are set smaller)."""
+        s = self.s
+        tops = [max(self.p.floor_px(s, b.faces[0]), round(b.pref * s)) for b in blocks]
+        used = [b for b in blocks if b.paragraphs]
+        for gap in (self.px(6), self.px(2), 0):
+            for k in range(0, max(tops) + 1):
+                fits = []
+                for b, t in zip(blocks, tops, strict=True):
+                    f = self.p.fit(b, s, width, height, px=max(1, t - k), apart=gap > 0)
+                    if f is None:
+                        break
+                    fits.append(f)
+                else:
+                    total = sum(f.height for b, f in zip(blocks, fits, strict=True)
+                                if b.paragraphs) + gap * max(0, len(used) - 1)
+                    if total <= height:
+                        return fits, gap
+                if all(t - k <= self.p.floor_px(s, b.faces[-1])
+                       for b, t in zip(blocks, tops, strict=True)):
+                    break
+        if not last:
+            return None
+        # Below the floor: every block smaller by the same share, said once.
+        self.p.warn(" / ".join(p for b in blocks for p in b.paragraphs))
+        floor = [self.p.fit_or_shrink(b, s, width, height, px=self.p.floor_px(s))
+                 for b in blocks]
+        total = sum(f.height for f in floor) or 1
+        fits = []
+        for b, f in zip(blocks, floor, strict=True):
+            share = max(1, f.height * height // total)
+            fits.append(self.p.fit_or_shrink(b, s, width, share, px=f.px))
+        return fits, 0
+
+    def reveal(self) -> None:
+        """This page of the rules; the caption under them if there is room."""
+        view = self.view
+        top, bottom = self.y(TOP) + self.px(4), self.y(BOTTOM)
+        left, width = self.rect(MARGIN + 6, 0, 480 - 2 * MARGIN - 6, 0).left, \
+            self.px(480 - 2 * MARGIN - 6)
+        rules = Block(view.details, BODY_PX, TEXT, align="left", gap=8)
+        caption = Block((view.caption,) if view.caption else (), BODY_PX, MUTED)
+        full = pygame.Rect(left, top, width, bottom - top)
+        if caption.paragraphs:
+            under = self.p.fit(caption, self.s, full.width, full.height,
+                               px=self.p.floor_px(self.s))
+            if under is not None:
+                room = full.height - under.height - self.px(10)
+                if self.p.fit(rules, self.s, width, room) is not None:
+                    self.block(rules, pygame.Rect(left, top, width, room))
+                    self.block(caption, pygame.Rect(self.rect(MARGIN, 0, 0, 0).left,
+                                                    bottom - under.height,
+                                                    self.px(480 - 2 * MARGIN), under.height))
+                    return
+        self.block(rules, full)
+
+    def settings(self) -> None:
+        """The setting's name, its value large with the bar under it, notes."""
+        view = self.view
+        top = self.y(TOP)
+        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        # The name in two lines' room, the notes in SETTING_LINES': the value
+        # stays in one place from one setting to the next.
+        area = pygame.Rect(left, top, width, 2 * self.floor_linesize(Face.BOLD))
+        if view.details:
+            self.block(Block(view.details[:1], NAME_PX, TEXT, (Face.BOLD, Face.CONDENSED)),
+                       area, "center")
+        self.middle(area.bottom + self.px(4), Block(view.details[1:], SMALL_PX, NOTE),
+                    pages.SETTING_LINES)
+
+    # ------------------------------------------------------------- overlays
+    def legend(self) -> None:
+        """A box per button, in the order of the buttons on the box, outlined
+        in its colour; a hold in progress fills it."""
+        view, s = self.view, self.s
+        taps, holds = dict(view.legend), dict(view.holds)
+        labels: dict[Button, str] = {}
+        for button in GAME_BUTTONS:
+            label = taps.get(button) or holds.get(button, "")
+            if view.held is button:
+                label = holds.get(button) or label
+            labels[button] = label
+        boxes = {b: self.rect(4 + i * (BOX_W + BOX_GAP), LEGEND_Y, BOX_W, LEGEND_H)
+                 for i, b in enumerate(GAME_BUTTONS)}
+        edge = max(1, round(3 * s))
+        inner = {b: r.inflate(-2 * edge - 2 * self.px(3), -2 * edge) for b, r in boxes.items()}
+        # One size for every label: the largest that lets each fit (two lines at most).
+        blocks = {b: Block((label,), SMALL_PX, TEXT, (Face.CONDENSED,), max_lines=2)
+                  for b, label in labels.items() if label}
+        sizes = [f.px for b, blk in blocks.items()
+                 if (f := self.p.fit(blk, s, inner[b].width, inner[b].height)) is not None]
+        px = min(sizes, default=None)
+        radius = self.px(8)
+        for button, r in boxes.items():
+            color = BUTTON_COLORS[button]
+            label = labels[button]
+            pygame.draw.rect(self.surface, BG, r, border_radius=radius)
+            if view.held is button:
+                done = max(0.0, min(1.0, view.held_progress))
+                fill = pygame.Rect(r.left, r.top, round(r.width * done), r.height)
+                if fill.width:
+                    shade = tuple(round(c * 0.45 + b * 0.55)
+                                  for c, b in zip(color, BG, strict=True))
+                    pygame.draw.rect(self.surface, shade, fill, border_radius=radius)
+            pygame.draw.rect(self.surface, color if label else BAR_BG, r, width=edge,
+                             border_radius=radius)
+            if label:
+                blk = blocks[button]
+                fit = self.p.fit_or_shrink(blk, s, inner[button].width, inner[button].height,
+                                           px=px)
+                self.text(fit, inner[button], TEXT, "center", "center")
+
+    def alert(self) -> None:
+        """A passing word from the box, in a box over the middle of the screen."""
+        self.layer = 1
+        width = self.px(420)
+        block = Block((self.view.alert,), BODY_PX, PAUSED)
+        fit = self.p.fit_or_shrink(block, self.s, width, self.y(BOTTOM) - self.y(TOP))
+        pad = self.px(10)
+        box = pygame.Rect(0, 0, width + 2 * pad, fit.height + 2 * pad)
+        box.center = self.rect(0, TOP, 480, BOTTOM - TOP).center
+        radius = self.px(8)
+        pygame.draw.rect(self.surface, BG, box, border_radius=radius)
+        pygame.draw.rect(self.surface, PAUSED, box, width=max(1, round(2 * self.s)),
+                         border_radius=radius)
+        self.text(fit, box.inflate(-2 * pad, -2 * pad), PAUSED)
+        self.layer = 0
 
 
 def render_view(view: View, size: tuple[int, int], notice: str = "",

@@ -1,43 +1,81 @@
 """`wolfbox screenshot`: every screen of a round, rendered to PNG.
 
 The round is played by the real flow on a fake clock and drawn by the real
-painter, so the pictures are exactly what the box shows.
+painter, so the pictures are exactly what the box shows. A few screens are
+the flow's own views with one thing added that a round on a fake clock
+cannot produce by itself (a notice from the box, a button held half way).
+The tests draw every one of them at 480×320 and 320×240 and check that
+nothing is cut or too small; a new screen is one more `yield`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pygame
 
+from wolfbox import lines, pages
 from wolfbox.buttons import Button, Tap
 from wolfbox.config import Config
 from wolfbox.flow import Flow, RoundSettings
+from wolfbox.i18n import _
 from wolfbox.view import Phase, View
 
 from .render import Painter, render_view
+
+# Every card with a reveal rule of its own, and the Doppelganger, whose call
+# is the longest line of the night.
+SPECIAL_DECK = ("doppelganger", "werewolf", "werewolf", "minion", "seer", "robber",
+                "troublemaker", "hunter", "bodyguard", "prince", "cursed", "tanner")
+
+
+def notices() -> list[str]:
+    """What the box can say on its start screen, short forms first."""
+    return [_("No sound: captions only"), _("Voice off: captions only"),
+            _("No buttons: keyboard only")]
+
+
+def _until(flow: Flow, now: float, done: Callable[[], bool], step: float = 0.5) -> float:
+    """Tick the flow on the fake clock until `done()`; the time then."""
+    for _i in range(100_000):
+        if done():
+            return now
+        now += step
+        flow.tick(now)
+    raise AssertionError("the round never got there")
+
+
+def _step(flow: Flow) -> str:
+    """The night call under way, or ""."""
+    return flow.settings.night[flow.step_index].id if flow.phase is Phase.NIGHT else ""
 
 
 def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     """(name, view, notice) for each screen worth a picture, in play order."""
     flow = Flow(RoundSettings.from_config(config))
     now = 0.0
-    yield "1-start", flow.view(now), ""
-    yield "1-start-no-sound", flow.view(now), "no sound device: captions only"
+    start = flow.view(now)
+    yield "1-start", start, ""
+    yield "1-start-no-sound", start, notices()[0]
+    yield "1-start-notices", dataclasses.replace(
+        start, status=_("Preparing the voice: {percent} %").format(percent=40)), \
+        "; ".join(notices()[1:])
     flow.handle(Tap(Button.START), now)
-    while flow.phase is Phase.NIGHT and flow.settings.night[flow.step_index].id != "seer":
-        now += 0.5
-        flow.tick(now)
+    now = _until(flow, now, lambda: _step(flow) == "werewolves")
+    yield "2-night-call", flow.view(now), ""
+    now = _until(flow, now, lambda: _step(flow) == "seer" and bool(flow.view(now).big))
     now += 0.1
     yield "2-night", flow.view(now), ""
-    while flow.phase is Phase.NIGHT:
-        now += 0.5
-        flow.tick(now)
+    now = _until(flow, now, lambda: flow.phase is not Phase.NIGHT)
     now += 17.2
     flow.tick(now)
-    yield "3-discussion", flow.view(now), ""
+    discussion = flow.view(now)
+    yield "3-discussion", discussion, ""
+    yield "3-discussion-hold", dataclasses.replace(discussion, held=Button.BACK,
+                                                   held_progress=0.6), ""
     flow.handle(Tap(Button.START), now)
     yield "4-paused", flow.view(now), ""
     flow.handle(Tap(Button.START), now)
@@ -47,14 +85,29 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     yield "5-last-seconds", flow.view(now), ""
     flow.handle(Tap(Button.VOTE), now)
     yield "6-vote-3", flow.view(now), ""
-    while flow.phase is Phase.VOTE and flow.beat < 3:
-        now += 0.25
-        flow.tick(now)
+    now = _until(flow, now, lambda: flow.phase is not Phase.VOTE or flow.beat >= 3, 0.25)
     yield "7-vote", flow.view(now), ""
-    while flow.phase is Phase.VOTE:
-        now += 0.25
-        flow.tick(now)
+    now = _until(flow, now, lambda: flow.phase is not Phase.VOTE, 0.25)
     yield "8-reveal", flow.view(now), ""
+    yield from special_views()
+
+
+def special_views() -> Iterator[tuple[str, View, str]]:
+    """The longest texts a round can bring: the Doppelganger's call for a
+    deck with every reveal rule, and that deck's rules, paged."""
+    flow = Flow(RoundSettings.for_deck(SPECIAL_DECK))
+    now = 0.0
+    flow.handle(Tap(Button.START), now)
+    now = _until(flow, now, lambda: _step(flow) == "doppelganger")
+    view = flow.view(now)
+    call = pages.split_text(view.caption, pages.CAPTION_LINES)
+    yield "9-night-call-paged", dataclasses.replace(view, caption=call[min(1, len(call) - 1)]), ""
+    now = _until(flow, now, lambda: flow.phase is Phase.DISCUSSION)
+    flow.handle(Tap(Button.VOTE), now)
+    now = _until(flow, now, lambda: flow.phase is not Phase.VOTE, 0.25)
+    view = flow.view(now)
+    rules = pages.group(view.details or lines.reveal_rules(SPECIAL_DECK), pages.RULES_LINES)
+    yield "9-reveal-paged", dataclasses.replace(view, details=rules[0]), ""
 
 
 def save_screenshots(config: Config, out: Path, size: tuple[int, int]) -> list[Path]:
