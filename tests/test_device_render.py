@@ -1,0 +1,325 @@
+"""The screen reads from a metre away and never cuts a word (issue 9).
+
+Every screen is drawn by the real painter at 480×320 and at 320×240 and
+checked against what it recorded: each line of text inside its area and
+the screen, capitals at least 16 px tall at 480×320 (16 × scale at other
+sizes), no two lines on top of each other, and every word of the view
+drawn. The texts are the longest the core can give: every narration line,
+rule and deck note, paged by wolfbox.pages at its budget.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import logging
+from collections.abc import Iterator
+
+import pygame
+import pytest
+
+from wolfbox import lines, pages
+from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
+from wolfbox.config import Config
+from wolfbox.device.render import Painter, render_view
+from wolfbox.device.screenshots import SPECIAL_DECK, notices, round_views
+from wolfbox.i18n import _
+from wolfbox.night import NightOptions, all_lines, setup_notes
+from wolfbox.presets import PRESETS, describe
+from wolfbox.roles import ROLES
+from wolfbox.view import Phase, View
+
+SIZES = [(480, 320), (320, 240)]
+CAP = 16                     # px at 480×320: the smallest capitals the table reads
+EVERY_ROLE = [r for r in ROLES for _copy in range(ROLES[r].copies)]
+
+START_LEGEND = ((Button.START, "Start"), (Button.VOTE, "Players +1"),
+                (Button.NEXT, "Next deck"), (Button.BACK, "Players −1"))
+ROUND_LEGEND = ((Button.START, "Pause"), (Button.VOTE, "Vote now"), (Button.NEXT, "+1 min"),
+                (Button.BACK, "Hold: end round"))
+ROUND_HOLDS = ((Button.BACK, "Hold: end round"),)
+REVEAL_LEGEND = ((Button.START, "Done"), (Button.NEXT, "More rules"))
+SETTINGS_LEGEND = ((Button.START, "Done"), (Button.VOTE, "Faster"), (Button.NEXT, "Next"),
+                   (Button.BACK, "Slower"))
+LONG_NOTICES = ["; ".join(pair) for pair in itertools.combinations(notices(), 2)]
+
+
+@pytest.fixture(scope="module")
+def painter() -> Iterator[Painter]:
+    pygame.display.init()
+    pygame.font.init()
+    yield Painter()
+
+
+# --------------------------------------------------------------- the checks
+
+def cap_height(painter: Painter, d) -> int:
+    """An "H" at the line's font and size, measured by its ink."""
+    return painter.font(d.px, d.face).render("H", True, (255, 255, 255)) \
+        .get_bounding_rect().height
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def expected(view: View, notice: str) -> list[str]:
+    """Every text of the view the screen must show whole."""
+    taps, holds = dict(view.legend), dict(view.holds)
+    out = [view.title, view.big, view.alert]
+    for b in GAME_BUTTONS:
+        label = taps.get(b) or holds.get(b, "")
+        out.append(holds.get(b) or label if view.held is b else label)
+    if view.phase is Phase.IDLE:
+        out += [*view.details, view.status, view.footer, *notice.split(";")]
+    elif view.phase in (Phase.REVEAL, Phase.SETTINGS):
+        out += view.details                      # the reveal's caption may give way
+    else:
+        out.append(_("Paused: press START to resume") if view.paused else view.caption)
+    return [words(t) for t in out if t.strip()]
+
+
+def check(painter: Painter, view: View, size: tuple[int, int], notice: str = "") -> None:
+    surface = render_view(view, size, notice, painter)
+    screen = surface.get_rect()
+    s = min(size[0] / 480, size[1] / 320)
+    drawn = painter.drawn
+    assert drawn, view
+    for d in drawn:
+        where = f"{d.text!r} at {size} in {view.phase}"
+        assert d.area.contains(d.rect), f"{where}: outside its area {d.area}: {d.rect}"
+        assert screen.contains(d.rect), f"{where}: off the screen: {d.rect}"
+        assert cap_height(painter, d) >= CAP * s, f"{where}: {d.px} px is under the floor"
+    for a, b in itertools.combinations(drawn, 2):
+        if a.layer == b.layer:
+            assert not a.rect.colliderect(b.rect), f"{a.text!r} overlaps {b.text!r} at {size}"
+    shown = " ".join(d.text for d in drawn)
+    for text in expected(view, notice):
+        assert text in shown, f"{text!r} is not drawn whole at {size}: {shown!r}"
+
+
+# ------------------------------------------------------------ a played round
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_screen_of_a_round_reads_from_across_the_table(painter, size):
+    names = []
+    for name, view, notice in round_views(Config()):
+        check(painter, view, size, notice)
+        names.append(name)
+    assert {"1-start", "2-night", "3-discussion", "4-paused", "5-last-seconds", "7-vote",
+            "8-reveal", "9-reveal-paged", "9-night-call-paged"} <= set(names)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_start_screen_holds_every_notice_with_the_status_and_footer(painter, size):
+    """Room for: the deck's title, IDLE_LINES of notes, two notices, the
+    footer; or one notice and the voice's status. (Two notices and the status
+    at once, with a full page of notes, are drawn below the floor: the status
+    shows only while the voice is being prepared, so sound works.)"""
+    start = next(v for name, v, _n in round_views(Config()) if name == "1-start")
+    longest = max(pages.group([describe(EVERY_ROLE), *setup_notes(EVERY_ROLE)],
+                              pages.IDLE_LINES), key=lambda p: sum(map(pages.lines_needed, p)))
+    assert sum(map(pages.lines_needed, longest)) == pages.IDLE_LINES
+    status = _("Preparing the voice: {percent} %").format(percent=40)
+    full = (start.details[0], *longest)
+    for details in (start.details, full):
+        for notice in ["", *notices(), *LONG_NOTICES]:
+            for shown in ("", status):
+                if shown and ";" in notice and details == full:
+                    continue
+                view = dataclasses.replace(start, details=details, status=shown,
+                                           footer=_("Hold NEXT: settings"))
+                check(painter, view, size, notice)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_held_button_shows_its_hold_and_fills_its_box(painter, size):
+    view = View(phase=Phase.IDLE, title="5 players", details=("Classic, 5 players",),
+                legend=START_LEGEND, holds=((Button.NEXT, "Hold: settings"),),
+                held=Button.NEXT, held_progress=0.5)
+    check(painter, view, size)
+    surface = render_view(view, size, "", painter)
+    texts = " ".join(d.text for d in painter.drawn)
+    assert "Hold: settings" in texts and "Next deck" not in texts
+    box = next(d.area for d in painter.drawn if d.text.startswith("Hold"))
+    filled = surface.get_at((box.left + box.width // 8, box.bottom - 2))[:3]
+    empty = surface.get_at((box.right - box.width // 8, box.bottom - 2))[:3]
+    assert filled != empty
+    check(painter, dataclasses.replace(view, held=None), size)
+    assert "Next deck" in " ".join(d.text for d in painter.drawn)
+
+
+def test_the_legend_is_four_boxes_in_the_buttons_order_and_colours(painter):
+    view = View(phase=Phase.REVEAL, title="Who won?", details=("Most votes dies.",),
+                legend=((Button.START, "Done"), (Button.NEXT, "Done")))
+    surface = render_view(view, (480, 320), "", painter)
+    for i, button in enumerate(GAME_BUTTONS):
+        x = 4 + i * 119 + 57                   # the middle of its box, on its top edge
+        edge = [surface.get_at((x, y))[:3] for y in range(256, 264)]
+        lit = BUTTON_COLORS[button] in edge
+        assert lit == (button in (Button.START, Button.NEXT)), button
+    texts = [d.text for d in painter.drawn]
+    assert not any(b.value.upper() in texts for b in GAME_BUTTONS)   # no small names
+    assert _("Press START to begin") not in " ".join(texts)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_hold_with_no_tap_shows_in_its_box_and_labels_wrap_on_two_lines(painter, size):
+    view = View(phase=Phase.DISCUSSION, title="Discussion", big="4:43", progress=0.9,
+                legend=ROUND_LEGEND[:3], holds=ROUND_HOLDS)
+    check(painter, view, size)
+    back = [d for d in painter.drawn if d.text in ("Hold: end", "round")]
+    assert len(back) == 2 and back[0].rect.bottom <= back[1].rect.top
+    check(painter, View(phase=Phase.IDLE, title="5 players", details=("Classic",),
+                        legend=START_LEGEND), size)
+    players = [d.text for d in painter.drawn if d.text in ("Players", "+1")]
+    assert players[:2] == ["Players", "+1"]          # VOTE's box: two lines
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_paused_urgent_and_the_alert_over_the_nights_veil(painter, size):
+    base = View(phase=Phase.NIGHT, title=_("Night · {step}").format(
+                    step="Paranormal Investigator"),
+                big="0:09", progress=0.3, caption="x", legend=ROUND_LEGEND, holds=ROUND_HOLDS,
+                dim=True)
+    for view in (base, dataclasses.replace(base, paused=True),
+                 dataclasses.replace(base, big="", paused=True),
+                 dataclasses.replace(base, urgent=True),
+                 dataclasses.replace(base, alert="Press Esc again to end the round")):
+        check(painter, view, size)
+    paused = dataclasses.replace(base, paused=True, dim=False)
+    check(painter, paused, size)
+    assert _("PAUSED") in [d.text for d in painter.drawn]
+
+
+# ------------------------------------------------------------------ budgets
+
+def every_caption() -> list[str]:
+    said: set[str] = set()
+    for lone in (False, True):
+        said |= set(all_lines(NightOptions(lone_wolf=lone)))
+    for seconds in (30, 90, 300, 600, 1230):
+        said |= {lines.discussion_start(seconds), lines.warning(seconds),
+                 lines.added(seconds)}
+    said |= {_(lines.REVEAL), *(_(c) for c in lines.COUNTDOWN)}
+    return sorted(said, key=len, reverse=True)
+
+
+def test_the_longest_caption_is_the_doppelgangers_call_with_every_daybreak_role():
+    assert every_caption()[0].startswith("Doppelganger")
+    assert len(pages.split_text(every_caption()[0], pages.CAPTION_LINES)) > 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_caption_page_fits_the_night_with_and_without_the_timer(painter, size):
+    for text in every_caption():
+        for page in pages.split_text(text, pages.CAPTION_LINES):
+            view = View(phase=Phase.NIGHT, title=_("Night · {step}").format(
+                            step="Paranormal Investigator"),
+                        caption=page, progress=0.5, legend=ROUND_LEGEND, holds=ROUND_HOLDS,
+                        dim=True)
+            check(painter, view, size)
+            check(painter, dataclasses.replace(view, big="0:10"), size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_discussion_lines_fit_under_the_timer_which_stays_put(painter, size):
+    view = View(phase=Phase.DISCUSSION, title=_("Discussion"), big="1:30", progress=1.0,
+                caption=lines.discussion_start(90), legend=ROUND_LEGEND, holds=ROUND_HOLDS)
+    check(painter, view, size)
+    timer = next(d for d in painter.drawn if d.text == "1:30")
+    assert timer.rect.height >= 55 * min(size[0] / 480, size[1] / 320)   # as big as ever
+    for caption in ("", lines.warning(60), _("Three.")):
+        check(painter, dataclasses.replace(view, caption=caption), size)
+        assert next(d for d in painter.drawn if d.text == "1:30").rect == timer.rect
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_reveal_page_fits(painter, size):
+    rules = lines.reveal_rules(list(SPECIAL_DECK))
+    assert set(rules) == {_(r) for r in lines.REVEAL_RULES} | \
+        {_(r) for r in lines.REVEAL_CARD_RULES.values()}
+    shown = pages.group(rules, pages.RULES_LINES)
+    for i, page in enumerate(shown):
+        view = View(phase=Phase.REVEAL, title=_("Who won? · {page}/{pages}").format(
+                        page=i + 1, pages=len(shown)),
+                    details=page, caption=_(lines.REVEAL), legend=REVEAL_LEGEND)
+        check(painter, view, size)
+
+
+def deck_pages() -> set[tuple[str, tuple[str, ...]]]:
+    """(deck title, page of notes) for every preset at every player count,
+    and every card at once (every setup note)."""
+    out = set()
+    decks = [(_("Your deck"), EVERY_ROLE)]
+    for preset in PRESETS.values():
+        decks += [(_(preset.title), preset.deck(n)) for n in preset.players()]
+    for title, deck in decks:
+        for page in pages.group([describe(deck), *setup_notes(deck)], pages.IDLE_LINES):
+            out.add((title, page))
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_deck_and_setup_note_page_fits_the_start_screen(painter, size):
+    for title, page in sorted(deck_pages()):
+        view = View(phase=Phase.IDLE, title="10 players", details=(title, *page),
+                    legend=START_LEGEND, holds=((Button.NEXT, "Hold: settings"),),
+                    footer=_("Hold NEXT: settings"))
+        check(painter, view, size, LONG_NOTICES[0])
+        check(painter, dataclasses.replace(
+            view, status=_("Preparing the voice: {percent} %").format(percent=40)), size,
+            notices()[0])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_settings_pages_fit(painter, size):
+    speed = View(phase=Phase.SETTINGS, title="Settings · 3/10",
+                 details=("Speech speed", "Set by the config file; change it there"),
+                 big="110 %", progress=0.6, legend=SETTINGS_LEGEND)
+    toggle = dataclasses.replace(speed, title="Settings · 10/10",
+                                 details=("Ambience at night",), big="On", progress=None)
+    reset = View(phase=Phase.SETTINGS, title="Settings · 10/10",
+                 details=("Reset to defaults", "Press VOTE again to reset every setting."),
+                 legend=((Button.START, "Done"), (Button.VOTE, "Yes, reset"),
+                         (Button.NEXT, "Next")))
+    most = dataclasses.replace(speed, details=(
+        "Warnings before the end of the discussion",
+        *pages.split_text("Set by the config file; change it there. " * 4,
+                          pages.SETTING_LINES)[:1]), big="2:00, 1:00, 0:10")
+    for view in (speed, toggle, reset, most):
+        check(painter, view, size)
+    check(painter, speed, size)
+    value = next(d for d in painter.drawn if d.text == "110 %")
+    check(painter, dataclasses.replace(speed, details=("Volume",), big="70 %"), size)
+    assert next(d for d in painter.drawn if d.text == "70 %").area == value.area
+
+
+# ------------------------------------------------------------------ failures
+
+def test_a_text_too_long_for_its_place_is_drawn_smaller_never_cut_and_said_once(
+        painter, caplog):
+    text = "A very long line that no budget would let through. " * 12
+    view = View(phase=Phase.NIGHT, title="Night", caption=text, legend=ROUND_LEGEND)
+    with caplog.at_level(logging.WARNING, logger="wolfbox.device"):
+        for _i in range(2):
+            render_view(view, (480, 320), "", painter)
+    assert words(text) in " ".join(d.text for d in painter.drawn)
+    assert all(d.area.contains(d.rect) for d in painter.drawn)
+    assert len([r for r in caplog.records if "size floor" in r.getMessage()]) == 1
+
+
+def test_without_its_font_files_the_painter_uses_pygames_font_and_says_so_once(
+        tmp_path, caplog):
+    pygame.display.init()
+    pygame.font.init()
+    painter = Painter(font_dir=tmp_path)
+    view = View(phase=Phase.DISCUSSION, title="Discussion", big="4:43", progress=0.5,
+                caption="Go!", legend=ROUND_LEGEND)
+    with caplog.at_level(logging.WARNING, logger="wolfbox.device"):
+        render_view(view, (480, 320), "", painter)
+        render_view(view, (480, 320), "", painter)
+    assert len([r for r in caplog.records if "font" in r.getMessage()]) == 1
+    assert {d.text for d in painter.drawn} >= {"Discussion", "4:43", "Go!", "Pause"}
+    for d in painter.drawn:
+        assert cap_height(painter, d) >= CAP
