@@ -16,7 +16,7 @@ from typing import Protocol, TextIO
 
 import pygame
 
-from wolfbox.buttons import Button
+from wolfbox.buttons import GAME_BUTTONS, Button
 from wolfbox.i18n import _
 from wolfbox.view import View
 
@@ -128,10 +128,12 @@ class TerminalScreen:
     def show(self, view: View, notice: str) -> None:
         self.flips += 1
         last, self._last = self._last, view
+        # A hold in progress fills a box on the screen; here it changes nothing.
         timer_only = last is not None and notice == self._noticed and \
             dataclasses.replace(last, big=view.big, progress=view.progress,
                                 caption=view.caption, status=view.status,
-                                alert=view.alert) == view
+                                alert=view.alert, held=view.held,
+                                held_progress=view.held_progress) == view
         if timer_only and last is not None:
             if view.alert != last.alert:            # a passing word: said when it comes
                 if view.alert:
@@ -143,7 +145,7 @@ class TerminalScreen:
             return
         legend = "  ".join(
             f"[{self.keys[b]}] {b.value.upper()}: {label}" if b in self.keys
-            else f"[{b.value.upper()}] {label}" for b, label in view.legend)
+            else f"[{b.value.upper()}] {label}" for b, label in self._labels(view))
         head = f"== {view.title}" + (" " + _("(PAUSED)") if view.paused else "") \
             + (f"  {view.big}" if view.big else "")
         lines = [head]
@@ -154,7 +156,20 @@ class TerminalScreen:
             lines.append(f"   ! {notice}")
             self._noticed = notice
         lines.append(f"   {legend}" if legend else "   " + _("(no buttons active)"))
+        if view.footer:
+            lines.append(f"   {view.footer}")
         self._write("\n".join(lines))
+
+    @staticmethod
+    def _labels(view: View) -> list[tuple[Button, str]]:
+        """What each button does, tapped and held: "Next deck / Hold: settings"."""
+        taps, holds = dict(view.legend), dict(view.holds)
+        out = []
+        for b in GAME_BUTTONS:
+            said = [label for label in (taps.get(b, ""), holds.get(b, "")) if label]
+            if said:
+                out.append((b, " / ".join(dict.fromkeys(said))))
+        return out
 
     def say(self, text: str) -> None:
         self._write(f'   >> "{text}"')

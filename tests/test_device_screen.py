@@ -38,6 +38,8 @@ def test_a_stale_display_runs_headless_and_says_so_once(tmp_path, display):
         said = [line for line in err.splitlines() if "running headless" in line]
         assert len(said) == 1, err
         assert "== " in out                        # the start screen, in the terminal
+        # stdin gives no keys: no key is offered, the legend names the buttons only
+        assert "Keys:" not in out and "[s]" not in out and "[START] " in out, out
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -93,3 +95,32 @@ def test_the_terminal_legend_names_each_buttons_key_once_keys_are_read():
     shown = io.StringIO()
     TerminalScreen(shown, keys=keys).show(view, "")
     assert "[s] START: Pause  [v] VOTE: Vote now" in shown.getvalue()
+
+
+def test_the_terminal_shows_holds_and_the_footer_and_ignores_a_hold_filling():
+    import dataclasses
+    import io
+
+    from wolfbox.buttons import Button
+    from wolfbox.device.screen import TerminalScreen
+    from wolfbox.view import Phase, View
+    out = io.StringIO()
+    screen = TerminalScreen(out)
+    start = View(phase=Phase.IDLE, title="5 players", details=("Classic, 5 players",),
+                 legend=((Button.START, "Start"), (Button.NEXT, "Next deck")),
+                 holds=((Button.NEXT, "Hold: settings"),), footer="Hold NEXT: settings")
+    screen.show(start, "")
+    text = out.getvalue()
+    assert "[START] Start  [NEXT] Next deck / Hold: settings" in text
+    assert text.splitlines()[-1] == "   Hold NEXT: settings"
+    for done in (0.25, 0.5, 0.75):                # a hold filling its box draws nothing new
+        screen.show(dataclasses.replace(start, held=Button.NEXT, held_progress=done), "")
+    assert out.getvalue() == text
+    discussion = View(phase=Phase.DISCUSSION, title="Discussion", big="4:43",
+                      legend=((Button.START, "Pause"), (Button.BACK, "Hold: end round")),
+                      holds=((Button.BACK, "Hold: end round"),))
+    screen.show(discussion, "")
+    assert "[START] Pause  [BACK] Hold: end round\n" in out.getvalue()   # said once
+    screen.show(View(phase=Phase.DISCUSSION, title="Discussion", big="4:43",
+                     holds=((Button.BACK, "Hold: end round"),)), "")
+    assert out.getvalue().endswith("   [BACK] Hold: end round\n")        # a hold alone
