@@ -66,7 +66,8 @@ FONT_DIR = Path(str(resources.files("wolfbox") / "fonts"))
 
 # Preferred sizes (logical px); each text shrinks from here to the floor.
 TITLE_PX = 26
-BIG_PX = 80              # the timer: digits 61 px tall, as big as before the new font
+BIG_PX = 80              # the timer: digits 58-61 px tall, as big as before the new font
+VALUE_PX = 64            # a setting's value
 DECK_PX = 30
 NAME_PX = 30             # a setting's name
 BODY_PX = 24             # captions, rules
@@ -370,12 +371,12 @@ class _Draw:
                                                    r.height), border_radius=radius)
         return r
 
-    def big(self, area: pygame.Rect) -> None:
+    def big(self, area: pygame.Rect, pref: float = BIG_PX) -> None:
         """The timer or a setting's value, as large as fits (by its ink)."""
         view = self.view
         color = PAUSED if view.paused else URGENT if view.urgent else TEXT
         face = Face.BOLD
-        top = self.px(BIG_PX)
+        top = self.px(pref)
         low = self.p.floor_px(self.s, face)
         size = top
         while True:
@@ -400,7 +401,7 @@ class _Draw:
             return Block((_("Paused: press START to resume"),), BODY_PX, PAUSED)
         return Block((view.caption,) if view.caption else (), BODY_PX, TEXT)
 
-    def middle(self, top: int, below: Block, reserve: int) -> None:
+    def middle(self, top: int, below: Block, reserve: int, big: float = BIG_PX) -> None:
         """The big figure, the bar under it and a text under the bar; with
         no big figure, the bar at the top and the text in all the rest."""
         view = self.view
@@ -425,7 +426,7 @@ class _Draw:
         if view.progress is not None:
             bar = self.bar(text_area.top - self.px(8 + BAR_H))
             big_bottom = bar.top - self.px(8)
-        self.big(pygame.Rect(left, top, width, big_bottom - top))
+        self.big(pygame.Rect(left, top, width, big_bottom - top), big)
         if below.paragraphs:
             self.block(below, text_area)
 
@@ -526,16 +527,17 @@ class _Draw:
     def settings(self) -> None:
         """The setting's name, its value large with the bar under it, notes."""
         view = self.view
-        top = self.y(TOP)
+        top = self.y(TOP) + self.px(6)
         left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
-        # The name in two lines' room, the notes in SETTING_LINES': the value
-        # stays in one place from one setting to the next.
-        area = pygame.Rect(left, top, width, 2 * self.floor_linesize(Face.BOLD))
+        # The name on a line (two for a long one), the notes in SETTING_LINES'
+        # room: the value stays in one place from one setting to the next.
         if view.details:
-            self.block(Block(view.details[:1], NAME_PX, TEXT, (Face.BOLD, Face.CONDENSED)),
-                       area, "center")
-        self.middle(area.bottom + self.px(4), Block(view.details[1:], SMALL_PX, NOTE),
-                    pages.SETTING_LINES)
+            name = Block(view.details[:1], NAME_PX, TEXT, (Face.BOLD, Face.CONDENSED))
+            fit = self.p.fit_or_shrink(name, self.s, width, 2 * self.floor_linesize(Face.BOLD))
+            self.text(fit, pygame.Rect(left, top, width, fit.height), TEXT)
+            top += fit.height
+        self.middle(top + self.px(4), Block(view.details[1:], SMALL_PX, NOTE),
+                    pages.SETTING_LINES, VALUE_PX)
 
     # ------------------------------------------------------------- overlays
     def legend(self) -> None:
