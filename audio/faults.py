@@ -13,7 +13,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from wolfbox.i18n import _
+from wolfbox.i18n import N_, _
 
 log = logging.getLogger("wolfbox.audio")
 
@@ -30,6 +30,22 @@ def os_error_kind(e: OSError) -> str:
             errno.EISDIR: "not-a-folder"}.get(e.errno or 0, "disk")
 
 
+SHORT_STORAGE = N_("Cannot store voice lines: see the log")
+SHORT_SOUND_TROUBLE = N_("Sound trouble: captions only")
+
+
+class Fault(str):
+    """A fault's full message (for the log) that also carries its meaning in
+    a few words (`short`, for the screen): the table needs to know what it
+    means for the game, the owner needs the detail."""
+    short: str
+
+    def __new__(cls, detail: str, short: str) -> Fault:
+        fault = super().__new__(cls, detail)
+        fault.short = short
+        return fault
+
+
 def describe_storage(kind: str, where: object, detail: str) -> str:
     """One line about why new lines cannot be stored, for the table."""
     reason = {
@@ -38,8 +54,9 @@ def describe_storage(kind: str, where: object, detail: str) -> str:
         "no-permission": _("the box may not write there"),
         "not-a-folder": _("it is not a folder"),
     }.get(kind, detail)
-    return _("voice lines cannot be stored in {where} ({reason}): lines not yet rendered "
-             "stay captions").format(where=where, reason=reason)
+    return Fault(_("voice lines cannot be stored in {where} ({reason}): lines not yet rendered "
+                   "stay captions").format(where=where, reason=reason),
+                 _(SHORT_STORAGE))
 
 
 def log_once() -> Callable[[str], None]:

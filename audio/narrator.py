@@ -41,7 +41,7 @@ from wolfbox.recent import Recent
 
 from .cache import LineCache
 from .cues import ambience_pcm, cue_pcm
-from .faults import log_once
+from .faults import SHORT_SOUND_TROUBLE, Fault, log_once
 from .renderer import Renderer
 
 log = logging.getLogger("wolfbox.audio")
@@ -69,7 +69,9 @@ def open_mixer(rate: int) -> str | None:
 
 @dataclass(frozen=True)
 class Mix:
-    """Levels of everything but the voice, which plays at full channel volume."""
+    """Levels of the box's sounds; `volume` is the master over all of them
+    (the voice plays at the master volume itself)."""
+    volume: float = 1.0
     cue_volume: float = 0.8
     ambience: bool = True
     ambience_volume: float = 0.35
@@ -110,13 +112,45 @@ class Narrator:
             self._voice = pygame.mixer.Channel(0)
             self._cue = pygame.mixer.Channel(1)
             self._bed = pygame.mixer.Channel(2)
-            self._cue.set_volume(self.mix.cue_volume)
             rate = (pygame.mixer.get_init() or (22050, -16, 1))[0]
+            self._rate = rate
             self._latency = MIXER_BUFFER / rate  # the mixer buffer still to be heard
             for cue in Cue:
                 self._cues[cue] = pygame.mixer.Sound(buffer=cue_pcm(cue, rate))
             self._ambience = pygame.mixer.Sound(buffer=ambience_pcm(rate)) \
                 if self.mix.ambience else None
+            self.set_mix(self.mix)
+        self._previous: dict[str, pygame.mixer.Sound] = {}   # lines at the last speed
+
+    def set_mix(self, mix: Mix) -> None:
+        """New levels (the settings screen): heard from the next sample on."""
+        self.mix = mix
+        if not self.sound:
+            return
+        self._voice.set_volume(mix.volume)
+        self._cue.set_volume(mix.cue_volume * mix.volume)
+        if mix.ambience and self._ambience is None:
+            self._ambience = pygame.mixer.Sound(buffer=ambience_pcm(self._rate))
+        if not mix.ambience and self.ambience_on:
+            self._bed.fadeout(1500)
+            self.ambience_on = False
+        self._duck(self._token is not None)
+
+    def retarget(self, cache: LineCache) -> None:
+        """Speak from `cache` from now on (a new speech speed). Its lines are
+        rendered in the background; until each is ready, the line at the old
+        speed plays, so a change never leaves the table with captions."""
+        if self.cache is None:
+            return
+        self._previous.update(self._sounds)
+        self.cache = cache
+        self._sounds, self._files = {}, {}
+        with self._lock:
+            self._ready = set()
+            wanted = self._round
+        if self.renderer is not None:
+            self.renderer.retarget(cache)
+        self.warm(list(wanted))
 
     def apply(self, effect: Effect) -> None:
         """Carry out one effect. Whatever goes wrong with sound is said once and
@@ -125,8 +159,9 @@ class Narrator:
             self._apply(effect)
         except Exception as e:
             log.debug("narrator failed on %r", effect, exc_info=True)
-            self._say_once(_("sound trouble ({error}): the round goes on with captions")
-                           .format(error=f"{type(e).__name__}: {e}"))
+            self._say_once(Fault(_("sound trouble ({error}): the round goes on with captions")
+                                 .format(error=f"{type(e).__name__}: {e}"),
+                                 _(SHORT_SOUND_TROUBLE)))
 
     def readiness(self) -> tuple[int, int]:
         """(lines of the current round ready to play, lines it needs), for the
@@ -274,6 +309,10 @@ class Narrator:
         sound = self._sounds.get(text)
         if sound is not None:
             return sound
+        sound = self._load_new(text)
+        return sound if sound is not None else self._previous.get(text)
+
+    def _load_new(self, text: str) -> pygame.mixer.Sound | None:
         data = self._files.pop(text, None)
         if data is not None:
             try:
@@ -311,6 +350,7 @@ class Narrator:
             self.cues.append((cue, self.clock()))
 
     def _set_ambience(self, on: bool) -> None:
+        on = on and self.mix.ambience
         if not self.sound or self._ambience is None or on == self.ambience_on:
             return
         self.ambience_on = on
@@ -325,5 +365,6 @@ class Narrator:
     def _duck(self, under_speech: bool) -> None:
         """Lower the ambience while a line is spoken, so every word is heard."""
         if self.sound and self.ambience_on and self._ambience is not None:
-            level = self.mix.ambience_volume * (self.mix.duck if under_speech else 1.0)
+            level = self.mix.ambience_volume * self.mix.volume \
+                * (self.mix.duck if under_speech else 1.0)
             self._ambience.set_volume(level)

@@ -65,8 +65,9 @@ class _Worker:
     """A running renderer process and its output, read into a queue by a
     thread of its own so that waiting for a reply can time out."""
 
-    def __init__(self, proc: subprocess.Popen[str]) -> None:
+    def __init__(self, proc: subprocess.Popen[str], cache: LineCache) -> None:
         self.proc = proc
+        self.cache = cache              # the settings it was started with render into this
         self.pid = proc.pid
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, name="wolfbox-render-reader", daemon=True).start()
@@ -162,6 +163,15 @@ class Renderer:
             if new:
                 self._ensure_thread()
                 self._cond.notify_all()
+
+    def retarget(self, cache: LineCache) -> None:
+        """Render into `cache` from now on (new synthesis settings). What was
+        queued is dropped (the narrator asks again); a worker started with the
+        old settings is stopped before its next line, never used for the new."""
+        with self._cond:
+            self.cache = cache
+            self._queue.clear()
+            self._cond.notify_all()
 
     def subscribe(self, listener: Callable[[str], None]) -> None:
         """Also call `listener(text)` (on the render thread) when a line is
@@ -271,9 +281,12 @@ class Renderer:
                 if self._closed:
                     return None
                 wait = self._retry_at - time.monotonic()
-                if self._queue and wait <= 0:
+                stale = self._proc is not None and self._proc.cache is not self.cache
+                if self._queue and wait <= 0 and not stale:
                     self._busy = True
                     return self._queue.popleft()
+                if stale:
+                    stop = True                  # started with the old settings
                 if self._proc is not None:
                     stop = True                  # idle or pausing: let the voice's memory go
                 elif self._queue:
@@ -293,6 +306,8 @@ class Renderer:
             while (text := self._next()) is not None:
                 if self.cache.get(text) is not None:
                     continue
+                if self._proc is not None and self._proc.cache is not self.cache:
+                    self._stop_worker()          # retargeted: its settings are the old ones
                 if self._proc is None or not self._proc.alive():
                     self._stop_worker()
                     problem = self.cache.probe()
@@ -339,7 +354,7 @@ class Renderer:
             except OSError as e:
                 self._say(_("cannot start the voice renderer: {error}").format(error=e))
                 return None
-            worker = self._starting = _Worker(proc)
+            worker = self._starting = _Worker(proc, self.cache)
         try:
             hello = _reply(worker, self.stall, self.timeout)
         except (_Hung, _Died):
@@ -357,7 +372,7 @@ class Renderer:
 
     def _render(self, worker: _Worker, text: str) -> None:
         try:
-            worker.send({"text": text, "path": str(self.cache.path(text))})
+            worker.send({"text": text, "path": str(worker.cache.path(text))})
             reply = _reply(worker, self.stall, self.timeout)
         except (OSError, ValueError, _Died):     # ValueError: its pipe was closed under us
             if self._closed:

@@ -7,6 +7,7 @@ sound card, voice) degrades to what is left, with one line saying so.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import subprocess
@@ -16,23 +17,28 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import pygame
 
-from wolfbox.audio.cache import LineCache, cache_for
+from wolfbox.audio.cache import LineCache, SynthSettings, cache_for
 from wolfbox.audio.narrator import Mix, Narrator, open_mixer
 from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import choose_voice
 from wolfbox.buttons import Button, Classifier
 from wolfbox.config import Config
-from wolfbox.effects import Effect, Remember, Say, Shutdown
-from wolfbox.flow import Flow, RoundSettings
+from wolfbox.effects import ChangeSetting, Effect, Remember, Say, Shutdown
+from wolfbox.flow import Flow
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
 from wolfbox.i18n import _
+from wolfbox.menu import default
+from wolfbox.settings import SETTINGS
 
+from . import notices as notice_texts
 from . import signals
+from .backlight import Backlight
 from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
@@ -97,6 +103,33 @@ def _shutdown_sink(box: Box, action: str) -> Callable[[Effect], None]:
     return sink
 
 
+def json_copy(data: dict) -> dict:
+    """A snapshot for the saver thread, which must not see later changes."""
+    import copy
+    return copy.deepcopy(data)
+
+
+def _live_settings(narrator: Narrator,
+                   backlight: Backlight | None) -> Callable[[Effect], None]:
+    """Apply a change made on the settings screen to what is running now;
+    the flow itself takes the ones that shape a round (times, warnings)."""
+    def sink(effect: Effect) -> None:
+        if not isinstance(effect, ChangeSetting):
+            return
+        key, value = effect.key, effect.value
+        changes: dict[str, Any] = {}
+        if key.startswith("sound."):
+            changes[key.split(".")[1]] = value
+            narrator.set_mix(dataclasses.replace(narrator.mix, **changes))
+        elif key == "voice.length_scale" and narrator.cache is not None:
+            now = narrator.cache
+            narrator.retarget(dataclasses.replace(
+                now, settings=SynthSettings(float(value), now.settings.volume)))  # type: ignore[arg-type]
+        elif key == "screen.brightness" and backlight is not None:
+            backlight.set(float(value))  # type: ignore[arg-type]
+    return sink
+
+
 def build(config: Config, display: str | None = None,
           clock: Callable[[], float] = time.monotonic,
           pin_factory: object | None = None, stdin_keys: bool = True,
@@ -126,34 +159,43 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     inbox = Inbox()          # what other threads tell the loop
 
     def tell(message: str) -> None:
-        """A fault found by an adapter: in the log (the journal) and on the
-        start screen, once each (the adapters say each fault once)."""
+        """A fault found by an adapter: the detail in the log (the journal),
+        its short meaning on the start screen, once each."""
         log.warning("%s", message)
-        inbox.notice(message)
+        inbox.notice(getattr(message, "short", "") or _(notice_texts.VOICE_TROUBLE))
+
+    def notice(short: str, detail: str | None = None) -> None:
+        """A fault found while building: the short form on the screen, the
+        detail (raw ALSA or GPIO text) in the log."""
+        notices.append(short)
+        if detail:
+            log.warning("%s", detail)
 
     # Voice and sound
     narrator_cache: LineCache | None = None
     renderer: Renderer | None = None
     sound = False
     if not config.voice.enabled:
-        notices.append(_("voice off: captions only"))
+        notice(_(notice_texts.VOICE_OFF))
     else:
         voice, problem = choose_voice(config.voice.model)
         if problem:
-            notices.append(problem)
+            notice(_(notice_texts.ESPEAK) if voice is not None
+                   else _(notice_texts.NO_VOICE), problem)
         if voice is not None:
             with _quiet_stderr():
                 problem = open_mixer(voice.sample_rate)
             if problem:
-                notices.append(problem)
+                notice(_(notice_texts.NO_SOUND), problem)
             else:
                 sound = True
                 narrator_cache = cache_for(config, voice)
                 renderer = Renderer(voice, narrator_cache, command=renderer_command,
                                     on_ready=inbox.wake, report=tell,
                                     priority=render_priority)
-    mix = Mix(cue_volume=config.sound.cue_volume, ambience=config.sound.ambience,
-              ambience_volume=config.sound.ambience_volume, duck=config.sound.duck)
+    mix = Mix(volume=config.sound.volume, cue_volume=config.sound.cue_volume,
+              ambience=config.sound.ambience, ambience_volume=config.sound.ambience_volume,
+              duck=config.sound.duck)
     narrator = Narrator(narrator_cache, renderer, clock, sound=sound, mix=mix,
                         report=tell)
     opened.callback(narrator.close)
@@ -164,13 +206,14 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     else:
         factory, problem = make_factory(config.hardware.pin_factory)
         if problem:
-            notices.append(problem)
+            notice(_(notice_texts.NO_GPIO), problem)
     bank = ButtonBank(config.buttons.pins(), factory, inbox.edge, clock,
                       bounce_seconds=config.buttons.debounce_ms / 1000)
     opened.callback(bank.close)
     leds = LedBank(config.leds.pins(), factory, brightness=config.leds.brightness)
     opened.callback(leds.close)
     classifier = Classifier(hold_seconds={Button.BACK: config.buttons.hold_seconds,
+                                          Button.NEXT: config.buttons.hold_seconds,
                                           Button.POWER: config.buttons.power_hold_seconds},
                             debounce=config.buttons.debounce_ms / 1000)
 
@@ -188,16 +231,33 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         screen = WindowScreen((config.screen.width, config.screen.height),
                               fullscreen=shown == "fullscreen")
 
-    flow = Flow(RoundSettings.from_config(config))
+    backlight = Backlight.find()
+    if backlight is not None:
+        backlight.set(config.screen.brightness)
+    flow = Flow.from_config(config, has_brightness=backlight is not None)
     store = StateStore(state_path())
+    memory = store.load()                  # what the box remembers; this sink keeps it
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-save")
     opened.callback(saver.shutdown, wait=True)      # the last choice reaches the disk
 
     def remember(effect: Effect) -> None:
         if isinstance(effect, Remember):
-            # fsync can take a while on an SD card: not on the main loop.
-            saver.submit(store.save, {"deck": list(effect.deck), "players": effect.players})
+            memory.update(deck=list(effect.deck), players=effect.players)
+        elif isinstance(effect, ChangeSetting):
+            made = memory.get(SETTINGS)
+            made = dict(made) if isinstance(made, dict) else {}
+            if effect.value == default(effect.key):
+                made.pop(effect.key, None)         # back at the default: nothing to keep
+            else:
+                made[effect.key] = effect.value
+            memory[SETTINGS] = made
+        else:
+            return
+        # The whole state at once, atomically; fsync can take a while on an
+        # SD card, so not on the main loop. Saves run in order on one thread.
+        saver.submit(store.save, json_copy(memory))
     sinks.append(remember)
+    sinks.append(_live_settings(narrator, backlight))
 
     box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
               inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,

@@ -61,6 +61,7 @@ class QuitKey:
 
 Item = Edge | Stop | Notice | Wake | QuitKey
 QUIT_CONFIRM_SECONDS = 3.0     # how long a first Esc/q mid-round waits for the second
+HOLD_STEPS = 10                # a held button's box fills in this many steps
 
 
 class Inbox:
@@ -181,9 +182,27 @@ class Box:
         a stage ends, a shown second changes, a hold completes, a line ends.
         The loop sleeps until then; a test on a fake clock jumps to it."""
         deadlines = [t for t in (self.flow.next_change(now), self.classifier.next_deadline(),
-                                 self.speech_deadline(), self._quit_armed_until)
+                                 self.speech_deadline(), self._quit_armed_until,
+                                 self._next_hold_step(now))
                      if t is not None]
         return min(deadlines, default=None)
+
+    def _holding(self, view: View, now: float) -> tuple[Button, int] | None:
+        """A button held for its hold action, and how many tenths of its time
+        have passed: the screen fills its legend box as it goes."""
+        held = self.classifier.holding(now)
+        if held is None or held[0] not in dict(view.holds):
+            return None
+        return held[0], min(HOLD_STEPS, int(held[1] * HOLD_STEPS))
+
+    def _next_hold_step(self, now: float) -> float | None:
+        held = self.classifier.holding(now)
+        if held is None or self._shown is None or held[0] not in dict(self._shown.holds):
+            return None
+        button, share = held
+        limit = self.classifier.hold_seconds[button]
+        since = now - share * limit
+        return since + (int(share * HOLD_STEPS) + 1) * limit / HOLD_STEPS
 
     def _sdl(self, e: pygame.event.Event) -> None:
         if e.type == pygame.QUIT:
@@ -253,6 +272,10 @@ class Box:
         view = self.flow.view(now)
         if view.phase is Phase.IDLE:
             view = dataclasses.replace(view, status=self.status())
+        holding = self._holding(view, now)
+        if holding is not None:
+            view = dataclasses.replace(view, held=holding[0],
+                                       held_progress=holding[1] / HOLD_STEPS)
         if self._quit_armed_until is not None:
             if now < self._quit_armed_until:
                 view = dataclasses.replace(

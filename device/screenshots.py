@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pygame
 
-from wolfbox import lines, pages
-from wolfbox.buttons import Button, Tap
+from wolfbox import menu
+from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.i18n import _
 from wolfbox.view import Phase, View
 
+from .notices import every_notice
 from .render import Painter, render_view
 
 # Every card with a reveal rule of its own, and the Doppelganger, whose call
@@ -33,9 +34,8 @@ SPECIAL_DECK = ("doppelganger", "werewolf", "werewolf", "minion", "seer", "robbe
 
 
 def notices() -> list[str]:
-    """What the box can say on its start screen, short forms first."""
-    return [_("No sound: captions only"), _("Voice off: captions only"),
-            _("No buttons: keyboard only")]
+    """What the box can say on its start screen (device/notices.py)."""
+    return every_notice()
 
 
 def _until(flow: Flow, now: float, done: Callable[[], bool], step: float = 0.5) -> float:
@@ -62,7 +62,7 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     yield "1-start-no-sound", start, notices()[0]
     yield "1-start-notices", dataclasses.replace(
         start, status=_("Preparing the voice: {percent} %").format(percent=40)), \
-        "; ".join(notices()[1:])
+        "; ".join(notices()[1:3])
     flow.handle(Tap(Button.START), now)
     now = _until(flow, now, lambda: _step(flow) == "werewolves")
     yield "2-night-call", flow.view(now), ""
@@ -90,6 +90,32 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     now = _until(flow, now, lambda: flow.phase is not Phase.VOTE, 0.25)
     yield "8-reveal", flow.view(now), ""
     yield from special_views()
+    yield from settings_views(config)
+
+
+def settings_views(config: Config) -> Iterator[tuple[str, View, str]]:
+    """Every page of the settings screen (held NEXT on the start screen),
+    one moved a step, one the config file fixes, and reset's question."""
+    flow = Flow.from_config(config, has_brightness=True)
+    flow.handle(Hold(Button.NEXT), 0.0)
+    for i in range(len(menu.items(True))):
+        view = flow.view(0.0)
+        if i == 0:
+            flow.handle(Tap(Button.BACK), 0.0)
+            yield "a-settings-volume-90", flow.view(0.0), ""
+        if not view.details[0] or i == len(menu.items(True)) - 1:
+            flow.handle(Tap(Button.VOTE), 0.0)
+            yield "a-settings-reset-ask", flow.view(0.0), ""
+        else:
+            slug = menu.items(True)[i].key.split(".")[1].replace("_", "-")
+            yield f"a-settings-{i + 1:02d}-{slug}", view, ""
+        flow.handle(Tap(Button.NEXT), 0.0)
+    fixed = menu.with_value(config, "voice.length_scale", 1.2)
+    fixed.from_file.add("voice.length_scale")
+    flow = Flow.from_config(fixed)
+    flow.handle(Hold(Button.NEXT), 0.0)
+    flow.handle(Tap(Button.NEXT), 0.0)
+    yield "a-settings-fixed", flow.view(0.0), ""
 
 
 def special_views() -> Iterator[tuple[str, View, str]]:
@@ -99,15 +125,17 @@ def special_views() -> Iterator[tuple[str, View, str]]:
     now = 0.0
     flow.handle(Tap(Button.START), now)
     now = _until(flow, now, lambda: _step(flow) == "doppelganger")
-    view = flow.view(now)
-    call = pages.split_text(view.caption, pages.CAPTION_LINES)
-    yield "9-night-call-paged", dataclasses.replace(view, caption=call[min(1, len(call) - 1)]), ""
+    first = flow.view(now).caption
+    while flow.view(now).caption == first:        # on to the call's second page
+        now += 0.5
+        flow.tick(now)
+    yield "9-night-call-paged", flow.view(now), ""
     now = _until(flow, now, lambda: flow.phase is Phase.DISCUSSION)
     flow.handle(Tap(Button.VOTE), now)
     now = _until(flow, now, lambda: flow.phase is not Phase.VOTE, 0.25)
-    view = flow.view(now)
-    rules = pages.group(view.details or lines.reveal_rules(SPECIAL_DECK), pages.RULES_LINES)
-    yield "9-reveal-paged", dataclasses.replace(view, details=rules[0]), ""
+    yield "9-reveal-paged", flow.view(now), ""
+    flow.handle(Tap(Button.NEXT), now)
+    yield "9-reveal-paged-2", flow.view(now), ""
 
 
 def save_screenshots(config: Config, out: Path, size: tuple[int, int]) -> list[Path]:

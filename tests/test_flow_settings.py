@@ -237,3 +237,12 @@ def test_a_short_line_is_one_page():
     effects = flow.handle(START, 0.0)
     said = [e.text for e in effects if isinstance(e, Say)][0]
     assert flow.view(0.5).caption == said
+
+
+def test_the_speed_bar_grows_with_the_speed():
+    flow = flow_for()
+    open_settings(flow)
+    to_page(flow, "Speech speed")
+    before = flow.view(0.0).progress
+    flow.handle(VOTE, 0.0)                                 # Faster
+    assert flow.view(0.0).progress > before

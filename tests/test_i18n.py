@@ -29,6 +29,7 @@ from wolfbox.night import (
     setup_text,
     step_title,
 )
+from wolfbox.pages import MORE
 from wolfbox.picker import Picker
 from wolfbox.presets import PRESETS, describe, random_deck, resolve_deck
 from wolfbox.replay import TimedPress, replay
@@ -200,6 +201,12 @@ def screen_texts(record: dict) -> list[tuple[str, str]]:
     return out
 
 
+def whole_line(page: str, said: list[str]) -> str:
+    """The spoken line a caption page is part of (the page itself if none)."""
+    part = page.removesuffix(MORE).strip()
+    return next((line for line in said if part in line), page)
+
+
 def round_texts(deck: list[str], events: list[TimedPress], **kw: object) -> list[dict]:
     return list(replay(Flow(RoundSettings.for_deck(deck, **kw)), events))  # type: ignore[arg-type]
 
@@ -226,6 +233,10 @@ def test_a_whole_round_shows_and_says_only_translated_words(pseudo):
     assert phases == {"idle", "night", "discussion", "vote", "reveal"}
     seen = [pair for r in records for pair in screen_texts(r)]
     assert any(where == "said" for where, _text in seen)
+    # A long caption is shown in pages: each page is checked as the line it is part of.
+    said = [text for where, text in seen if where == "said"]
+    seen = [(where, whole_line(text, said) if where == "caption" else text)
+            for where, text in seen]
     bad = sorted({(where, text) for where, text in seen if untranslated([text])})
     assert bad == [], "\n".join(f"{where}: {text!r}" for where, text in bad)
 

@@ -169,6 +169,15 @@ def _remembered() -> list[str] | None:
     return StateStore(state_path()).remembered_deck()
 
 
+def _with_remembered(config: Config) -> Config:
+    """The settings made on the box's own settings screen, where the config
+    file leaves them open (the box plays and prepares its lines with them)."""
+    from wolfbox.device.state import StateStore, state_path
+
+    from .settings import apply_remembered
+    return apply_remembered(config, StateStore(state_path()).load())
+
+
 def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
     """The configuration for a command, with its deck resolved.
 
@@ -178,6 +187,8 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
     what the file leaves open.
     """
     config = load(args.config)
+    if args.command in ("run", "prepare"):
+        config = _with_remembered(config)
     players, players_from = _players(args, config)
     deck_arg = getattr(args, "deck", None)
     if deck_arg is not None:

@@ -7,6 +7,7 @@ key and what is allowed; nothing half-loaded ever reaches the box.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import os
@@ -305,6 +306,24 @@ def _cross_checks(config: Config) -> None:
                               f"(hardware.screen = {config.hardware.screen!r}, "
                               f"hardware.audio = {config.hardware.audio!r}); choose a free pin")
         seen[pin] = name
+
+
+def check_value(key: str, value: Any) -> Any:
+    """`value` for the dotted `key`, checked as the config file's would be;
+    ConfigError (one line) if it is not allowed."""
+    section, name = key.split(".")
+    obj = getattr(Config(), section, None)
+    fields = {f.name: f for f in dataclasses.fields(obj)} if dataclasses.is_dataclass(obj) \
+        else {}
+    if name not in fields:
+        raise ConfigError(_("unknown key '{name}'").format(name=shown_key(key)))
+    tp = typing.get_type_hints(type(obj))[name]
+    checked = _check(key, tp, value, dict(fields[name].metadata))
+    probe = copy.deepcopy(Config())
+    setattr(getattr(probe, section), name, checked)
+    probe.from_file.add(key)
+    _cross_checks(probe)
+    return checked
 
 
 def limits(key: str) -> tuple[Any, Any]:

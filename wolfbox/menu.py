@@ -43,7 +43,10 @@ class Item:
         if self.toggle or not self.steps or isinstance(self.steps[0], list):
             return None
         lo, hi = self.steps[0], self.steps[-1]
-        return max(0.0, min(1.0, (value - lo) / (hi - lo))) if hi > lo else None
+        if hi <= lo:
+            return None
+        share = max(0.0, min(1.0, (value - lo) / (hi - lo)))
+        return 1.0 - share if self.inverted else share
 
 
 def _percent(v: float) -> str:

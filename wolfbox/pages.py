@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-CHARS_PER_LINE = 34     # a line of text at the floor size across the screen, with slack
+CHARS_PER_LINE = 36     # a line of text at the floor size across the screen, with slack
 CAPTION_LINES = 4       # a caption page: the night screen's middle holds this many lines
 RULES_LINES = 7         # a reveal page
-IDLE_LINES = 4          # the start screen's deck and setup notes
+IDLE_LINES = 3          # the start screen's deck and setup notes
 SETTING_LINES = 3       # the notes under a setting's value
 IDLE_PAGE_SECONDS = 6.0  # how long a start-screen page stays before the next
 MORE = "…"              # ends a page that continues on the next

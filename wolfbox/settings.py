@@ -11,17 +11,51 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .config import Config, toml_value, values
+from .config import Config, ConfigError, check_value, toml_value, values
 from .i18n import _
+from .menu import ITEMS, with_value
 
 # What the box remembers, by the config key it stands in for.
 REMEMBERED_KEYS = {"deck": "game.deck", "players": "game.players"}
+# The settings screen's values are kept under this key, by their config keys.
+SETTINGS = "settings"
+SETTABLE = frozenset(item.key for item in ITEMS if item.key)
+
+
+def remembered_settings(state: dict[str, Any]) -> dict[str, Any]:
+    """The settings made on the box, as {config key: value}, each checked
+    like the config file's: a value that is no longer allowed (edited by
+    hand, or from an older box) is left out, never trusted."""
+    saved = state.get(SETTINGS)
+    if not isinstance(saved, dict):
+        return {}
+    out = {}
+    for key, value in saved.items():
+        if key not in SETTABLE:
+            continue
+        try:
+            out[key] = check_value(key, value)
+        except ConfigError:
+            continue
+    return out
+
+
+def apply_remembered(config: Config, state: dict[str, Any]) -> Config:
+    """`config` with what the box remembers filled in where the config file
+    is silent: the file always wins, so editing it means what it says."""
+    for key, value in remembered_settings(state).items():
+        if key not in config.from_file:
+            fixed = config.from_file
+            config = with_value(config, key, value)
+            config.from_file = fixed
+    return config
 
 
 def effective(config: Config, state: dict[str, Any]) -> list[tuple[str, Any, str]]:
     """(key, value, source) for every setting: source is "config file",
     "remembered" or "default"."""
     remembered = {REMEMBERED_KEYS[k]: v for k, v in state.items() if k in REMEMBERED_KEYS}
+    remembered.update(remembered_settings(state))
     out = []
     for key, value, _doc in values(config):
         if key in config.from_file:

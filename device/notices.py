@@ -1,0 +1,24 @@
+"""The start screen's notices: what a fault means for the game, in a few
+words that fit the screen at the size floor. The detail (raw ALSA or GPIO
+text, paths) goes to the log; these are the one place the short forms live.
+"""
+
+from __future__ import annotations
+
+from wolfbox.audio.faults import SHORT_SOUND_TROUBLE, SHORT_STORAGE
+from wolfbox.i18n import N_, _
+
+VOICE_OFF = N_("Voice off: captions only")
+ESPEAK = N_("Spoken by espeak-ng")
+NO_VOICE = N_("No voice: captions only")
+NO_SOUND = N_("No sound: captions only")
+NO_GPIO = N_("No GPIO driver: buttons off")
+VOICE_TROUBLE = N_("Voice trouble: some lines are captions")
+
+ALL = (NO_SOUND, VOICE_OFF, ESPEAK, NO_VOICE, NO_GPIO, VOICE_TROUBLE, SHORT_STORAGE,
+       SHORT_SOUND_TROUBLE)
+
+
+def every_notice() -> list[str]:
+    """Every notice, translated (screenshots and the size tests draw each)."""
+    return [_(n) for n in ALL]
