@@ -18,7 +18,7 @@ import pygame
 
 from wolfbox.buttons import GAME_BUTTONS, Button
 from wolfbox.i18n import _
-from wolfbox.view import View
+from wolfbox.view import Phase, View
 
 from .render import Painter
 
@@ -140,6 +140,8 @@ class TerminalScreen:
                     self._write(f"   ! {view.alert}")
             elif view.status != last.status:        # the voice's progress: one short line
                 self._write("   ~ " + (view.status or _("The voice is ready.")))
+            elif view.phase is Phase.SETTINGS and view.big != last.big:
+                self._write(f"   = {view.big}")    # a setting's new value, not a timer
             elif self._tty:
                 self._write(f"\r  {view.big:>6}", newline=False)
             return

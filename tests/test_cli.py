@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -263,3 +264,55 @@ def test_a_huge_bad_value_is_quoted_not_echoed_whole(args):
     result = wolfbox(*args)
     one_line_error(result)
     assert len(result.stderr) < 1000
+
+
+def test_a_setting_made_on_the_box_survives_a_restart(tmp_path, notify):
+    """Volume down one step with the buttons alone (hold NEXT, tap BACK),
+    quit, start again: the box still plays at 90 %, and says where it comes from."""
+    env = {"XDG_STATE_HOME": str(tmp_path / "state"), "NOTIFY_SOCKET": notify.address}
+    proc = start_box(tmp_path, env=env)
+    notify.wait_for("READY=1")
+    type_keys(proc, "N")                     # capital: hold NEXT
+    proc.lines.wait_for("== Settings · 1/9")
+    type_keys(proc, "b")                     # BACK: quieter
+    proc.lines.wait_for("90 %")
+    type_keys(proc, "s")                     # START: done
+    proc.lines.wait_for("== 3 players")
+    type_keys(proc, "q")
+    assert proc.wait(timeout=60) == 0
+    state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
+    assert state["settings"] == {"sound.volume": 0.9}
+
+    shown = wolfbox("settings", env={**ENV, **env})
+    assert shown.returncode == 0, shown.stderr
+    line = next(x for x in shown.stdout.splitlines() if x.startswith("sound.volume"))
+    assert "0.9" in line and "remembered by the box" in line
+
+    again = start_box(tmp_path, env=env)
+    type_keys(again, "N")
+    assert "90 %" in again.lines.wait_for("== Settings · 1/9")
+    type_keys(again, "sq")
+    assert again.wait(timeout=60) == 0
+
+
+def test_killing_the_box_while_it_saves_a_setting_leaves_a_valid_file(tmp_path, notify):
+    env = {"XDG_STATE_HOME": str(tmp_path / "state"), "NOTIFY_SOCKET": notify.address}
+    state = tmp_path / "state" / "wolfbox" / "state.json"
+    state.parent.mkdir(parents=True)
+    state.write_text('{"settings": {"sound.volume": 0.5}}')
+    for round_ in range(3):
+        proc = start_box(tmp_path, env=env)
+        notify.wait_for("READY=1")
+        type_keys(proc, "N")
+        proc.lines.wait_for("== Settings")
+        start = json.loads(state.read_text())["settings"]["sound.volume"]
+        for _ in range(round_ + 1):            # louder, quieter: a save each
+            type_keys(proc, "v")
+            proc.lines.wait_for("   = ")
+            type_keys(proc, "b")
+            proc.lines.wait_for("   = ")
+        proc.send_signal(signal.SIGKILL)       # the last save is under way or just done
+        proc.wait()
+        data = json.loads(state.read_text())  # always whole, always valid: old or new
+        assert round(data["settings"]["sound.volume"] - start, 1) in (0.0, 0.1), round_
+        notify.queued()
