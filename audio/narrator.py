@@ -120,7 +120,8 @@ class Narrator:
             self._ambience = pygame.mixer.Sound(buffer=ambience_pcm(rate)) \
                 if self.mix.ambience else None
             self.set_mix(self.mix)
-        self._previous: dict[str, pygame.mixer.Sound] = {}   # lines at the last speed
+        # Lines at the speed before the last change, played until the new ones are ready.
+        self._previous: dict[str, pygame.mixer.Sound | bytes] = {}
 
     def set_mix(self, mix: Mix) -> None:
         """New levels (the settings screen): heard from the next sample on."""
@@ -142,6 +143,7 @@ class Narrator:
         speed plays, so a change never leaves the table with captions."""
         if self.cache is None:
             return
+        self._previous.update(self._files)
         self._previous.update(self._sounds)
         self.cache = cache
         self._sounds, self._files = {}, {}
@@ -310,7 +312,15 @@ class Narrator:
         if sound is not None:
             return sound
         sound = self._load_new(text)
-        return sound if sound is not None else self._previous.get(text)
+        if sound is not None:
+            return sound
+        old = self._previous.get(text)
+        if isinstance(old, bytes):
+            try:
+                old = self._previous[text] = pygame.mixer.Sound(file=io.BytesIO(old))
+            except pygame.error:
+                return None
+        return old
 
     def _load_new(self, text: str) -> pygame.mixer.Sound | None:
         data = self._files.pop(text, None)

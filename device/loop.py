@@ -193,7 +193,7 @@ class Box:
         held = self.classifier.holding(now)
         if held is None or held[0] not in dict(view.holds):
             return None
-        return held[0], min(HOLD_STEPS, int(held[1] * HOLD_STEPS))
+        return held[0], min(HOLD_STEPS, int(held[1] * HOLD_STEPS + 1e-6))
 
     def _next_hold_step(self, now: float) -> float | None:
         held = self.classifier.holding(now)
@@ -201,8 +201,8 @@ class Box:
             return None
         button, share = held
         limit = self.classifier.hold_seconds[button]
-        since = now - share * limit
-        return since + (int(share * HOLD_STEPS) + 1) * limit / HOLD_STEPS
+        step = int(share * HOLD_STEPS + 1e-6) + 1       # float dust must not stall the loop
+        return max(now + 1e-6, now + (step / HOLD_STEPS - share) * limit)
 
     def _sdl(self, e: pygame.event.Event) -> None:
         if e.type == pygame.QUIT:

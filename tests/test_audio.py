@@ -197,3 +197,26 @@ def test_a_wav_at_another_rate_is_resampled_not_sped_up(tmp_path):
     assert sound.get_length() == pytest.approx(1.0, abs=0.01)
     assert pygame.mixer.get_init()[0] == 22050
     pygame.mixer.quit()
+
+
+def test_a_retargeted_renderer_starts_a_worker_with_the_new_settings(tmp_path, monkeypatch):
+    """A new speech speed: lines asked for afterwards go to the new cache,
+    rendered by a process started with the new settings, not the old one."""
+    import threading
+    starts = tmp_path / "starts.txt"
+    monkeypatch.setenv("FAKE_WORKER_STARTS", str(starts))
+    r = renderer(tmp_path, mode="slow")
+    first = threading.Event()
+    r.subscribe(lambda text: first.set())
+    r.request(["A", "B", "C", "D"])
+    assert first.wait(20)                                # the old worker is busy
+    faster = cache_at(tmp_path, length_scale=0.9)
+    old = r.cache
+    r.retarget(faster)
+    r.request(["F", "G"])
+    assert r.wait_idle(20)
+    assert faster.get("F") and faster.get("G")
+    assert old.get("F") is None and old.get("G") is None
+    assert faster.get("D") is None                       # the old queue was dropped
+    assert len(starts.read_text().split()) == 2          # a fresh worker for the new speed
+    r.close()

@@ -18,6 +18,7 @@ from helpers import fill_cache
 from wolfbox.buttons import Button
 from wolfbox.config import Config
 from wolfbox.device.app import build
+from wolfbox.effects import Cue
 from wolfbox.flow import RoundSettings
 from wolfbox.hardware.factory import mock_factory
 from wolfbox.pages import IDLE_PAGE_SECONDS
@@ -344,3 +345,62 @@ def test_the_alert_shows_above_the_nights_veil(pilot_for):
         small = pygame.transform.smoothscale(surface, (1, 1))
         return sum(small.get_at((0, 0))[:3]) / 3
     assert brightness(lit) > 3 * brightness(dark)
+
+
+# ------------------------------------------------------------ settings on the box
+def open_settings(pilot: Pilot) -> None:
+    pilot.press(Button.NEXT, hold=2.1)
+    assert pilot.box.flow.phase is Phase.SETTINGS
+
+
+def test_holding_next_fills_its_box_then_opens_the_settings(pilot_for):
+    pilot = pilot_for()
+    pilot.bank.drive(Button.NEXT, True)
+    pilot.settle()
+    pilot.advance(1.0)                                  # half of the 2 s hold
+    assert pilot.view.held is Button.NEXT
+    assert pilot.view.held_progress == pytest.approx(0.5)
+    filled = [v.held_progress for v in pilot.frames if v.held is Button.NEXT]
+    assert filled == sorted(filled) and len(set(filled)) >= 5   # it fills, step by step
+    pilot.advance(1.1)
+    assert pilot.box.flow.phase is Phase.SETTINGS
+    pilot.bank.drive(Button.NEXT, False)
+    pilot.advance(0.1)
+    assert pilot.view.held is None
+    assert pilot.view.details[0] == "Volume"
+
+
+def test_a_short_press_of_next_still_changes_the_deck(pilot_for):
+    pilot = pilot_for()
+    before = pilot.view.details[0]
+    pilot.press(Button.NEXT, hold=0.5)
+    assert pilot.box.flow.phase is Phase.IDLE
+    assert pilot.view.details[0] != before
+
+
+def test_volume_is_heard_at_once_with_a_chime(pilot_for):
+    pilot = pilot_for()
+    narrator = pilot.parts.narrator
+    open_settings(pilot)
+    pilot.press(Button.BACK)                            # Quieter: 90 %
+    assert pilot.view.big == "90 %"
+    assert narrator._voice.get_volume() == pytest.approx(0.9, abs=0.01)
+    assert narrator._cue.get_volume() == pytest.approx(0.8 * 0.9, abs=0.01)
+    assert narrator.cues[-1][0] == Cue.CHIME
+
+
+def test_a_new_speech_speed_keeps_the_old_lines_playing_until_the_new_are_ready(pilot_for):
+    pilot = pilot_for()                                 # lines cached at the usual speed;
+    narrator = pilot.parts.narrator                    # this renderer never starts
+    open_settings(pilot)
+    pilot.press(Button.NEXT)                            # Speech speed
+    pilot.press(Button.VOTE)                            # Faster: 110 %
+    assert pilot.view.big == "110 %"
+    assert narrator.cache.settings.length_scale == pytest.approx(100 / 110, abs=1e-3)
+    pilot.press(Button.START)                           # back to the start screen
+    assert pilot.box.flow.phase is Phase.IDLE
+    assert pilot.view.status.startswith("Preparing the voice")   # the new lines are due
+    pilot.press(Button.START)                           # a round now: the old lines play
+    pilot.until(lambda: len(narrator.played) >= 2, limit=60)
+    assert [p.text for p in narrator.played][:2] == STARTER_NIGHT[:2]
+    assert narrator.missed == []
