@@ -31,7 +31,8 @@ FAKE_WORKER = [sys.executable, str(HERE / "fake_worker.py"), "ok"]
 # What the starter deck's night says, in the words a table hears.
 STARTER_NIGHT = [
     "Night falls. Everyone, close your eyes.",
-    "Werewolves, open your eyes and look for the other werewolves.",
+    "Werewolves, open your eyes and look for the other werewolves. If you are the only "
+    "werewolf awake, you may look at one of the center cards.",
     "Werewolves, close your eyes.",
     "Seer, open your eyes. You may look at another player's card, or at two of the "
     "center cards.",

@@ -18,7 +18,7 @@ from wolfbox.effects import (
     Warm,
 )
 from wolfbox.flow import Flow, SpeechDone
-from wolfbox.night import CLOSE_EYES, WAKE_UP
+from wolfbox.night import CLOSE_EYES, WAKE_UP_ID
 from wolfbox.view import Phase
 
 START, VOTE, NEXT, BACK = (Tap(b) for b in GAME_BUTTONS)
@@ -51,7 +51,7 @@ def test_a_full_round_goes_through_every_phase_in_order(flow: Flow):
     effects += more
     spoken = says(effects)
     night = flow.settings.night
-    assert night[0] == CLOSE_EYES and night[-1] == WAKE_UP
+    assert night[0] == CLOSE_EYES and night[-1].id == WAKE_UP_ID
     expected_night = []
     for step in night:
         expected_night += [step.text] + ([step.after] if step.after else [])

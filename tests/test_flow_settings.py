@@ -126,11 +126,11 @@ def test_warnings_and_toggles():
     assert flow.view(0.0).big == "1:00"
     assert flow.settings.warnings == (60,)
     to_page(flow, "Lone wolf")
-    assert flow.view(0.0).big == "Off" and flow.view(0.0).progress is None
-    assert flow.handle(VOTE, 0.0) == [ChangeSetting("game.lone_wolf", True),
+    assert flow.view(0.0).big == "On" and flow.view(0.0).progress is None
+    assert flow.handle(BACK, 0.0) == [ChangeSetting("game.lone_wolf", False),
                                       Warm(tuple(flow.settings.lines()))]
-    assert flow.settings.options.lone_wolf
-    assert flow.view(0.0).big == "On"
+    assert not flow.settings.options.lone_wolf
+    assert flow.view(0.0).big == "Off"
 
 
 def test_a_value_the_config_file_sets_is_shown_and_not_changed():

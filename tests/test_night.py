@@ -158,14 +158,15 @@ def test_dream_wolf_thumb_in_werewolves_and_minion_calls():
     assert "Dream" not in plain["werewolves"].text + plain["minion"].text
 
 
-def test_lone_wolf_option_and_the_center_werewolf_card():
+def test_lone_wolf_is_on_by_default_002_and_a_table_may_turn_it_off_001():
+    """002 states the lone wolf as a rule; 001 as an option a table may leave out."""
     deck = "werewolf werewolf seer robber troublemaker villager".split()
-    off = night_script(deck)[1].text
-    on = night_script(deck, NightOptions(lone_wolf=True))[1].text
-    assert "only werewolf" not in off and "only werewolf" in on
+    on = night_script(deck)[1].text
+    off = night_script(deck, NightOptions(lone_wolf=False))[1].text
+    assert "only werewolf" in on and "only werewolf" not in off
     alpha = "alpha_wolf werewolf seer robber villager villager villager".split()
     assert "center werewolf card" in night_script(alpha)[1].text
-    assert "center werewolf card" in night_script(alpha, NightOptions(lone_wolf=True))[1].text
+    assert "center werewolf card" in night_script(alpha, NightOptions(lone_wolf=False))[1].text
     assert any("center werewolf card" in line for line in setup_text(alpha))
     assert not any("center werewolf card" in line for line in setup_text(deck))
 
@@ -371,3 +372,43 @@ def test_a_mistyped_preset_name_is_suggested():
     with pytest.raises(DeckError, match="'total_chaoss' is neither a preset nor a role "
                                         r"\(did you mean 'total_chaos'\?\)"):
         resolve_deck("total_chaoss", None)
+
+
+def test_a_wolf_who_sees_the_dream_wolf_thumb_is_not_alone_000():
+    """000: "Werewolf" includes the Dream Wolf; 001/002: the lone wolf is the only werewolf."""
+    deck = "werewolf dream_wolf seer robber troublemaker villager".split()
+    text = night_script(deck)[1].text
+    assert "only werewolf awake and see no thumb" in text
+    plain = night_script("werewolf werewolf seer robber troublemaker villager".split())[1].text
+    assert "thumb" not in plain
+
+
+def test_a_doppelganger_who_saw_the_dream_wolf_shows_a_thumb_000():
+    """000 (Doppelganger and Daybreak): the Doppelganger-Dream Wolf does not wake with the
+    werewolves but puts her thumb out when they are called."""
+    deck = "doppelganger werewolf dream_wolf seer robber troublemaker villager".split()
+    steps = {s.id: s.text for s in night_script(deck)}
+    assert "If you saw the Dream Wolf, do not wake with the werewolves" in steps["doppelganger"]
+    assert "a Doppelganger who saw the Dream Wolf" in steps["werewolves"]
+    without = {s.id: s.text for s in night_script(
+        "doppelganger werewolf werewolf seer robber troublemaker villager".split())}
+    assert "Dream Wolf" not in without["doppelganger"]
+
+
+def test_masons_look_for_the_other_masons_when_a_doppelganger_may_join_them():
+    deck = "doppelganger werewolf werewolf mason mason seer villager".split()
+    masons = {s.id: s.text for s in night_script(deck)}["masons"]
+    assert "look for the other Masons." in masons
+    alone = {s.id: s.text for s in night_script(
+        "werewolf werewolf mason mason seer villager".split())}["masons"]
+    assert "look for the other Mason." in alone
+
+
+def test_with_the_curator_artifacts_are_looked_at_in_the_morning_000():
+    """000 (Artifacts): when the night is over, a player with an artifact token on his
+    card must look at it at once, secretly."""
+    deck = "werewolf werewolf seer curator villager villager".split()
+    morning = night_script(deck)[-1].text
+    assert "artifact token on your card, look at it now, secretly" in morning
+    plain = night_script("werewolf werewolf seer robber villager villager".split())[-1].text
+    assert "artifact" not in plain

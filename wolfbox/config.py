@@ -47,7 +47,8 @@ class GameConfig:
     deck: list[str] = _c(STARTER_DECK, "the cards in play: role ids (players + 3 cards), "
                                        "or one preset name (see: wolfbox decks)")
     players: int = _c(0, "players at the table; 0: as many as the deck is for", min=0, max=30)
-    lone_wolf: bool = _c(False, "a werewolf who wakes alone may look at a center card")
+    lone_wolf: bool = _c(True, "a werewolf who wakes alone (and sees no Dream Wolf thumb) may "
+                               "look at a center card; false: the table plays without it")
     discussion_seconds: float = _c(300.0, "length of the discussion timer", min=1, max=3600)
     warnings: list[int] = _c([60, 10], "spoken warnings, in seconds left", min=1, max=3600)
     add_seconds: int = _c(60, "what NEXT adds to the discussion", min=5, max=600)

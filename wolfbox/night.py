@@ -13,6 +13,7 @@ translator never has to fit a fragment into a sentence made elsewhere.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -31,7 +32,7 @@ class Step:
 
 @dataclass(frozen=True)
 class NightOptions:
-    lone_wolf: bool = False                  # a lone werewolf may look at a center card
+    lone_wolf: bool = True                   # a lone werewolf may look at a center card (002)
     scale: float = 1.0                       # multiplies every role's action time
     action_seconds: Mapping[str, float] = field(default_factory=dict)   # per-role override
 
@@ -92,20 +93,37 @@ def _doppelganger_wake(t: Table) -> str:
     now = [r for r in ACTS_AT_ONCE if keep(r)]
     later = [r for r in WAKES_LATER if keep(r)]
     # TRANSLATORS: {now} and {later} are lists of role names, as "Seer, Robber or Drunk".
-    return _("Doppelganger, open your eyes and look at another player's card. You are now "
+    text = _("Doppelganger, open your eyes and look at another player's card. You are now "
              "that role. If you saw the {now}, do that role's action now. If you saw a "
              "werewolf or a Mason, you will wake with them. If you saw the {later}, you will "
              "be called again.").format(now=_names(now), later=_names(later))
+    if t.has("dream_wolf"):
+        # 000: a Doppelganger-Dream Wolf does not wake with the werewolves, she shows a thumb.
+        text = _sentences(text, _("If you saw the Dream Wolf, do not wake with the werewolves: "
+                                  "stick out your thumb when they are called."))
+    return text
 
 
 def _werewolves_wake(t: Table) -> str:
-    if t.has("dream_wolf"):
+    if t.has("dream_wolf") and t.has("doppelganger"):
+        texts = [_("Werewolves, except the Dream Wolf, open your eyes and look for the other "
+                   "werewolves."),
+                 _("Dream Wolf, and a Doppelganger who saw the Dream Wolf, keep your eyes "
+                   "closed and stick out your thumb.")]
+    elif t.has("dream_wolf"):
         texts = [_("Werewolves, except the Dream Wolf, open your eyes and look for the other "
                    "werewolves."),
                  _("Dream Wolf, keep your eyes closed and stick out your thumb.")]
     else:
         texts = [_("Werewolves, open your eyes and look for the other werewolves.")]
-    if t.options.lone_wolf and t.has("alpha_wolf"):
+    # The Dream Wolf is a werewolf (000), so a wolf who sees a thumb is not alone.
+    if t.options.lone_wolf and t.has("dream_wolf") and t.has("alpha_wolf"):
+        texts.append(_("If you are the only werewolf awake and see no thumb, you may look at "
+                       "one center card, the center werewolf card included."))
+    elif t.options.lone_wolf and t.has("dream_wolf"):
+        texts.append(_("If you are the only werewolf awake and see no thumb, you may look at "
+                       "one of the center cards."))
+    elif t.options.lone_wolf and t.has("alpha_wolf"):
         texts.append(_("If you are the only werewolf awake, you may look at one center card, "
                        "the center werewolf card included."))
     elif t.options.lone_wolf:
@@ -137,6 +155,22 @@ def _doppel_minion_wake(t: Table) -> str:
              "thumb so the Doppelganger can see you.")
 
 
+def _masons_wake(t: Table) -> str:
+    if t.has("doppelganger"):          # a Doppelganger-Mason makes three
+        return _("Masons, open your eyes and look for the other Masons.")
+    return _("Masons, open your eyes and look for the other Mason.")
+
+
+def _wake_up(t: Table) -> str:
+    text = _("Everyone, reach out and touch your own card. Now open your eyes: it is morning "
+             "in the village.")
+    if t.has("curator"):
+        # 000: a player with an artifact looks at it secretly as soon as the night is over.
+        text = _sentences(text, _("If there is an artifact token on your card, look at it now, "
+                                  "secretly."))
+    return text
+
+
 def _call(id: str, roles: Sequence[str], wake: Text, sleep: Text,
           timed_by: str | None = None) -> Call:
     needs = tuple(roles)
@@ -164,8 +198,7 @@ NIGHT_CALLS: tuple[Call, ...] = (
           N_("Mystic Wolf, open your eyes. You may look at one other player's card."),
           N_("Mystic Wolf, close your eyes.")),
     _call("minion", ["minion"], _minion_wake, N_("Thumbs away. Minion, close your eyes.")),
-    _call("masons", ["mason"], N_("Masons, open your eyes and look for the other Mason."),
-          N_("Masons, close your eyes.")),
+    _call("masons", ["mason"], _masons_wake, N_("Masons, close your eyes.")),
     _call("seer", ["seer"],
           N_("Seer, open your eyes. You may look at another player's card, or at two of the "
              "center cards."), N_("Seer, close your eyes.")),
@@ -225,8 +258,7 @@ NIGHT_CALLS: tuple[Call, ...] = (
 )
 
 CLOSE_EYES = Step("close_eyes", N_("Night falls. Everyone, close your eyes."), seconds=2.0)
-WAKE_UP = Step("wake_up", N_("Everyone, reach out and touch your own card. "
-                            "Now open your eyes: it is morning in the village."))
+WAKE_UP_ID = "wake_up"
 
 
 # What the screen calls each step, for the night's title ("Night · Seer").
@@ -285,7 +317,7 @@ def night_script(deck: Sequence[str], options: NightOptions | None = None) -> li
                                               ROLES[call.timed_by].action_seconds)
             steps.append(Step(call.id, _text(call.wake, table), round(base * options.scale, 3),
                               _text(call.sleep, table)))
-    steps.append(_translated(WAKE_UP))
+    steps.append(Step(WAKE_UP_ID, _wake_up(table)))
     return steps
 
 
@@ -324,18 +356,22 @@ def all_lines(options: NightOptions | None = None) -> list[str]:
     """Every line any night can say with these options, in night order.
 
     The texts depend on the deck only through a few features (Dream Wolf,
-    Alpha Wolf, any Daybreak or Bonus role), so decks covering each
-    combination of them cover every line (a test checks random decks).
+    Alpha Wolf, Doppelganger, Curator, any Daybreak or Bonus role), so decks
+    covering each combination of them cover every line (a test checks
+    random decks).
     """
     options = options or NightOptions()
     everything = [r for r in ROLES for _copy in range(ROLES[r].copies)]
     base = [r for r in everything if ROLES[r].box is Box.BASE]
     out: list[str] = []
     for pool in (base, everything):
-        for dream in (False, True):
-            for alpha in (False, True):
-                deck = [r for r in pool if r not in ("dream_wolf", "alpha_wolf")]
-                deck += ["dream_wolf"] * dream + ["alpha_wolf"] * alpha
-                for step in night_script(deck, options):
-                    out += [step.text] + ([step.after] if step.after else [])
+        for chosen in itertools.product((False, True), repeat=len(FEATURES)):
+            deck = [r for r in pool if r not in FEATURES]
+            deck += [r for r, on in zip(FEATURES, chosen, strict=True) if on and r in pool]
+            for step in night_script(deck, options):
+                out += [step.text] + ([step.after] if step.after else [])
     return list(dict.fromkeys(out))
+
+
+# The roles whose presence changes the wording of other calls.
+FEATURES = ("dream_wolf", "alpha_wolf", "doppelganger", "curator")
