@@ -34,7 +34,7 @@ EXIT_USAGE = 2
 log = logging.getLogger("wolfbox")
 
 COMMANDS = ("run", "screenshot", "config", "script", "decks", "prepare", "voices", "selftest",
-            "replay", "settings")
+            "replay", "settings", "referee")
 
 
 LONGEST_WORD = 200     # longer than any path a person means to name
@@ -145,6 +145,12 @@ def _parser() -> _Parser:
     settings.add_argument("--reset", action="store_true",
                           help=_("forget what the box remembers (the deck chosen on it)"))
     sub.add_parser("config", help=_("print the default configuration as TOML"))
+    referee = sub.add_parser("referee", help=_("say who died and who won a finished One Night "
+                                               "game, from JSON"))
+    referee.add_argument("file", nargs="?", default="-", metavar="FILE",
+                         help=_('the game as JSON, such as {"players": [{"card": "werewolf", '
+                                '"vote": 2}, ...], "artifacts": {"3": "claw"}}; without FILE, '
+                                'or with -, standard input'))
     return p
 
 
@@ -273,7 +279,29 @@ def _settings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _referee(args: argparse.Namespace) -> int:
+    from .referee import judge, read_game
+    source = "<stdin>" if args.file == "-" else args.file
+    try:
+        if args.file == "-":
+            stdin = getattr(sys.stdin, "buffer", None)
+            text = stdin.read().decode("utf-8-sig") if stdin else sys.stdin.read()
+        else:
+            text = Path(args.file).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(_("cannot read the game from {path}: {why}").format(
+            path=source, why=getattr(e, "strerror", None) or e)) from None
+    try:
+        verdict = judge(read_game(text))
+    except UserError as e:
+        raise UserError(f"{source}: {e}") from None
+    print(verdict.json_text())
+    return 0
+
+
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "referee":
+        return _referee(args)
     if args.command == "config":
         print(defaults_toml(), end="")
         return 0
