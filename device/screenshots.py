@@ -30,7 +30,7 @@ from .render import Painter, render_view
 # Every card with a reveal rule of its own, and the Doppelganger, whose call
 # is the longest line of the night.
 SPECIAL_DECK = ("doppelganger", "werewolf", "werewolf", "minion", "seer", "robber",
-                "troublemaker", "hunter", "bodyguard", "prince", "cursed", "tanner")
+                "troublemaker", "hunter", "bodyguard", "prince", "cursed", "tanner", "curator")
 
 
 def notices() -> list[str]:

@@ -237,8 +237,8 @@ def test_discussion_lines_fit_under_the_timer_which_stays_put(painter, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_every_reveal_page_fits(painter, size):
     rules = lines.reveal_rules(list(SPECIAL_DECK))
-    assert set(rules) == {_(r) for r in lines.REVEAL_RULES} | \
-        {_(r) for r in lines.REVEAL_CARD_RULES.values()}
+    assert set(rules) >= {_(r) for r in lines.REVEAL_RULES} | \
+        {_(r) for r in lines.REVEAL_CARD_RULES.values()}      # every rule there is
     shown = pages.group(rules, pages.RULES_LINES)
     for i, page in enumerate(shown):
         view = View(phase=Phase.REVEAL, title=_("Who won? · {page}/{pages}").format(

@@ -95,7 +95,9 @@ def test_a_whole_round_by_mock_buttons(pilot_for):
     pilot.press(Button.START)
     assert pilot.view.phase is Phase.NIGHT and pilot.view.dim
     pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
-    pilot.press(Button.NEXT)
+    pilot.press(Button.NEXT)                             # the rules' second page
+    assert pilot.box.flow.phase is Phase.REVEAL
+    pilot.press(Button.START)                            # done
     assert pilot.box.flow.phase is Phase.IDLE
 
     assert phases(pilot.frames) == [Phase.IDLE, Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE,

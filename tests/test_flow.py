@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import make_flow
 
-from wolfbox import lines
+from wolfbox import lines, pages
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.effects import (
     Cue,
@@ -73,8 +73,12 @@ def test_a_full_round_goes_through_every_phase_in_order(flow: Flow):
     now, effects = run_until(flow, now, lambda f: f.phase is not Phase.VOTE)
     assert says(effects)[:3] == ["Two.", "One.", "Vote!"]
     assert flow.phase is Phase.REVEAL
-    assert flow.view(now).details == lines.REVEAL_RULES      # no Hunter, Tanner... in play
-    flow.handle(NEXT, now)
+    assert flow.view(now).title == "Who won? · 1/2"
+    shown = list(flow.view(now).details)
+    flow.handle(NEXT, now)                                # NEXT: the second page
+    shown += flow.view(now).details
+    assert tuple(shown) == lines.REVEAL_RULES             # no Hunter, Tanner... in play
+    flow.handle(START, now)                               # START: done
     assert flow.phase is Phase.IDLE
 
 
@@ -367,7 +371,8 @@ def test_the_reveal_lists_the_rules_of_the_cards_in_play():
     flow.handle(VOTE, 1.0)
     flow.tick(100.0)
     first = flow.view(100.0)
-    assert first.details[:4] == lines.REVEAL_RULES
+    assert first.details[0].startswith("Werewolves in this deck:")   # the Cursed may be one
+    assert first.details[1] == lines.REVEAL_RULES[0]
     assert first.title.startswith("Who won? · 1/") and first.label(Button.NEXT) == "More rules"
     pages = int(first.title.rsplit("/", 1)[1])
     assert pages >= 2                                 # ten rules do not fit one screen
@@ -379,14 +384,16 @@ def test_the_reveal_lists_the_rules_of_the_cards_in_play():
         shown += view.details
     for card in ("Hunter", "Bodyguard", "Prince", "Cursed", "Tanner", "Minion"):
         assert sum(card in rule for rule in shown) >= 1, card
-    assert len(shown) == 10                           # every rule, each once
+    assert len(shown) == 12          # who is a werewolf, five core rules, six cards' rules
+    assert set(lines.REVEAL_RULES) <= set(shown)
     flow.handle(NEXT, 200.0)
     assert flow.view(200.0).title == f"Who won? · 1/{pages}"   # and round again
     flow.handle(START, 201.0)
     assert flow.phase is Phase.IDLE
 
 
-def test_one_page_of_rules_has_done_on_next():
+def test_one_page_of_rules_has_done_on_next(monkeypatch):
+    monkeypatch.setattr(pages, "RULES_LINES", 100)          # a screen that holds them all
     flow = make_flow()
     flow.handle(START, 0.0)
     flow.handle(VOTE, 1.0)

@@ -49,8 +49,8 @@ def test_a_whole_round_from_start_to_reveal():
     assert warning["big"] == "1:00"
     assert warning["at"] == pytest.approx(start["at"] + 240)
     reveal = out[-1]
-    assert reveal["title"] == "Who won?" and reveal["legend"] == {"start": "Done",
-                                                                  "next": "Done"}
+    assert reveal["title"] == "Who won? · 1/2" and reveal["legend"] == {"start": "Done",
+                                                                        "next": "More rules"}
 
 
 def test_the_same_events_give_the_same_lines_and_time_runs_only_as_far_as_asked():
@@ -73,7 +73,7 @@ def test_a_hold_of_back_abandons_and_a_pause_stops_the_clock():
 def test_golden_round_from_a_file():
     """The file in tests/replays plays the same round every time. Its
     landmarks were checked by hand: a pause of a minute at night, +1 minute
-    in the discussion, an early vote, Done."""
+    in the discussion, an early vote, the rules' second page, Done."""
     result = run(str(HERE / "replays" / "classic_round.events"))
     assert result.returncode == 0, result.stderr
     out = [json.loads(line) for line in result.stdout.splitlines()]
@@ -82,7 +82,8 @@ def test_golden_round_from_a_file():
     assert not by_time[80.0]["paused"]
     assert by_time[160.0]["said"] == ["1 minute more."]
     assert by_time[400.0]["phase"] == "vote" and by_time[400.0]["said"] == ["Three."]
-    assert by_time[410.0]["phase"] == "idle"
+    assert by_time[410.0]["phase"] == "reveal" and by_time[410.0]["title"] == "Who won? · 2/2"
+    assert by_time[412.0]["phase"] == "idle"
     assert [r["said"] for r in out if r["phase"] == "vote"] == \
         [["Three."], ["Two."], ["One."], ["Vote!"]]
 

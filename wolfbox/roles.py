@@ -115,6 +115,10 @@ ROLES: dict[str, Role] = {r.id: r for r in [
 ]}
 
 WEREWOLF_CARDS = frozenset(r.id for r in ROLES.values() if r.wolf_card)
+# The cards that are werewolves (000: "Werewolf" includes the Alpha Wolf, Mystic
+# Wolf and Dream Wolf). The Minion is on their team but is not a werewolf.
+WEREWOLVES = frozenset(r.id for r in ROLES.values()
+                       if r.team is Team.WEREWOLF and r.id != "minion")
 
 
 def role_name(role_id: str) -> str:
