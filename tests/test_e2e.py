@@ -216,10 +216,11 @@ def test_the_deck_picker_on_the_box(pilot_for):
     assert (first.title, first.details[0]) == ("3 players", "Classic, 3 players")
     assert first.label(Button.NEXT) == "Next deck"
     seen_titles = [first.details[0]]
-    for _ in range(3):
+    for _ in range(5):
         pilot.press(Button.NEXT)
         seen_titles.append(pilot.view.details[0])
     assert seen_titles == ["Classic, 3 players", "Evil Transformation", "Trust No One",
+                           "Evil Transformation + other roles", "Trust No One + other roles",
                            "Random deck"]
     pilot.press(Button.VOTE)                           # 4 players
     pilot.press(Button.VOTE)                           # 5 players

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -320,7 +321,50 @@ def test_decks_lists_every_preset_with_player_counts():
     assert result.returncode == 0
     for name in PRESETS:
         assert name in result.stdout
-    assert "total_chaos          5-7" in result.stdout
+    assert re.search(r"^total_chaos +5-7 ", result.stdout, re.M)
+    assert re.search(r"^total_chaos_mixed +5-10 +Total Chaos \+ other roles:", result.stdout, re.M)
+    assert re.search(r"^classic_7t +7 +Classic, 7 players \(with the Tanner\):.*Tanner$",
+                     result.stdout, re.M)
+
+
+def test_the_seven_player_sheet_deck_offers_the_tanner_for_the_villager_001():
+    """001 lists the 7-player deck's last card as "1村民(皮匠)": Villager (or Tanner)."""
+    plain, tanner = PRESETS["classic_7"].deck(7), PRESETS["classic_7t"].deck(7)
+    assert sorted(plain) == sorted([*[r for r in tanner if r != "tanner"], "villager"])
+
+
+def test_scenarios_have_a_variant_filled_with_other_roles_000():
+    """000: "you can add other roles to these sets to match the number of players"."""
+    chaos = PRESETS["total_chaos_mixed"]
+    assert chaos.players().start == 5                  # one card above the listed roles
+    deck = chaos.deck(7)
+    core = PRESETS["total_chaos"].core
+    assert list(deck[:len(core)]) == list(core)
+    added = deck[len(core):]
+    assert len(added) == 7 + 4 - len(core) and "villager" not in added
+    assert len(set(added)) == len(added)               # each other role once
+    with pytest.raises(DeckError):
+        PRESETS["total_chaos_mixed"].deck(4)           # below the scenario: not a variant
+
+
+def test_decks_json_lists_every_preset_for_programs():
+    result = wolfbox("decks", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [d["name"] for d in data] == list(PRESETS)
+    chaos = next(d for d in data if d["name"] == "total_chaos")
+    assert set(chaos) == {"name", "title", "players", "deck"}
+    assert chaos["players"] == [5, 7] and chaos["title"] == "Total Chaos"
+    assert len(chaos["deck"]) == 5 + 4                  # the deck at 5 players, Alpha Wolf's card
+
+
+def test_script_json_has_setup_morning_and_reveal_for_the_deck():
+    result = wolfbox("script", "--json", "--deck", "total_chaos")
+    data = json.loads(result.stdout)
+    assert any("center werewolf card" in line for line in data["setup"])
+    assert any("artifact token on their card" in line for line in data["morning"])
+    assert any("An artifact overrides the card" in line for line in data["reveal"])
+    assert any("nobody may point at themselves" in line for line in data["reveal"])
 
 
 def test_readme_role_table_is_the_catalogue():

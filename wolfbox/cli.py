@@ -136,7 +136,9 @@ def _parser() -> _Parser:
     test.add_argument("--button-timeout", type=_seconds, default=20.0, metavar="S",
                       help=_("seconds to wait for each button (default 20)"))
 
-    sub.add_parser("decks", help=_("list the preset decks and their player counts"))
+    decks = sub.add_parser("decks", help=_("list the preset decks and their player counts"))
+    decks.add_argument("--json", action="store_true",
+                       help=_("print JSON: name, title, players [min, max] and deck"))
     voices = sub.add_parser("voices", help=_("list the voices found, with their licences"))
     with_config(voices)
     settings = sub.add_parser("settings", help=_("print the settings in effect and where each "
@@ -306,8 +308,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(defaults_toml(), end="")
         return 0
     if args.command == "decks":
-        from .script import decks_table
-        print(decks_table())
+        from .script import decks_json, decks_table
+        print(decks_json() if args.json else decks_table())
         return 0
     if args.command == "settings":
         return _settings(args)

@@ -337,6 +337,20 @@ def setup_notes(deck: Sequence[str]) -> list[str]:
     return notes
 
 
+def morning_notes(deck: Sequence[str]) -> list[str]:
+    """What the table keeps to from dawn on, for this deck."""
+    # 001: after dawn nobody looks at a card; each plays the card in front of them.
+    notes = [_("From dawn on nobody looks at any card: your role is the card in front of "
+               "you now, even if you do not know it.")]
+    if "curator" in deck:
+        # 000: an artifact is looked at at once, secretly, and never shown.
+        notes.append(_("Whoever has an artifact token on their card looks at it secretly at "
+                       "once and may not show it; they may say anything about it."))
+    if "revealer" in deck:
+        notes.append(_("A card the Revealer turned face up stays face up."))
+    return notes
+
+
 def setup_text(deck: Sequence[str]) -> list[str]:
     """What the table does before START, for this deck, in order."""
     alpha = "alpha_wolf" in deck

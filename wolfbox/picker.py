@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .deck import MIN_PLAYERS, players_for
 from .i18n import N_, _
-from .presets import MAX_PLAYERS, RANDOM, presets_for, random_deck
+from .presets import MAX_PLAYERS, RANDOM, mixed_title, presets_for, random_deck
 
 YOURS = "yours"
 
@@ -22,11 +22,12 @@ class Choice:
     name: str            # a preset name, "yours" or "random"
     label: str           # English, marked N_(); `title` is what the screen shows
     deck: tuple[str, ...]
+    mixed: bool = False  # a scenario filled with other roles
 
     @property
     def title(self) -> str:
         """The choice's title in the box's language (as it is now, not when made)."""
-        return _(self.label)
+        return mixed_title(self.label) if self.mixed else _(self.label)
 
 
 @dataclass
@@ -61,7 +62,8 @@ class Picker:
         out = []
         if players_for(self.own) == players:
             out.append(Choice(YOURS, N_("Your deck"), self.own))
-        out += [Choice(p.name, p.title, tuple(p.deck(players))) for p in presets_for(players)]
+        out += [Choice(p.name, p.title, tuple(p.deck(players)), p.others)
+                for p in presets_for(players)]
         out.append(self._random(players))
         # The table's own deck is listed once: under its preset name if it is one.
         if len(out) > 1 and out[0].name == YOURS and any(c.deck == self.own for c in out[1:]):

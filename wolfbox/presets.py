@@ -8,6 +8,7 @@ counts (until the three Villager cards run out).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -26,8 +27,9 @@ class Preset:
     title: str            # English, marked N_(): shown through _()
     core: tuple[str, ...]
     source: str
-    fill: bool            # True: filled with villagers to the table; False: as given only
+    fill: bool            # True: filled to the table's size; False: as given only
     least: int = 3        # the source's minimum player count
+    others: bool = False  # filled with other roles (FILL_ORDER) before any villager
 
     def deck(self, players: int) -> list[str]:
         """The deck for `players`, filled with villagers; DeckError if it cannot be."""
@@ -60,9 +62,21 @@ class Preset:
                               "{players}").format(name=self.name,
                                                   least=len(deck) - extra_cards(deck),
                                                   players=players))
+        if self.others and missing == 0:        # the scenario itself, not a variant
+            raise DeckError(_("preset '{name}' is for at least {least} players, not "
+                              "{players}").format(name=self.name, least=players + 1,
+                                                  players=players))
+        if self.others:
+            extra = [r for r in FILL_ORDER if r not in deck][:missing]
+            deck += extra
+            missing -= len(extra)
         deck += ["villager"] * missing
         check_deck(deck, players)
         return deck
+
+    def shown_title(self) -> str:
+        """The title in the box's language; a scenario's variant says so."""
+        return mixed_title(self.title) if self.others else _(self.title)
 
     def players(self) -> range:
         """The player counts this preset can be played with."""
@@ -80,6 +94,13 @@ def _p(name: str, title: str, roles: str, source: str, least: int = 3) -> Preset
     return Preset(name, title, tuple(roles.split()), source, fill=source == _FUN, least=least)
 
 
+# 000: "you can add other roles to these sets to match the number of players".
+# The "+ other roles" variant of each scenario adds these, in this order, those
+# already in the scenario skipped: village roles that act alone, the roles
+# whose night is simplest first.
+FILL_ORDER = ("seer", "troublemaker", "hunter", "insomniac", "apprentice_seer", "drunk",
+              "bodyguard", "sentinel", "revealer", "village_idiot", "prince", "aura_seer")
+
 _SHEET = "recommended deck (rules sheet)"
 _FUN = "Daybreak fun scenario"
 _WW = "werewolf werewolf"
@@ -94,6 +115,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
        f"{_WW} seer robber troublemaker mason mason tanner villager", _SHEET),
     _p("classic_7", N_("Classic, 7 players"),
        f"{_WW} seer robber troublemaker mason mason minion insomniac villager", _SHEET),
+    # 001 lists the 7-player deck's last card as "1村民(皮匠)": a Villager, or the Tanner.
+    _p("classic_7t", N_("Classic, 7 players (with the Tanner)"),
+       f"{_WW} seer robber troublemaker mason mason minion insomniac tanner", _SHEET),
     _p("classic_8a", N_("Classic, 8 players (with a Villager)"),
        f"{_WW} minion mason mason seer robber troublemaker insomniac villager tanner", _SHEET),
     _p("classic_8b", N_("Classic, 8 players (with the Hunter)"),
@@ -114,7 +138,16 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
        _FUN, least=5),
 ]}
 
+for _scenario in [p for p in PRESETS.values() if p.fill]:
+    _mixed = dataclasses.replace(_scenario, name=f"{_scenario.name}_mixed", others=True)
+    PRESETS[_mixed.name] = _mixed
+
 RANDOM = "random"
+
+
+def mixed_title(title: str) -> str:
+    # TRANSLATORS: a Daybreak scenario filled with other roles: "Total Chaos + other roles".
+    return _("{title} + other roles").format(title=_(title))
 
 
 def presets_for(players: int) -> list[Preset]:

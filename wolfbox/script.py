@@ -9,7 +9,8 @@ from .config import Config
 from .deck import players_for
 from .flow import RoundSettings
 from .i18n import _
-from .night import setup_text
+from .lines import reveal_rules
+from .night import morning_notes, setup_text
 from .presets import MAX_PLAYERS, PRESETS, describe
 
 
@@ -34,6 +35,9 @@ def script_text(config: Config) -> str:
             out.append("     " + _("(wait {seconds} s)").format(seconds=f"{step.seconds:g}"))
         if step.after:
             out.append(f'     "{step.after}"')
+    out += ["", _("In the morning:")] + [f"  {line}" for line in morning_notes(deck)]
+    out += ["", _("After the vote, who died and who won:")]
+    out += [f"  - {line}" for line in reveal_rules(deck)]
     return "\n".join(out)
 
 
@@ -44,6 +48,8 @@ def script_json(config: Config) -> str:
         "players": players_for(deck),
         "lone_wolf": config.game.lone_wolf,
         "setup": setup_text(deck),
+        "morning": morning_notes(deck),
+        "reveal": list(reveal_rules(deck)),
         "steps": [{"id": s.id, "text": s.text, "seconds": s.seconds, "after": s.after}
                   for s in _steps(config)],
     }, indent=2, ensure_ascii=False)
@@ -56,11 +62,23 @@ def decks_table() -> str:
         counts = p.players()
         span = f"{counts.start}" if len(counts) == 1 else f"{counts.start}-{counts[-1]}"
         # TRANSLATORS: a preset's title and its cards; "+ villagers": filled up to the table.
-        cards = _("{title}: {cards} + villagers") if p.fill else _("{title}: {cards}")
-        rows.append((p.name, span, cards.format(title=_(p.title), cards=describe(p.core))))
+        cards = _("{title}: {cards} + other roles") if p.others else \
+            _("{title}: {cards} + villagers") if p.fill else _("{title}: {cards}")
+        rows.append((p.name, span, cards.format(title=p.shown_title(), cards=describe(p.core))))
     rows.append(("random", f"3-{MAX_PLAYERS}", _("a new random deck each time")))
     width = [max(len(r[i]) for r in rows) for i in range(2)]
     return "\n".join(f"{r[0]:<{width[0]}}  {r[1]:<{width[1]}}  {r[2]}" for r in rows)
+
+
+def decks_json() -> str:
+    """The presets for programs: name, title, player counts and the deck at
+    the smallest count (`wolfbox decks --json`)."""
+    out = []
+    for p in PRESETS.values():
+        counts = p.players()
+        out.append({"name": p.name, "title": p.shown_title(),
+                    "players": [counts.start, counts[-1]], "deck": p.deck(counts.start)})
+    return json.dumps(out, indent=2, ensure_ascii=False)
 
 
 def roles_table() -> str:
