@@ -37,7 +37,7 @@ from typing import Any
 from .deck import MIN_PLAYERS
 from .errors import UserError
 from .i18n import N_, _, ngettext
-from .roles import ROLES, Team, UnknownRole, role, role_name
+from .roles import ROLES, WEREWOLVES, Team, UnknownRole, role, role_name
 
 # 000 "Artifacts": the six tokens, and the role each of the first three
 # makes its holder ("Claw of the Werewolf: You are now a Werewolf", ...).
@@ -52,10 +52,9 @@ ARTIFACTS: dict[str, str] = {
 }
 ARTIFACT_ROLE = {"claw": "werewolf", "brand": "villager", "cudgel": "tanner"}
 
-# 000 "Playing with the Daybreak Roles": "Werewolf" includes the Alpha
-# Wolf, Mystic Wolf and Dream Wolf. The Minion is on their team (001
-# "狼人组(狼人、爪牙和变成的狼人)") but is not a werewolf.
-WEREWOLVES = frozenset({"werewolf", "alpha_wolf", "mystic_wolf", "dream_wolf"})
+# Who is a werewolf by card: wolfbox.roles.WEREWOLVES (000: "Werewolf" includes
+# the Alpha Wolf, Mystic Wolf and Dream Wolf; the Minion is on their team, 001
+# "狼人组(狼人、爪牙和变成的狼人)", but is not a werewolf).
 
 # 000 "Paranormal Investigator": on seeing a Werewolf or the Tanner he stops
 # and becomes that.
