@@ -289,9 +289,9 @@ class _Draw:
         match view.phase:
             case Phase.IDLE:
                 self.start_screen()
-            case Phase.REVEAL:
+            case Phase.REVEAL | Phase.VERDICT:
                 self.reveal()
-            case Phase.SETTINGS:
+            case Phase.SETTINGS | Phase.REFEREE:
                 self.settings()
             case _:
                 self.middle(self.y(TOP), self.caption_block(), CAPTION_RESERVE)

@@ -140,7 +140,7 @@ class TerminalScreen:
                     self._write(f"   ! {view.alert}")
             elif view.status != last.status:        # the voice's progress: one short line
                 self._write("   ~ " + (view.status or _("The voice is ready.")))
-            elif view.phase is Phase.SETTINGS and view.big != last.big:
+            elif view.phase in (Phase.SETTINGS, Phase.REFEREE) and view.big != last.big:
                 self._write(f"   = {view.big}")    # a setting's new value, not a timer
             elif self._tty:
                 self._write(f"\r  {view.big:>6}", newline=False)

@@ -261,8 +261,9 @@ def test_the_start_screen_says_how_far_the_voice_is_prepared(pilot_for):
 def test_a_cold_cache_is_rendered_in_round_order_and_the_screen_follows(pilot_for):
     pilot = pilot_for(fill=False, renderer=FAKE_WORKER)
     narrator = pilot.parts.narrator
-    # the day adds 8: go, a warning, +1 minute, three, two, one, vote, flip
-    assert narrator.readiness()[1] == len(STARTER_NIGHT) + 8
+    # the day adds 8: go, a warning, +1 minute, three, two, one, vote, flip; the
+    # referee's verdict 8 more: "Seat n dies." for 3 seats, nobody dies, four outcomes
+    assert narrator.readiness()[1] == len(STARTER_NIGHT) + 8 + 8
     assert narrator.renderer.wait_idle(timeout=120)
     narrator.wait_warm(timeout=60)
     pilot.advance(1)

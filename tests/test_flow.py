@@ -220,8 +220,11 @@ def test_vote_goes_to_the_countdown_at_any_time_in_a_round(at):
         assert flow.phase is Phase.VOTE
         assert StopSpeech() in effects and says(effects) == ["Three."]
         assert flow.view(at).big == "3"
-    else:
+    elif flow.phase is Phase.VOTE:                 # already counting down
         assert VOTE.button not in dict(flow.view(at).legend)
+    else:                                          # the reveal: VOTE asks the referee
+        assert flow.phase is Phase.REVEAL
+        assert dict(flow.view(at).legend)[VOTE.button] == "Referee"
 
 
 WAKE_UP_LINE = ("Everyone, reach out and touch your own card. Now open your eyes: it is "
@@ -339,8 +342,11 @@ def test_legend_is_what_the_buttons_do(flow: Flow):
                                          Button.NEXT: "Skip", Button.BACK: "Hold: end round"}
     # A button the legend leaves out does nothing.
     now, _ = run_until(flow, 0.0, lambda f: f.phase is Phase.REVEAL)
-    assert Button.VOTE not in dict(flow.view(now).legend)
-    assert flow.handle(VOTE, now) == [] and flow.phase is Phase.REVEAL
+    assert dict(flow.view(now).legend)[Button.VOTE] == "Referee"
+    flow.handle(VOTE, now)
+    assert flow.phase is Phase.REFEREE
+    flow.handle(BACK, now)                         # back from the first question
+    assert flow.phase is Phase.REVEAL
 
 
 def test_round_lines_cover_everything_a_round_says(flow: Flow):

@@ -49,8 +49,8 @@ def test_a_whole_round_from_start_to_reveal():
     assert warning["big"] == "1:00"
     assert warning["at"] == pytest.approx(start["at"] + 240)
     reveal = out[-1]
-    assert reveal["title"] == "Who won? · 1/2" and reveal["legend"] == {"start": "Done",
-                                                                        "next": "More rules"}
+    assert reveal["title"] == "Who won? · 1/2" and reveal["legend"] == {
+        "start": "Done", "vote": "Referee", "next": "More rules"}
 
 
 def test_the_same_events_give_the_same_lines_and_time_runs_only_as_far_as_asked():

@@ -6,8 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 from .config import Config
+from .entry import verdict_lines
 from .flow import RoundSettings
 from .night import all_lines
+from .presets import MAX_PLAYERS
 
 
 def game_lines(config: Config) -> list[str]:
@@ -17,4 +19,5 @@ def game_lines(config: Config) -> list[str]:
     out = settings.lines()
     for lone in (config.game.lone_wolf, not config.game.lone_wolf):
         out += all_lines(dataclasses.replace(settings.options, lone_wolf=lone))
+    out += verdict_lines(MAX_PLAYERS)
     return list(dict.fromkeys(out))

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from . import lines, menu, pages
 from .buttons import GAME_BUTTONS, Button, Hold, Tap
 from .config import Config
+from .deck import players_for
 from .effects import (
     Ambience,
     ChangeSetting,
@@ -32,11 +33,13 @@ from .effects import (
     StopSpeech,
     Warm,
 )
+from .entry import Entry, spoken_verdict, verdict_lines
 from .i18n import _, ngettext
 from .lines import PER_WORD
 from .night import NightOptions, Step, night_script, setup_notes, step_title
 from .picker import Picker
 from .presets import describe
+from .referee import Verdict
 from .timer import Countdown
 from .view import Phase, View
 
@@ -100,6 +103,7 @@ class RoundSettings:
         out += [lines.warning(w) for w in sorted(self.warnings, reverse=True)]
         out.append(lines.added(self.add_seconds))
         out += [_(c) for c in lines.COUNTDOWN] + [_(lines.REVEAL)]
+        out += verdict_lines(players_for(self.deck))        # if the table asks the referee
         return list(dict.fromkeys(out))
 
 
@@ -137,6 +141,10 @@ class Flow:
     _caption_pages: tuple[str, ...] = ()
     _caption_timer: Countdown | None = None   # the spoken line's time, for its pages
     _idle_since: float = 0.0            # the start screen's pages turn from here
+    entry: Entry | None = None          # the finished game, as the table enters it
+    verdict: Verdict | None = None
+    verdict_page: int = 0
+    _to_say: list[str] = field(default_factory=list)   # the verdict's lines still to say
 
     def __post_init__(self) -> None:
         if self.picker is None:
@@ -214,10 +222,23 @@ class Flow:
                         Button.NEXT: _Action(_("Skip"), self._skip_vote)}
             case Phase.REVEAL if len(self._reveal_pages()) > 1:
                 return {Button.START: _Action(_("Done"), self._to_idle),
+                        Button.VOTE: _Action(_("Referee"), self._open_referee),
                         Button.NEXT: _Action(_("More rules"), self._next_rules)}
             case Phase.REVEAL:
                 return {Button.START: _Action(_("Done"), self._to_idle),
+                        Button.VOTE: _Action(_("Referee"), self._open_referee),
                         Button.NEXT: _Action(_("Done"), self._to_idle)}
+            case Phase.REFEREE:
+                return {Button.START: _Action(_("OK"), self._answer),
+                        Button.VOTE: _Action(_("Previous"), lambda now: self._turn(-1)),
+                        Button.NEXT: _Action(_("Next"), lambda now: self._turn(+1)),
+                        Button.BACK: _Action(_("Back"), self._referee_back)}
+            case Phase.VERDICT:
+                taps = {Button.START: _Action(_("Done"), self._to_idle),
+                        Button.BACK: _Action(_("Correct"), self._correct)}
+                if len(self._verdict_pages()) > 1:
+                    taps[Button.NEXT] = _Action(_("More"), self._next_verdict_page)
+                return taps
             case Phase.SETTINGS:
                 return self._setting_taps()
         return {}
@@ -285,6 +306,60 @@ class Flow:
 
     def _next_rules(self, now: float) -> list[Effect]:
         self.reveal_page = (self.reveal_page + 1) % len(self._reveal_pages())
+        return []
+
+    # --------------------------------------------------------------- referee
+    def _open_referee(self, now: float) -> list[Effect]:
+        """Enter the finished game, seat by seat; answers already given are
+        kept if the table comes back from the verdict to correct one."""
+        self.phase = Phase.REFEREE
+        if self.entry is None:
+            self.entry = Entry(self.settings.deck, players_for(self.settings.deck))
+        return [StopSpeech()] if self._speaking is not None else []
+
+    def _turn(self, step: int) -> list[Effect]:
+        assert self.entry is not None
+        self.entry.turn(step)
+        return []
+
+    def _answer(self, now: float) -> list[Effect]:
+        assert self.entry is not None
+        if not self.entry.confirm():
+            return []
+        self.verdict = self.entry.verdict()
+        self.verdict_page = 0
+        self.phase = Phase.VERDICT
+        self._to_say = spoken_verdict(self.verdict)
+        return [PlayCue(Cue.CHIME)] + self._say_next(now)
+
+    def _say_next(self, now: float) -> list[Effect]:
+        """The verdict's next line; its end (or its caption time) brings the next."""
+        if not self._to_say:
+            self.timer = None
+            self._speaking = None
+            return []
+        return self._say(now, self._to_say.pop(0), holds=True)
+
+    def _referee_back(self, now: float) -> list[Effect]:
+        assert self.entry is not None
+        if not self.entry.back():
+            self.phase = Phase.REVEAL
+        return []
+
+    def _correct(self, now: float) -> list[Effect]:
+        """From the verdict back to the last answer, to put a mistake right."""
+        assert self.entry is not None
+        self.phase = Phase.REFEREE
+        self.timer, self._speaking, self._to_say = None, None, []
+        self.entry.back()
+        return [StopSpeech()]
+
+    def _verdict_pages(self) -> tuple[tuple[str, ...], ...]:
+        assert self.verdict is not None
+        return pages.group(self.verdict.why, pages.RULES_LINES)
+
+    def _next_verdict_page(self, now: float) -> list[Effect]:
+        self.verdict_page = (self.verdict_page + 1) % len(self._verdict_pages())
         return []
 
     # -------------------------------------------------------------- settings
@@ -404,6 +479,7 @@ class Flow:
         self._caption_pages, self._caption_timer = (), None
         self._speaking = None
         self._idle_since = now
+        self.entry, self.verdict, self._to_say = None, None, []
         return [Ambience(False)] if was_night else []
 
     # ---------------------------------------------------------------- stages
@@ -442,6 +518,8 @@ class Flow:
                 if self.beat + 1 < len(lines.COUNTDOWN):
                     return self._vote_beat(now, self.beat + 1)
                 return self._enter_reveal(now)
+            case Phase.VERDICT:
+                return self._say_next(now)
         return []
 
     def _night_next(self, now: float) -> list[Effect]:
@@ -560,6 +638,10 @@ class Flow:
                 return self._idle_view(base, now)
             case Phase.SETTINGS:
                 return self._settings_view(base)
+            case Phase.REFEREE:
+                return self._referee_view(base)
+            case Phase.VERDICT:
+                return self._verdict_view(base)
             case Phase.NIGHT:
                 step = self.settings.night[self.step_index]
                 big = _clock(t.shown_seconds(now)) if t and self.stage == _WAIT else ""
@@ -583,6 +665,23 @@ class Flow:
         title = _("Who won?") if len(rules) == 1 else _("Who won? · {page}/{pages}").format(
             page=page + 1, pages=len(rules))
         return dataclasses.replace(base, title=title, details=rules[page])
+
+    def _referee_view(self, base: View) -> View:
+        assert self.entry is not None
+        asked = self.entry.questions()
+        title = _("Referee · {step}/{steps}").format(step=self.entry.index + 1,
+                                                     steps=len(asked))
+        return dataclasses.replace(
+            base, title=title, big=self.entry.shown(),
+            details=(self.entry.ask(), _("Seat 1 faces the screen; seats go clockwise.")),
+            progress=self.entry.index / len(asked))
+
+    def _verdict_view(self, base: View) -> View:
+        shown = self._verdict_pages()
+        page = self.verdict_page % len(shown)
+        title = _("Verdict") if len(shown) == 1 else _("Verdict · {page}/{pages}").format(
+            page=page + 1, pages=len(shown))
+        return dataclasses.replace(base, title=title, details=shown[page], caption="")
 
     def _idle_view(self, base: View, now: float) -> View:
         assert self.picker is not None
@@ -629,7 +728,8 @@ class Flow:
         """Raise AssertionError if the flow is in a state it should never reach."""
         assert self.phase in Phase
         running = self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE)
-        assert (self.timer is not None) == running, (self.phase, self.timer)
+        if self.phase is not Phase.VERDICT:          # the verdict times its spoken lines
+            assert (self.timer is not None) == running, (self.phase, self.timer)
         assert running or not self.paused
         if self.timer is not None:
             assert self.timer.remaining(now) >= 0

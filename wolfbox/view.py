@@ -19,6 +19,8 @@ class Phase(StrEnum):
     VOTE = "vote"
     REVEAL = "reveal"
     SETTINGS = "settings"
+    REFEREE = "referee"                # the table enters the finished game, seat by seat
+    VERDICT = "verdict"                # who died and who won, and why
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,9 @@ class View:
 
     What `details` holds depends on the phase:
     IDLE: (deck title, *this page of the deck's description and setup notes);
-    REVEAL: this page of the rules; SETTINGS: (setting name, *notes).
+    REVEAL: this page of the rules; SETTINGS: (setting name, *notes);
+    REFEREE: (the question, *notes), its answer in `big`; VERDICT: this page
+    of the reasons.
     """
     phase: Phase
     title: str

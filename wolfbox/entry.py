@@ -1,0 +1,177 @@
+"""Entering a finished One Night game on the box, for the referee.
+
+The table answers one question at a time with the buttons: for each seat,
+the card turned up in front of that player and whom they pointed at; what
+a Doppelganger copied or a Paranormal Investigator became, only for those
+cards; artifacts only when the Curator is in the deck. Every answer has a
+default chosen to need the fewest presses (the deck's commonest card, the
+next seat clockwise), so a table confirms most answers with one press.
+
+Pure: the flow drives it with taps and reads questions back; nothing here
+knows about buttons, screens or time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .i18n import _
+from .referee import ARTIFACTS, PI_BECOMES, Game, Player, Verdict, judge
+from .roles import role_name
+
+CARD, AS, VOTE, ARTIFACT_SEAT, ARTIFACT = "card", "as", "vote", "artifact_seat", "artifact"
+NONE = 0                         # "no seat": no (more) artifacts
+MAX_ARTIFACTS = 2                # the Curator's, and a Doppelganger-Curator's
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: str
+    seat: int                    # the seat asked about (0 for artifact questions)
+    options: tuple[object, ...]  # role ids, seat numbers, artifact ids
+    default: object
+
+
+@dataclass
+class Entry:
+    """The answers so far and the question being asked."""
+    deck: tuple[str, ...]
+    players: int
+    answers: dict[tuple[str, int], object] = field(default_factory=dict)
+    index: int = 0               # which question of questions() is being asked
+    choice: object = None        # the option shown for it
+
+    def __post_init__(self) -> None:
+        self.choice = self.current().default
+
+    # ------------------------------------------------------------ questions
+    def questions(self) -> list[Question]:
+        """Every question the answers so far lead to, in order."""
+        cards = tuple(dict.fromkeys(self.deck))
+        commonest = Counter(self.deck).most_common(1)[0][0]
+        out: list[Question] = []
+        for seat in range(1, self.players + 1):
+            out.append(Question(CARD, seat, cards, self.answers.get((CARD, seat), commonest)))
+            card = self.answers.get((CARD, seat), commonest)
+            if card == "doppelganger":
+                copied = tuple(c for c in cards if c != "doppelganger")
+                out.append(Question(AS, seat, copied, copied[0]))
+            elif card == "paranormal_investigator":
+                out.append(Question(AS, seat, ("", *PI_BECOMES), ""))
+            others = tuple(s for s in range(1, self.players + 1) if s != seat)
+            clockwise = seat % self.players + 1
+            out.append(Question(VOTE, seat, others, clockwise))
+        if "curator" in self.deck:
+            for n in range(1, MAX_ARTIFACTS + 1):
+                seats = (NONE, *range(1, self.players + 1))
+                out.append(Question(ARTIFACT_SEAT, n, seats, NONE))
+                if self.answers.get((ARTIFACT_SEAT, n), NONE) == NONE:
+                    break
+                out.append(Question(ARTIFACT, n, tuple(ARTIFACTS), next(iter(ARTIFACTS))))
+        return out
+
+    def current(self) -> Question:
+        return self.questions()[self.index]
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.questions())
+
+    # ------------------------------------------------------------- answers
+    def turn(self, step: int) -> None:
+        """Show the next (+1) or previous (-1) option."""
+        q = self.current()
+        i = q.options.index(self.choice) if self.choice in q.options else 0
+        self.choice = q.options[(i + step) % len(q.options)]
+
+    def confirm(self) -> bool:
+        """Take the option shown; True when that was the last question."""
+        q = self.current()
+        self.answers[(q.kind, q.seat)] = self.choice
+        self.index += 1
+        if self.done:
+            return True
+        nxt = self.current()
+        self.choice = self.answers.get((nxt.kind, nxt.seat), nxt.default)
+        return False
+
+    def back(self) -> bool:
+        """Back to the question before, its answer shown; False at the first."""
+        if self.index == 0:
+            return False
+        self.index -= 1
+        q = self.current()
+        self.choice = self.answers.get((q.kind, q.seat), q.default)
+        return True
+
+    # ------------------------------------------------------------ the game
+    def game(self) -> Game:
+        questions = self.questions()
+        answers = {(q.kind, q.seat): self.answers.get((q.kind, q.seat), q.default)
+                   for q in questions}
+        players = []
+        for seat in range(1, self.players + 1):
+            became = answers.get((AS, seat)) or None
+            players.append(Player(str(answers[(CARD, seat)]), int(answers[(VOTE, seat)]),
+                                  str(became) if became else None))  # type: ignore[call-overload]
+        artifacts = {}
+        for n in range(1, MAX_ARTIFACTS + 1):
+            seat = answers.get((ARTIFACT_SEAT, n), NONE)
+            if seat != NONE:
+                artifacts[int(seat)] = str(answers[(ARTIFACT, n)])  # type: ignore[call-overload]
+        return Game(tuple(players), artifacts)
+
+    def verdict(self) -> Verdict:
+        return judge(self.game())
+
+    # ------------------------------------------------------------ the words
+    def ask(self) -> str:
+        """The question being asked, as the screen shows it."""
+        q = self.current()
+        if q.kind == CARD:
+            return _("Seat {seat}: which card lies in front of this player?").format(seat=q.seat)
+        if q.kind == AS and self.answers.get((CARD, q.seat)) == "doppelganger":
+            return _("Seat {seat}: which card did the Doppelganger copy?").format(seat=q.seat)
+        if q.kind == AS:
+            return _("Seat {seat}: what did the Paranormal Investigator become?").format(
+                seat=q.seat)
+        if q.kind == VOTE:
+            return _("Seat {seat}: whom did this player point at?").format(seat=q.seat)
+        if q.kind == ARTIFACT_SEAT:
+            return _("Which seat has an artifact token?") if q.seat == 1 else \
+                _("Another artifact token, from a Doppelganger-Curator?")
+        return _("Which artifact is it?")
+
+    def shown(self, option: object | None = None) -> str:
+        """An option as the screen shows it."""
+        q = self.current()
+        value = self.choice if option is None else option
+        if q.kind in (CARD, AS):
+            return role_name(str(value)) if value else _("Nothing")
+        if q.kind == VOTE:
+            return _("Seat {seat}").format(seat=value)
+        if q.kind == ARTIFACT_SEAT:
+            return _("None") if value == NONE else _("Seat {seat}").format(seat=value)
+        return _(ARTIFACTS[str(value)])
+
+
+def spoken_verdict(verdict: Verdict) -> list[str]:
+    """What the box says: each death in order, then who won. Short fixed
+    lines (one per seat number), so every one can be rendered ahead."""
+    out = [seat_dies(s) for s in verdict.dead] or [_("Nobody dies.")]
+    won = {"village": _("The village wins."), "werewolf": _("The werewolves win."),
+           "tanner": _("The Tanner wins.")}
+    out += [won[t] for t in verdict.teams] or [_("Nobody wins.")]
+    return out
+
+
+def seat_dies(seat: int) -> str:
+    return _("Seat {seat} dies.").format(seat=seat)
+
+
+def verdict_lines(max_seats: int) -> list[str]:
+    """Every line spoken_verdict can say, for tables up to `max_seats`."""
+    return [*(seat_dies(s) for s in range(1, max_seats + 1)), _("Nobody dies."),
+            _("The village wins."), _("The werewolves win."), _("The Tanner wins."),
+            _("Nobody wins.")]
