@@ -48,20 +48,29 @@ class Entry:
     # ------------------------------------------------------------ questions
     def questions(self) -> list[Question]:
         """Every question the answers so far lead to, in order."""
-        cards = tuple(dict.fromkeys(self.deck))
-        commonest = Counter(self.deck).most_common(1)[0][0]
         out: list[Question] = []
+        left = Counter(self.deck)             # the cards not yet turned up at a seat
+        last_vote: object = None
         for seat in range(1, self.players + 1):
-            out.append(Question(CARD, seat, cards, self.answers.get((CARD, seat), commonest)))
+            # Only cards still unaccounted for; the commonest of them first offered.
+            cards = tuple(c for c in dict.fromkeys(self.deck) if left[c] > 0)
+            commonest = max(cards, key=lambda c: left[c])
             card = self.answers.get((CARD, seat), commonest)
+            if card not in cards:             # an earlier answer changed: keep it valid
+                card = commonest
+            out.append(Question(CARD, seat, cards, card))
+            left[str(card)] -= 1
             if card == "doppelganger":
-                copied = tuple(c for c in cards if c != "doppelganger")
+                copied = tuple(c for c in dict.fromkeys(self.deck) if c != "doppelganger")
                 out.append(Question(AS, seat, copied, copied[0]))
             elif card == "paranormal_investigator":
                 out.append(Question(AS, seat, ("", *PI_BECOMES), ""))
             others = tuple(s for s in range(1, self.players + 1) if s != seat)
-            clockwise = seat % self.players + 1
-            out.append(Question(VOTE, seat, others, clockwise))
+            # A table's votes gather: the seat the player before pointed at, else
+            # the next seat clockwise.
+            default = last_vote if last_vote in others else seat % self.players + 1
+            out.append(Question(VOTE, seat, others, default))
+            last_vote = self.answers.get((VOTE, seat), default)
         if "curator" in self.deck:
             for n in range(1, MAX_ARTIFACTS + 1):
                 seats = (NONE, *range(1, self.players + 1))
@@ -108,18 +117,19 @@ class Entry:
     # ------------------------------------------------------------ the game
     def game(self) -> Game:
         questions = self.questions()
-        answers = {(q.kind, q.seat): self.answers.get((q.kind, q.seat), q.default)
-                   for q in questions}
+        # A card's question carries its answer already checked against the cards left.
+        answers = {(q.kind, q.seat): q.default if q.kind == CARD
+                   else self.answers.get((q.kind, q.seat), q.default) for q in questions}
         players = []
         for seat in range(1, self.players + 1):
             became = answers.get((AS, seat)) or None
-            players.append(Player(str(answers[(CARD, seat)]), int(answers[(VOTE, seat)]),
-                                  str(became) if became else None))  # type: ignore[call-overload]
+            players.append(Player(str(answers[(CARD, seat)]), _seat(answers[(VOTE, seat)]),
+                                  str(became) if became else None))
         artifacts = {}
         for n in range(1, MAX_ARTIFACTS + 1):
-            seat = answers.get((ARTIFACT_SEAT, n), NONE)
-            if seat != NONE:
-                artifacts[int(seat)] = str(answers[(ARTIFACT, n)])  # type: ignore[call-overload]
+            where = _seat(answers.get((ARTIFACT_SEAT, n), NONE))
+            if where != NONE:
+                artifacts[where] = str(answers[(ARTIFACT, n)])
         return Game(tuple(players), artifacts)
 
     def verdict(self) -> Verdict:
@@ -154,6 +164,11 @@ class Entry:
         if q.kind == ARTIFACT_SEAT:
             return _("None") if value == NONE else _("Seat {seat}").format(seat=value)
         return _(ARTIFACTS[str(value)])
+
+
+def _seat(value: object) -> int:
+    assert isinstance(value, int), value
+    return value
 
 
 def spoken_verdict(verdict: Verdict) -> list[str]:
