@@ -89,8 +89,28 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     yield "7-vote", flow.view(now), ""
     now = _until(flow, now, lambda: flow.phase is not Phase.VOTE, 0.25)
     yield "8-reveal", flow.view(now), ""
+    yield from referee_views(flow, now)
     yield from special_views()
     yield from settings_views(config)
+
+
+def referee_views(flow: Flow, now: float) -> Iterator[tuple[str, View, str]]:
+    """The referee after the reveal: a seat's card, a vote, and the verdict
+    of a game where everyone but seat 1 points at seat 1, a werewolf."""
+    flow.handle(Tap(Button.VOTE), now)
+    yield "b-referee-card", flow.view(now), ""
+    assert flow.entry is not None
+    flow.entry.turn(+1)                            # seat 1's card: the next one offered
+    flow.handle(Tap(Button.START), now)
+    yield "b-referee-vote", flow.view(now), ""
+    flow.handle(Tap(Button.START), now)            # seat 1 points at seat 2
+    for _seat in range(2, len(flow.settings.deck) - 2):
+        flow.handle(Tap(Button.START), now)        # the card offered
+        while flow.entry.choice != 1:
+            flow.entry.turn(-1)                    # points at seat 1
+        flow.handle(Tap(Button.START), now)
+    yield "b-verdict", flow.view(now), ""
+    flow.handle(Tap(Button.START), now)            # done
 
 
 def settings_views(config: Config) -> Iterator[tuple[str, View, str]]:

@@ -409,3 +409,48 @@ def test_a_new_speech_speed_keeps_the_old_lines_playing_until_the_new_are_ready(
     pilot.until(lambda: len(narrator.played) >= 2, limit=60)
     assert [p.text for p in narrator.played][:2] == STARTER_NIGHT[:2]
     assert narrator.missed == []
+
+
+# ------------------------------------------------------------ the referee on the box
+def test_a_five_player_game_entered_seat_by_seat_corrected_once_and_judged(pilot_for):
+    """Mock buttons only: after the vote, VOTE asks the referee; each seat's card
+    and vote are entered, one is corrected with BACK, and the verdict is said
+    and shown."""
+    pilot = pilot_for()
+    narrator = pilot.parts.narrator
+    for _ in range(2):
+        pilot.press(Button.VOTE)                        # 5 players: classic_5
+    assert pilot.view.title == "5 players"
+    pilot.press(Button.START)
+    pilot.press(Button.VOTE)                            # vote at night: wake, then vote
+    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
+    pilot.press(Button.VOTE)                            # Referee
+    assert pilot.view.phase is Phase.REFEREE
+
+    def pick(shown: str) -> None:
+        for _ in range(12):
+            if pilot.view.big == shown:
+                break
+            pilot.press(Button.NEXT)
+        assert pilot.view.big == shown
+        pilot.press(Button.START)
+
+    pick("Werewolf")                                    # seat 1
+    pick("Seat 2")
+    pick("Seer")                                        # seat 2 ...
+    pick("Seat 3")                                      # ... a slip: meant seat 1
+    pilot.press(Button.BACK)                            # back to it
+    assert pilot.view.details[0] == "Seat 2: whom did this player point at?"
+    assert pilot.view.big == "Seat 3"                   # the answer given, shown
+    pick("Seat 1")
+    for seat in (3, 4, 5):
+        pick("Villager" if seat != 5 else "Robber")
+        pick("Seat 1")
+    assert pilot.view.phase is Phase.VERDICT
+    pilot.until(lambda: pilot.box.flow.timer is None, limit=60)
+    said = [p.text for p in narrator.played] + list(narrator.missed)
+    assert "Seat 1 dies." in said and "The village wins." in said
+    assert said.index("Seat 1 dies.") < said.index("The village wins.")
+    assert any("seat 1 (Werewolf), who dies" in line for line in pilot.view.details)
+    pilot.press(Button.START)                           # done
+    assert pilot.view.phase is Phase.IDLE

@@ -267,3 +267,27 @@ def test_every_settings_page_shows_only_translated_words(pseudo):
     seen = [pair for r in records for pair in screen_texts(r)]
     bad = sorted({(where, text) for where, text in seen if untranslated([text])})
     assert bad == [], "\n".join(f"{where}: {text!r}" for where, text in bad)
+
+
+def test_the_referee_and_its_verdict_show_only_translated_words(pseudo):
+    """Every question, option and reason of the referee, for a deck with a
+    Doppelganger, an investigator and the Curator, goes through `_()`."""
+    deck = ["doppelganger", "paranormal_investigator", "curator", "werewolf", "werewolf",
+            "hunter", "bodyguard", "tanner", "villager"]
+    plan = [TimedPress(0.0, Button.START), TimedPress(1.0, Button.VOTE),
+            TimedPress(100.0, Button.VOTE)]
+    t = 101.0
+    for _step in range(40):                  # every question, each option turned through
+        plan += [TimedPress(t, Button.NEXT), TimedPress(t + 0.1, Button.VOTE),
+                 TimedPress(t + 0.2, Button.NEXT), TimedPress(t + 0.3, Button.START)]
+        t += 1.0
+    plan.append(TimedPress(t + 60))
+    records = round_texts(deck, plan)
+    phases = {r["phase"] for r in records}
+    assert {"referee", "verdict"} <= phases
+    seen = [pair for r in records for pair in screen_texts(r)]
+    said = [text for where, text in seen if where == "said"]
+    seen = [(where, whole_line(text, said) if where == "caption" else text)
+            for where, text in seen]
+    bad = sorted({(where, text) for where, text in seen if untranslated([text])})
+    assert bad == [], "\n".join(f"{where}: {text!r}" for where, text in bad)

@@ -121,3 +121,27 @@ def test_events_out_of_order_and_a_missing_file():
         parse_events(['{"at": 5}', '{"at": 4}'], "events")
     result = run(os.devnull + "-missing")
     assert result.returncode == 2 and "cannot read events" in result.stderr
+
+
+def test_the_referee_screens_replay_from_events():
+    """A file of events covers the referee too: the entry's questions and the
+    verdict come out as records, and the same events give the same verdict."""
+    events = '\n'.join([
+        '{"at": 0, "tap": "start"}', '{"at": 1, "tap": "vote"}',   # vote at night
+        '{"at": 60, "tap": "vote"}',                                # the reveal: Referee
+        *(f'{{"at": {61 + i}, "tap": "start"}}' for i in range(6)),
+        '{"at": 100}',                                              # the verdict said
+    ]) + "\n"
+    a, b = run("-", stdin=events), run("-", stdin=events)
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    out = [json.loads(line) for line in a.stdout.splitlines()]
+    entry = [r for r in out if r["phase"] == "referee"]
+    assert entry[0]["title"] == "Referee · 1/6" and entry[0]["big"] == "Werewolf"
+    assert entry[0]["details"][0] == "Seat 1: which card lies in front of this player?"
+    assert entry[1]["details"][0] == "Seat 1: whom did this player point at?"
+    verdict = [r for r in out if r["phase"] == "verdict"]
+    assert verdict and verdict[0]["title"].startswith("Verdict")
+    assert verdict[0]["said"] == ["Nobody dies."]        # every default: a circle
+    said = [line for r in verdict for line in r["said"]]
+    assert said[-1] in ("The village wins.", "The werewolves win.")

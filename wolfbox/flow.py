@@ -674,7 +674,7 @@ class Flow:
         return dataclasses.replace(
             base, title=title, big=self.entry.shown(),
             details=(self.entry.ask(), _("Seat 1 faces the screen; seats go clockwise.")),
-            progress=self.entry.index / len(asked))
+            progress=self.entry.index / len(asked), caption="")
 
     def _verdict_view(self, base: View) -> View:
         shown = self._verdict_pages()
