@@ -85,8 +85,9 @@ def _parser() -> _Parser:
         sp.add_argument("--players", type=int, metavar="N",
                         help=_("players at the table (checked against the deck; fills a "
                                "scenario preset)"))
-        sp.add_argument("--lone-wolf", action="store_true",
-                        help=_("a werewolf who wakes alone may look at a center card"))
+        sp.add_argument("--lone-wolf", action=argparse.BooleanOptionalAction, default=None,
+                        help=_("a werewolf who wakes alone may look at a center card (on "
+                               "unless the config file or --no-lone-wolf turns it off)"))
 
     run = sub.add_parser("run", help=_("run the box (the default command)"))
     common(run)
@@ -224,8 +225,8 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
     except UserError as e:
         given = f" ({players_from} {players})" if players_from else ""
         raise UserError(f"{where}: {e}{given}") from None
-    if getattr(args, "lone_wolf", False):
-        config.game.lone_wolf = True
+    if getattr(args, "lone_wolf", None) is not None:
+        config.game.lone_wolf = args.lone_wolf
     for warning in check_deck(config.game.deck):
         log.warning(_("deck: {warning}").format(warning=warning))
     return config
