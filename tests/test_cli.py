@@ -65,7 +65,7 @@ def test_bad_options():
     (["script", "--deck", ""], ["--deck is empty"]),
     (["script", "--deck", "  "], ["--deck is empty"]),
     (["script", "--deck", "total_chaos", "--players", "9"],
-     ["--deck: preset 'total_chaos' is for 5 to 7 players, not 9", "(--players 9)"]),
+     ["--deck: preset 'total_chaos' is for 5 to 8 players, not 9", "(--players 9)"]),
     (["selftest", "--button-timeout", "-1"], ["--button-timeout", "above 0"]),
     (["selftest", "--button-timeout", "nan"], ["--button-timeout", "above 0"]),
     (["screenshot", "--out", "/proc/nope"], ["cannot write screenshots to /proc/nope"]),

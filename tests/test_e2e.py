@@ -59,7 +59,9 @@ def fast_config(tmp_path) -> Config:
 
 
 @pytest.fixture
-def pilot_for(tmp_path):
+def pilot_for(tmp_path, monkeypatch):
+    # What a box remembers (a deck, a setting made on it) stays with its test.
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     made = []
 
     def make(config: Config | None = None, fill: bool = True, display: str = "headless",
@@ -216,11 +218,10 @@ def test_the_deck_picker_on_the_box(pilot_for):
     assert (first.title, first.details[0]) == ("3 players", "Classic, 3 players")
     assert first.label(Button.NEXT) == "Next deck"
     seen_titles = [first.details[0]]
-    for _ in range(5):
+    for _ in range(3):
         pilot.press(Button.NEXT)
         seen_titles.append(pilot.view.details[0])
     assert seen_titles == ["Classic, 3 players", "Evil Transformation", "Trust No One",
-                           "Evil Transformation + other roles", "Trust No One + other roles",
                            "Random deck"]
     pilot.press(Button.VOTE)                           # 4 players
     pilot.press(Button.VOTE)                           # 5 players
@@ -229,7 +230,7 @@ def test_the_deck_picker_on_the_box(pilot_for):
     assert view.title == "5 players"
     assert view.details[0] == "Evil Transformation"
     assert sorted(pilot.box.flow.settings.deck) == sorted(
-        ["doppelganger", "alpha_wolf", "mystic_wolf", "minion", "robber", "witch", "villager",
+        ["doppelganger", "alpha_wolf", "mystic_wolf", "minion", "robber", "witch", "werewolf",
          "villager", "villager"])
     pages = [view.details]
     pilot.advance(IDLE_PAGE_SECONDS)                   # the start screen turns its page

@@ -7,7 +7,7 @@ import pytest
 
 from wolfbox.buttons import GAME_BUTTONS, Tap
 from wolfbox.effects import Say
-from wolfbox.entry import ARTIFACT, ARTIFACT_SEAT, AS, CARD, NONE, VOTE, Entry
+from wolfbox.entry import ARTIFACT, ARTIFACT_SEAT, AS, BECAME, CARD, NONE, VOTE, Entry
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.presets import PRESETS
 from wolfbox.view import Phase
@@ -88,7 +88,8 @@ def test_the_doppelganger_and_the_investigator_are_asked_what_they_became():
     answer(e, "hunter")
     answer(e, 2)
     answer(e, "paranormal_investigator")
-    assert e.current().kind == AS and e.current().options == ("", "werewolf", "tanner")
+    # 000: he may become a werewolf or the Tanner; this deck has no Tanner to see.
+    assert e.current().kind == BECAME and e.current().options == ("", "werewolf")
     answer(e, "werewolf")
     answer(e, 1)
     answer(e, "villager")
@@ -109,9 +110,7 @@ def test_artifacts_are_asked_only_with_the_curator():
     answer(e, 3)
     assert e.current().kind == ARTIFACT
     answer(e, "claw")
-    assert e.current().kind == ARTIFACT_SEAT           # the Doppelganger-Curator's
-    answer(e, NONE)
-    assert e.done
+    assert e.done                                       # no Doppelganger: one token only
     assert e.game().artifacts == {3: "claw"}
     assert 3 in e.verdict().winners or e.verdict().dead == (1,)
 
@@ -196,3 +195,36 @@ def test_every_default_gives_a_verdict_for_any_deck(deck):
         flow.handle(START, now)
     assert flow.phase is Phase.VERDICT
     assert flow.verdict is not None and flow.verdict.why
+
+
+def test_a_doppelganger_who_copied_the_investigator_is_asked_what_she_became_000():
+    """000: "Doppelganger-P.I. ... If she sees a werewolf she must stop, and then she
+    becomes a werewolf." """
+    deck = ("doppelganger", "paranormal_investigator", "werewolf", "tanner", "seer", "villager")
+    e = Entry(deck, 3)
+    answer(e, "doppelganger")
+    answer(e, "paranormal_investigator")
+    assert e.current().kind == BECAME and e.current().options == ("", "werewolf", "tanner")
+    answer(e, "werewolf")
+    answer(e, 2)
+    answer(e, "villager")
+    answer(e, 1)
+    answer(e, "seer")
+    answer(e, 1)
+    assert e.game().players[0].became == "werewolf"
+    assert e.verdict().dead == (1,) and e.verdict().teams == ("village",)
+
+
+def test_two_artifacts_with_a_doppelganger_never_share_a_seat_or_a_token():
+    deck = ("doppelganger", "curator", "werewolf", "werewolf", "seer", "villager")
+    e = Entry(deck, 3)
+    for card, vote in (("curator", 2), ("werewolf", 1), ("villager", 1)):
+        answer(e, card)
+        answer(e, vote)
+    answer(e, 2)
+    answer(e, "claw")
+    assert e.current().kind == ARTIFACT_SEAT and 2 not in e.current().options
+    answer(e, 3)
+    assert "claw" not in e.current().options
+    answer(e, "brand")
+    assert e.done and e.game().artifacts == {2: "claw", 3: "brand"}

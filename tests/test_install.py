@@ -132,7 +132,8 @@ def test_a_real_install_into_a_scratch_root_is_idempotent(tmp_path, monkeypatch)
     config = Config()
     lines = game_lines(config)
     fill_cache(config, lines)
-    env = {**os.environ, "WOLFBOX_ROOT": str(root), "WOLFBOX_USER": "root",
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"),   # nothing remembered
+           "WOLFBOX_ROOT": str(root), "WOLFBOX_USER": "root",
            "WOLFBOX_GROUPS": "", "WOLFBOX_ARCH": "aarch64",
            "PATH": f"{shims}:{os.environ['PATH']}"}
     # The source as it is now: an edit in the working tree between the two

@@ -253,9 +253,23 @@ def test_fun_scenarios_fill_with_villagers_from_their_minimum(name, least):
     for n in preset.players():
         deck = preset.deck(n)
         assert check_deck(deck, n) is not None
-        assert set(deck) - set(preset.core) <= {"villager"}
+        # Villagers, and with the Alpha Wolf a Werewolf for the center werewolf card.
+        extra = {"werewolf"} if "alpha_wolf" in preset.core else set()
+        assert set(deck) - set(preset.core) <= {"villager"} | extra
     with pytest.raises(DeckError):
         preset.deck(least - 1)
+
+
+@pytest.mark.parametrize("name", ["evil_transformation", "trust_no_one", "total_chaos"])
+def test_an_alpha_wolf_scenario_deals_its_listed_cards_and_adds_the_center_card_000(name):
+    """000: the scenarios list what is dealt ("you need 3 more cards than players") and
+    "If playing with the Alpha Wolf, position any other Werewolf card ... face down and
+    perpendicular to the three center cards": one card more, a werewolf card."""
+    preset = PRESETS[name]
+    least = preset.players().start
+    deck = preset.deck(least)
+    assert len(preset.core) == least + 3                 # the listed cards are dealt
+    assert sorted(deck) == sorted([*preset.core, "werewolf"])
 
 
 @pytest.mark.parametrize("players", range(3, 11))
@@ -321,8 +335,8 @@ def test_decks_lists_every_preset_with_player_counts():
     assert result.returncode == 0
     for name in PRESETS:
         assert name in result.stdout
-    assert re.search(r"^total_chaos +5-7 ", result.stdout, re.M)
-    assert re.search(r"^total_chaos_mixed +5-10 +Total Chaos \+ other roles:", result.stdout, re.M)
+    assert re.search(r"^total_chaos +5-8 ", result.stdout, re.M)
+    assert re.search(r"^total_chaos_mixed +6-10 +Total Chaos \+ other roles:", result.stdout, re.M)
     assert re.search(r"^classic_7t +7 +Classic, 7 players \(with the Tanner\):.*Tanner$",
                      result.stdout, re.M)
 
@@ -336,15 +350,15 @@ def test_the_seven_player_sheet_deck_offers_the_tanner_for_the_villager_001():
 def test_scenarios_have_a_variant_filled_with_other_roles_000():
     """000: "you can add other roles to these sets to match the number of players"."""
     chaos = PRESETS["total_chaos_mixed"]
-    assert chaos.players().start == 5                  # one card above the listed roles
+    assert chaos.players().start == 6                  # one player above the listed roles
     deck = chaos.deck(7)
-    core = PRESETS["total_chaos"].core
-    assert list(deck[:len(core)]) == list(core)
+    core = [*PRESETS["total_chaos"].core, "werewolf"]  # and the center werewolf card
+    assert list(deck[:len(core)]) == core
     added = deck[len(core):]
     assert len(added) == 7 + 4 - len(core) and "villager" not in added
     assert len(set(added)) == len(added)               # each other role once
     with pytest.raises(DeckError):
-        PRESETS["total_chaos_mixed"].deck(4)           # below the scenario: not a variant
+        PRESETS["total_chaos_mixed"].deck(5)           # the scenario itself: not a variant
 
 
 def test_decks_json_lists_every_preset_for_programs():
@@ -354,7 +368,7 @@ def test_decks_json_lists_every_preset_for_programs():
     assert [d["name"] for d in data] == list(PRESETS)
     chaos = next(d for d in data if d["name"] == "total_chaos")
     assert set(chaos) == {"name", "title", "players", "deck"}
-    assert chaos["players"] == [5, 7] and chaos["title"] == "Total Chaos"
+    assert chaos["players"] == [5, 8] and chaos["title"] == "Total Chaos"
     assert len(chaos["deck"]) == 5 + 4                  # the deck at 5 players, Alpha Wolf's card
 
 
@@ -382,11 +396,11 @@ def test_a_preset_named_in_the_config_file(tmp_path):
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["players"] == 4 and data["lone_wolf"] is True
-    assert data["deck"].count("villager") == 2
+    assert data["deck"].count("villager") == 1      # 6 listed + the center werewolf + 1
     config.write_text('[game]\ndeck = "trust_no_one"\nplayers = 9\n')
     result = wolfbox("script", "--config", str(config))
     assert result.returncode == 2
-    assert f"{config}: game.deck: preset 'trust_no_one' is for 3 to 5 players, not 9" \
+    assert f"{config}: game.deck: preset 'trust_no_one' is for 3 to 6 players, not 9" \
         in result.stderr
 
 
@@ -432,7 +446,9 @@ def test_a_doppelganger_who_saw_the_dream_wolf_shows_a_thumb_000():
     werewolves but puts her thumb out when they are called."""
     deck = "doppelganger werewolf dream_wolf seer robber troublemaker villager".split()
     steps = {s.id: s.text for s in night_script(deck)}
-    assert "If you saw the Dream Wolf, do not wake with the werewolves" in steps["doppelganger"]
+    assert "If you saw a werewolf other than the Dream Wolf, or a Mason, you will wake with " \
+        "them. If you saw the Dream Wolf, stick out your thumb when the werewolves are " \
+        "called." in steps["doppelganger"]
     assert "a Doppelganger who saw the Dream Wolf" in steps["werewolves"]
     without = {s.id: s.text for s in night_script(
         "doppelganger werewolf werewolf seer robber troublemaker villager".split())}

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from wolfbox.i18n import pseudo_translation
@@ -147,7 +147,7 @@ def test_only_the_tanner_who_dies_wins_000_cudgel_decision():
 
 def test_a_team_with_nobody_on_it_wins_nothing_decision():
     # A werewolf died, so the village would win, but nobody plays for it.
-    v = referee(p("werewolf", 3), p("werewolf", 3), p("tanner", 1), p("tanner", 1),
+    v = referee(p("werewolf", 3), p("werewolf", 3), p("tanner", 1), p("villager", 1),
                 artifacts={"4": "cudgel"})
     assert outcome(v) == ([1, 3], [3], ["tanner"])
     assert not any("village" in line for line in v.why)
@@ -483,8 +483,7 @@ def test_error_messages_go_through_the_translation_function():
 
 
 # ------------------------------------------------------------ properties
-def _card(draw: st.DrawFn, cards: list[str], seat: int, n: int) -> dict[str, Any]:
-    card = draw(st.sampled_from(cards))
+def _card(draw: st.DrawFn, card: str, cards: list[str], seat: int, n: int) -> dict[str, Any]:
     player = p(card, draw(st.sampled_from([s for s in range(1, n + 1) if s != seat])))
     if card == "doppelganger":
         player["as"] = draw(st.sampled_from([c for c in cards if c != "doppelganger"]))
@@ -498,9 +497,14 @@ def _card(draw: st.DrawFn, cards: list[str], seat: int, n: int) -> dict[str, Any
 @st.composite
 def games(draw: st.DrawFn, cards: tuple[str, ...] = tuple(ROLES)) -> dict[str, Any]:
     n = draw(st.integers(3, 9))
-    players = [_card(draw, list(cards), seat, n) for seat in range(1, n + 1)]
-    artifacts = draw(st.dictionaries(st.integers(1, n).map(str), st.sampled_from(list(ARTIFACTS)),
-                                     max_size=2))
+    # The cards that exist: each role as many times as the game has it.
+    pool = [c for c in cards for _copy in range(ROLES[c].copies)]
+    dealt = draw(st.permutations(pool))[:n]
+    assume(len(dealt) == n)
+    players = [_card(draw, card, list(cards), seat, n) for seat, card in enumerate(dealt, 1)]
+    seats = draw(st.lists(st.integers(1, n), unique=True, max_size=2))
+    tokens = draw(st.permutations(list(ARTIFACTS)))
+    artifacts = {str(seat): token for seat, token in zip(seats, tokens, strict=False)}
     return {"players": players, "artifacts": artifacts}
 
 

@@ -30,7 +30,7 @@ def test_no_werewolf_among_the_players_the_village_needs_nobody_dead_001():
     the 3-player deck) the screen must say so."""
     rules = text(CLASSIC)
     assert "No werewolf among the players? The village wins only if nobody died" in rules
-    assert "vote in a circle" in rules
+    assert "votes in a circle" in rules
     assert "The werewolves win if a player is a werewolf and no werewolf died." in rules
 
 
@@ -70,7 +70,8 @@ def test_the_minion_with_no_werewolf_wins_if_neither_he_nor_the_tanner_dies_001(
 def test_artifacts_override_the_card_and_take_away_hunter_and_tanner_000():
     rules = text(EVERY_SPECIAL)
     assert "An artifact overrides the card" in rules
-    assert "take away a Hunter's shot and a Tanner's win" in rules
+    assert "take away the card's own power (a Hunter's shot, a Bodyguard's protection, " \
+           "a Tanner's win)" in rules
     assert "artifact" not in text(CLASSIC)
 
 
@@ -78,3 +79,15 @@ def test_only_the_cards_in_the_deck_bring_their_rules():
     rules = text(CLASSIC)
     for card in ("Hunter", "Bodyguard", "Prince", "Cursed", "Tanner", "Minion"):
         assert card not in rules
+
+
+def test_with_the_curator_the_tanners_rules_hold_for_a_cudgel_000():
+    """000 Cudgel of the Tanner: "You only win if you die. If you die, the werewolf
+    team cannot win." A Curator deck may make a Tanner without the Tanner card."""
+    deck = "werewolf werewolf seer curator villager villager".split()
+    assert "The Tanner wins only if he died." in text(deck)
+
+
+def test_no_copy_of_a_werewolf_where_the_deck_has_no_werewolf_card():
+    deck = "doppelganger seer robber troublemaker villager villager".split()
+    assert "Werewolves in this deck" not in text(deck)

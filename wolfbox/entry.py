@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 
 from .i18n import _
 from .referee import ARTIFACTS, PI_BECOMES, Game, Player, Verdict, judge
-from .roles import role_name
+from .roles import WEREWOLVES, role_name
 
-CARD, AS, VOTE, ARTIFACT_SEAT, ARTIFACT = "card", "as", "vote", "artifact_seat", "artifact"
+CARD, AS, BECAME, VOTE = "card", "as", "became", "vote"
+ARTIFACT_SEAT, ARTIFACT = "artifact_seat", "artifact"
 NONE = 0                         # "no seat": no (more) artifacts
 MAX_ARTIFACTS = 2                # the Curator's, and a Doppelganger-Curator's
 
@@ -60,11 +61,18 @@ class Entry:
                 card = commonest
             out.append(Question(CARD, seat, cards, card))
             left[str(card)] -= 1
+            # What the Paranormal Investigator may become: a werewolf or the Tanner,
+            # if the deck has one to see (000).
+            outcomes = ("", *(r for r in PI_BECOMES if r in self.deck
+                              or (r == "werewolf" and WEREWOLVES & set(self.deck))))
             if card == "doppelganger":
                 copied = tuple(c for c in dict.fromkeys(self.deck) if c != "doppelganger")
                 out.append(Question(AS, seat, copied, copied[0]))
+                # 000: a Doppelganger-P.I. who sees a werewolf (or the Tanner) becomes it.
+                if self.answers.get((AS, seat), copied[0]) == "paranormal_investigator":
+                    out.append(Question(BECAME, seat, outcomes, ""))
             elif card == "paranormal_investigator":
-                out.append(Question(AS, seat, ("", *PI_BECOMES), ""))
+                out.append(Question(BECAME, seat, outcomes, ""))
             others = tuple(s for s in range(1, self.players + 1) if s != seat)
             # A table's votes gather: the seat the player before pointed at, else
             # the next seat clockwise.
@@ -72,12 +80,22 @@ class Entry:
             out.append(Question(VOTE, seat, others, default))
             last_vote = self.answers.get((VOTE, seat), default)
         if "curator" in self.deck:
-            for n in range(1, MAX_ARTIFACTS + 1):
-                seats = (NONE, *range(1, self.players + 1))
+            # The Curator's token, and a Doppelganger-Curator's if she is in the deck;
+            # one token a card, one of each token (000, 001).
+            most = MAX_ARTIFACTS if "doppelganger" in self.deck else 1
+            taken_seats: list[object] = []
+            taken_tokens: list[object] = []
+            for n in range(1, most + 1):
+                seats = (NONE, *(s for s in range(1, self.players + 1) if s not in taken_seats))
+                where = self.answers.get((ARTIFACT_SEAT, n), NONE)
                 out.append(Question(ARTIFACT_SEAT, n, seats, NONE))
-                if self.answers.get((ARTIFACT_SEAT, n), NONE) == NONE:
+                if where == NONE or where not in seats:
                     break
-                out.append(Question(ARTIFACT, n, tuple(ARTIFACTS), next(iter(ARTIFACTS))))
+                tokens = tuple(a for a in ARTIFACTS if a not in taken_tokens)
+                token = self.answers.get((ARTIFACT, n), tokens[0])
+                out.append(Question(ARTIFACT, n, tokens, tokens[0]))
+                taken_seats.append(where)
+                taken_tokens.append(token)
         return out
 
     def current(self) -> Question:
@@ -122,7 +140,10 @@ class Entry:
                    else self.answers.get((q.kind, q.seat), q.default) for q in questions}
         players = []
         for seat in range(1, self.players + 1):
-            became = answers.get((AS, seat)) or None
+            # What a seat plays as: a Doppelganger-P.I.'s outcome, else her copy, else
+            # an investigator's outcome. The change goes with the card: whoever holds
+            # it at dawn is what it became (as 001 says of the Doppelganger's card).
+            became = answers.get((BECAME, seat)) or answers.get((AS, seat)) or None
             players.append(Player(str(answers[(CARD, seat)]), _seat(answers[(VOTE, seat)]),
                                   str(became) if became else None))
         artifacts = {}
@@ -143,7 +164,7 @@ class Entry:
             return _("Seat {seat}: which card lies in front of this player?").format(seat=q.seat)
         if q.kind == AS and self.answers.get((CARD, q.seat)) == "doppelganger":
             return _("Seat {seat}: which card did the Doppelganger copy?").format(seat=q.seat)
-        if q.kind == AS:
+        if q.kind == BECAME:
             return _("Seat {seat}: what did the Paranormal Investigator become?").format(
                 seat=q.seat)
         if q.kind == VOTE:
@@ -157,7 +178,7 @@ class Entry:
         """An option as the screen shows it."""
         q = self.current()
         value = self.choice if option is None else option
-        if q.kind in (CARD, AS):
+        if q.kind in (CARD, AS, BECAME):
             return role_name(str(value)) if value else _("Nothing")
         if q.kind == VOTE:
             return _("Seat {seat}").format(seat=value)

@@ -32,8 +32,8 @@ REVEAL_RULES = (
     N_("The werewolves win if a player is a werewolf and no werewolf died."),
     # 001: with no werewolf among the players, the village wins only if nobody dies;
     # voting in a circle is the one way nobody dies.
-    N_("No werewolf among the players? The village wins only if nobody died: everyone must "
-       "vote in a circle."),
+    N_("No werewolf among the players? The village wins only if nobody died, as when "
+       "everyone votes in a circle."),
 )
 REVEAL_CARD_RULES: dict[str, str] = {
     # 001, 002: the Hunter takes the player he points at with him.
@@ -57,7 +57,8 @@ REVEAL_CARD_RULES: dict[str, str] = {
     # 000: artifacts override the card; those that change a role remove the Hunter's
     # shot and the Tanner's win.
     "curator": N_("An artifact overrides the card: Claw makes a werewolf, Brand a villager, "
-                  "Cudgel a tanner; those also take away a Hunter's shot and a Tanner's win."),
+                  "Cudgel a tanner; those also take away the card's own power (a Hunter's "
+                  "shot, a Bodyguard's protection, a Tanner's win)."),
 }
 
 # Who may count as a werewolf beyond the werewolf cards themselves, by the card
@@ -75,7 +76,9 @@ def reveal_rules(deck: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     werewolf where the deck makes that a question, the core rules, then each
     card's own."""
     wolves = [role_name(r) for r in dict.fromkeys(deck) if r in WEREWOLVES]
-    extra = [_(text) for card, text in BECOMES_WEREWOLF.items() if card in deck]
+    # A Doppelganger or investigator can only become a werewolf the deck has.
+    extra = [_(text) for card, text in BECOMES_WEREWOLF.items() if card in deck
+             and (wolves or card not in ("doppelganger", "paranormal_investigator"))]
     who: tuple[str, ...] = ()
     if extra or any(r != "werewolf" for r in deck if r in WEREWOLVES):
         names = wolves + extra
@@ -85,8 +88,10 @@ def reveal_rules(deck: tuple[str, ...] | list[str]) -> tuple[str, ...]:
             listed = _("{names}, {name}").format(names=listed, name=name)
         # TRANSLATORS: {names} lists the cards and cases that make a werewolf in this deck.
         who = (_("Werewolves in this deck: {names}.").format(names=listed),)
+    # 000 Cudgel: with the Curator any player may become a Tanner.
+    cards = set(deck) | ({"tanner"} if "curator" in deck else set())
     rules = REVEAL_RULES + tuple(rule for card, rule in REVEAL_CARD_RULES.items()
-                                 if card in deck)
+                                 if card in cards)
     return who + tuple(_(rule) for rule in rules)
 
 

@@ -92,16 +92,23 @@ def _doppelganger_wake(t: Table) -> str:
     keep = (lambda r: True) if expansions else (lambda r: ROLES[r].box is Box.BASE)
     now = [r for r in ACTS_AT_ONCE if keep(r)]
     later = [r for r in WAKES_LATER if keep(r)]
-    # TRANSLATORS: {now} and {later} are lists of role names, as "Seer, Robber or Drunk".
-    text = _("Doppelganger, open your eyes and look at another player's card. You are now "
-             "that role. If you saw the {now}, do that role's action now. If you saw a "
-             "werewolf or a Mason, you will wake with them. If you saw the {later}, you will "
-             "be called again.").format(now=_names(now), later=_names(later))
+    # 000: a copy that acts now "does not wake up when the [role] is called".
     if t.has("dream_wolf"):
         # 000: a Doppelganger-Dream Wolf does not wake with the werewolves, she shows a thumb.
-        text = _sentences(text, _("If you saw the Dream Wolf, do not wake with the werewolves: "
-                                  "stick out your thumb when they are called."))
-    return text
+        # TRANSLATORS: {now} and {later} are lists of role names, as "Seer, Robber or Drunk".
+        text = _("Doppelganger, open your eyes and look at another player's card. You are now "
+                 "that role. If you saw the {now}, do that role's action now; you will not "
+                 "wake again when it is called. If you saw a werewolf other than the Dream "
+                 "Wolf, or a Mason, you will wake with them. If you saw the Dream Wolf, stick "
+                 "out your thumb when the werewolves are called. If you saw the {later}, you "
+                 "will be called again.")
+    else:
+        # TRANSLATORS: {now} and {later} are lists of role names, as "Seer, Robber or Drunk".
+        text = _("Doppelganger, open your eyes and look at another player's card. You are now "
+                 "that role. If you saw the {now}, do that role's action now; you will not "
+                 "wake again when it is called. If you saw a werewolf or a Mason, you will "
+                 "wake with them. If you saw the {later}, you will be called again.")
+    return text.format(now=_names(now), later=_names(later))
 
 
 def _werewolves_wake(t: Table) -> str:
@@ -135,6 +142,9 @@ def _werewolves_wake(t: Table) -> str:
 
 
 def _werewolves_sleep(t: Table) -> str:
+    if t.has("dream_wolf") and t.has("doppelganger"):
+        return _("Dream Wolf, and a Doppelganger who saw the Dream Wolf, put your thumb away. "
+                 "Werewolves, close your eyes.")
     if t.has("dream_wolf"):
         return _("Dream Wolf, put your thumb away. Werewolves, close your eyes.")
     return _("Werewolves, close your eyes.")
@@ -153,6 +163,15 @@ def _doppel_minion_wake(t: Table) -> str:
                  "Dream Wolf too, stick out a thumb so the Doppelganger can see you.")
     return _("Doppelganger, if you saw the Minion, open your eyes. Werewolves, stick out a "
              "thumb so the Doppelganger can see you.")
+
+
+def _village_idiot_wake(t: Table) -> str:
+    if t.has("sentinel"):              # 000: shielded cards are not moved
+        return _("Village Idiot, open your eyes. You may move every other player's card one "
+                 "place to the left, or one place to the right. Shielded cards stay where "
+                 "they are.")
+    return _("Village Idiot, open your eyes. You may move every other player's card one "
+             "place to the left, or one place to the right.")
 
 
 def _masons_wake(t: Table) -> str:
@@ -219,9 +238,7 @@ NIGHT_CALLS: tuple[Call, ...] = (
     _call("troublemaker", ["troublemaker"],
           N_("Troublemaker, open your eyes. You may swap the cards of two other players "
              "without looking at them."), N_("Troublemaker, close your eyes.")),
-    _call("village_idiot", ["village_idiot"],
-          N_("Village Idiot, open your eyes. You may move every other player's card one "
-             "place to the left, or one place to the right."),
+    _call("village_idiot", ["village_idiot"], _village_idiot_wake,
           N_("Village Idiot, close your eyes.")),
     _call("aura_seer", ["aura_seer"],
           N_("Aura Seer, open your eyes. Everyone who looked at or moved a card tonight, "
@@ -326,10 +343,13 @@ def setup_notes(deck: Sequence[str]) -> list[str]:
     roles = set(deck)
     notes = []
     if "alpha_wolf" in roles:
+        # Any werewolf card will do (000); a plain Werewolf when there is one, so the
+        # roles a scenario lists are the ones dealt.
         wolves = sorted(r for r in roles if r in WEREWOLF_CARDS)
-        # TRANSLATORS: {cards} is a list of role names, as "Mystic Wolf or Werewolf".
-        notes.append(_("Take one werewolf card ({cards}) and lay it face down across the "
-                       "center: the center werewolf card.").format(cards=_names(wolves)))
+        card = "werewolf" if "werewolf" in wolves else wolves[0]
+        # TRANSLATORS: {card} is a role name, as "Werewolf" or "Dream Wolf".
+        notes.append(_("Lay a {card} card face down across the center: the center werewolf "
+                       "card.").format(card=role_name(card)))
     if "sentinel" in roles:
         notes.append(_("Put the shield token beside the center cards."))
     if "curator" in roles:
@@ -388,4 +408,4 @@ def all_lines(options: NightOptions | None = None) -> list[str]:
 
 
 # The roles whose presence changes the wording of other calls.
-FEATURES = ("dream_wolf", "alpha_wolf", "doppelganger", "curator")
+FEATURES = ("dream_wolf", "alpha_wolf", "doppelganger", "curator", "sentinel")

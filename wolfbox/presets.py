@@ -47,6 +47,10 @@ class Preset:
 
     def _build(self, players: int) -> list[str]:
         deck = list(self.core)
+        if self.fill and "alpha_wolf" in deck:
+            # 000 lists each scenario's dealt cards (players + 3 at its minimum); the
+            # Alpha Wolf needs one more werewolf card on top, for the center.
+            deck.append("werewolf")
         missing = players + extra_cards(deck) - len(deck)
         if players < self.least:
             raise DeckError(_("preset '{name}' is for at least {least} players, not "

@@ -171,6 +171,14 @@ def parse_game(data: object) -> Game:
             "{count} players: the game needs at least {least}", n).format(
             count=n, least=MIN_PLAYERS))
     players = tuple(_player(seat, item, n) for seat, item in enumerate(listed, 1))
+    # A table has the cards that exist: two Werewolves, three Villagers, two
+    # Masons, one of every other card (the rulebooks' components).
+    for card, count in Counter(p.card for p in players).items():
+        if count > ROLES[card].copies:
+            raise RefereeError(ngettext(
+                "{count} players have the {role} card, but the game has only {copies}",
+                "{count} players have the {role} card, but the game has only {copies}",
+                count).format(count=count, role=role_name(card), copies=ROLES[card].copies))
     return Game(players, _artifacts(data.get("artifacts", {}), n))
 
 
@@ -274,6 +282,9 @@ def _artifacts(given: object, n: int) -> dict[int, str]:
             raise RefereeError(_("{where}: unknown artifact '{name}'; artifacts: "
                                  "{allowed}").format(where=where, name=_quote(name),
                                                      allowed=allowed))
+        if artifact in out.values():           # 000: six tokens, one of each
+            raise RefereeError(_("artifacts: the {name} is on two seats; there is one of "
+                                 "each token").format(name=_(ARTIFACTS[artifact])))
         out[seat] = artifact
     return out
 
