@@ -247,7 +247,8 @@ class Box:
         """Esc or q: on the start screen it ends the box at once; in a round
         a stray key must not end the game, so it asks for a second press."""
         armed = self._quit_armed_until is not None and now < self._quit_armed_until
-        if armed or self.flow.phase not in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
+        if armed or self.flow.phase not in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE,
+                                            Phase.REFEREE):
             self.running = False
             return
         self._quit_armed_until = now + QUIT_CONFIRM_SECONDS

@@ -329,6 +329,19 @@ def test_esc_mid_round_asks_again_and_a_second_esc_ends_the_box(pilot_for):
     assert not pilot.box.running
 
 
+def test_q_while_the_referee_is_being_told_asks_again(pilot_for):
+    """Answers typed in for the referee are not lost to a stray key."""
+    pilot = pilot_for()
+    pilot.press(Button.START)
+    pilot.press(Button.VOTE)
+    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
+    pilot.press(Button.VOTE)
+    assert pilot.view.phase is Phase.REFEREE
+    pilot.box.inbox.quit_key()
+    pilot.settle()
+    assert pilot.box.running and pilot.view.alert == "Press Esc or q again to end the box"
+
+
 def test_q_on_the_start_screen_ends_the_box_at_once(pilot_for):
     pilot = pilot_for()
     pilot.box.inbox.quit_key()                     # what the terminal's q posts
