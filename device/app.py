@@ -168,8 +168,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         """A fault found while building: the short form on the screen, the
         detail (raw ALSA or GPIO text) in the log."""
         notices.append(short)
-        if detail:
-            log.warning("%s", detail)
+        log.warning("%s", detail or short)      # said once, in full, in the journal
 
     # Voice and sound
     narrator_cache: LineCache | None = None
@@ -283,8 +282,8 @@ def run(config: Config, display: str | None = None, notices: list[str] | None = 
     installed the stop signals (wolfbox.device.signals.install)."""
     parts = build(config, display, notices=notices)
     try:
-        for notice in parts.notices:
-            log.warning("%s", notice)
+        for given in notices or []:               # the caller's (a config error at boot)
+            log.warning("%s", given)
         if parts.display == "headless" and parts.keys is not None:
             chars = terminal_chars(config.keys.keys())
             names = ", ".join(f"'{'space' if c == ' ' else c}' {b.value}"

@@ -14,9 +14,10 @@ NO_VOICE = N_("No voice: captions only")
 NO_SOUND = N_("No sound: captions only")
 NO_GPIO = N_("No GPIO driver: buttons off")
 VOICE_TROUBLE = N_("Voice trouble: some lines are captions")
+CONFIG_ERROR = N_("Config error: playing on the defaults (see the log)")
 
-ALL = (NO_SOUND, VOICE_OFF, ESPEAK, NO_VOICE, NO_GPIO, VOICE_TROUBLE, SHORT_STORAGE,
-       SHORT_SOUND_TROUBLE)
+ALL = (NO_SOUND, VOICE_OFF, ESPEAK, NO_VOICE, NO_GPIO, VOICE_TROUBLE, CONFIG_ERROR,
+       SHORT_STORAGE, SHORT_SOUND_TROUBLE)
 
 
 def every_notice() -> list[str]:

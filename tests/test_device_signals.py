@@ -97,7 +97,7 @@ class Box:
 
 @pytest.mark.parametrize("moment", [
     "starting on the defaults",           # the config is read; nothing built yet
-    "config error, using defaults",       # built (SDL up, renderer started); no loop yet
+    "Config error: playing on the defaults",   # built (SDL up, renderer started); no loop yet
 ])
 def test_sigterm_during_start_up_ends_the_box(tmp_path, moment):
     """SDL installs a SIGTERM handler of its own that only queues an event;

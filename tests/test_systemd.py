@@ -100,7 +100,7 @@ def test_a_broken_config_at_boot_starts_on_defaults_and_says_why(tmp_path):
         assert proc.returncode == 0, err
         assert "game.discussion_seconds must be a number" in err
         assert "starting on the defaults" in err
-        assert "config error, using defaults" in out               # on the screen too
+        assert "Config error: playing on the defaults" in out               # on the screen too
         assert "Traceback" not in err
     finally:
         if proc.poll() is None:

@@ -387,8 +387,8 @@ def _run_on_defaults(args: argparse.Namespace, problem: str) -> int:
     from wolfbox.device.app import run
     config = Config()
     config.game.deck = resolve_deck(",".join(config.game.deck), None)
-    return run(config, args.display,
-               notices=[_("config error, using defaults: {problem}").format(problem=problem)])
+    from wolfbox.device.notices import CONFIG_ERROR
+    return run(config, args.display, notices=[_(CONFIG_ERROR)])
 
 
 def _size(text: str) -> tuple[int, int]:
