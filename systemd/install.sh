@@ -220,8 +220,9 @@ step_dirs() {
 }
 
 step_prepare() {
+    # The service's own state: lines are rendered at the speed chosen on the box.
     local run=(runuser -u "$USER_NAME" -- env "CACHE_DIRECTORY=$CACHE" HOME="$STATE"
-               "$PREFIX/.venv/bin/wolfbox" prepare --config "$CONFIG")
+               "STATE_DIRECTORY=$STATE" "$PREFIX/.venv/bin/wolfbox" prepare --config "$CONFIG")
     if [ "$DRY_RUN" = 0 ] && "${run[@]}" --check >/dev/null 2>&1; then
         say "ok: every line is rendered"
         return
