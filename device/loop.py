@@ -21,8 +21,9 @@ import pygame
 
 from wolfbox.buttons import Button, Classifier
 from wolfbox.effects import Effect
-from wolfbox.flow import Flow, SpeechDone
+from wolfbox.flow import SpeechDone
 from wolfbox.i18n import _
+from wolfbox.mode import Mode
 from wolfbox.view import Phase, View
 
 from .notify import Notifier
@@ -104,7 +105,7 @@ class Inbox:
 
 @dataclass
 class Box:
-    flow: Flow
+    flow: Mode                      # the game being played (wolfbox.mode)
     classifier: Classifier
     screen: Screen
     clock: Callable[[], float]
@@ -247,8 +248,7 @@ class Box:
         """Esc or q: on the start screen it ends the box at once; in a round
         a stray key must not end the game, so it asks for a second press."""
         armed = self._quit_armed_until is not None and now < self._quit_armed_until
-        if armed or self.flow.phase not in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE,
-                                            Phase.REFEREE):
+        if armed or not self.flow.busy():
             self.running = False
             return
         self._quit_armed_until = now + QUIT_CONFIRM_SECONDS

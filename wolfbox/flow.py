@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from . import lines, menu, pages
-from .buttons import GAME_BUTTONS, Button, Hold, Tap
+from .buttons import GAME_BUTTONS, Button, Hold
 from .config import Config
 from .deck import players_for
 from .effects import (
@@ -34,6 +34,7 @@ from .effects import (
     Warm,
 )
 from .entry import Entry, spoken_verdict, verdict_lines
+from .events import Event, SpeechDone
 from .i18n import _, ngettext
 from .lines import PER_WORD
 from .night import NightOptions, Step, night_script, setup_notes, step_title
@@ -42,15 +43,6 @@ from .presets import describe
 from .referee import Verdict
 from .timer import Countdown
 from .view import Phase, View
-
-
-@dataclass(frozen=True)
-class SpeechDone:
-    """The narrator finished (or gave up on) the line with this token."""
-    token: int
-
-
-Event = Tap | Hold | SpeechDone
 
 
 @dataclass(frozen=True)
@@ -723,6 +715,10 @@ class Flow:
         if self.phase is Phase.REVEAL:
             return Button.START
         return None
+
+    def busy(self) -> bool:
+        """A round, or answers being given to the referee, is under way."""
+        return self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE, Phase.REFEREE)
 
     def check(self, now: float) -> None:
         """Raise AssertionError if the flow is in a state it should never reach."""

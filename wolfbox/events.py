@@ -1,0 +1,20 @@
+"""What comes into a game mode besides the time: buttons and speech ends.
+
+Shared by every mode (and the narrator, which reports the end of a line),
+so no mode imports another to speak the same language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .buttons import Hold, Tap
+
+
+@dataclass(frozen=True)
+class SpeechDone:
+    """The narrator finished (or gave up on) the line with this token."""
+    token: int
+
+
+Event = Tap | Hold | SpeechDone
