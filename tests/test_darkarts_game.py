@@ -1,0 +1,442 @@
+"""Werewolves of the Dark Arts: the state machine on a fake clock. Whole
+games of many nights in milliseconds; no test waits on the wall clock."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wolfbox.buttons import GAME_BUTTONS, Hold
+from wolfbox.darkarts import rules
+from wolfbox.darkarts.book import DEATH, VOTE, WIN
+from wolfbox.darkarts.game import Checkpoint, Game, Options, Stage
+from wolfbox.darkarts.roles import VILLAGE, WEREWOLVES
+from wolfbox.effects import Ambience, Cue, PlayCue, Say
+from wolfbox.flow import SpeechDone
+from wolfbox.i18n import pseudo_translation
+from wolfbox.view import Phase
+
+from wolfbox.buttons import Tap  # isort: skip
+
+START, VOTE_, NEXT, BACK = (Tap(b) for b in GAME_BUTTONS)
+ROLES7 = {"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1}
+# Who sits where (the box never knows this; the test plays the table):
+# 1 werewolf, 2 hunter, 3 seer, 4 matchmaker, 5 villager, 6 werewolf, 7 villager.
+
+
+def says(effects) -> list[str]:
+    return [e.text for e in effects if isinstance(e, Say)]
+
+
+class Table:
+    """Drives a game like the Mayor: taps, and the fake clock jumped from
+    change to change. Every state is checked."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.now = 0.0
+        self.effects: list = []
+        self.said: list[tuple[float, str]] = []     # when each line was said
+
+    def press(self, event) -> list:
+        out = self.game.handle(event, self.now)
+        self.game.check()
+        self.effects += out
+        return out
+
+    def run_until(self, done, limit: float = 100_000) -> list:
+        out: list = []
+        while not done(self.game):
+            nxt = self.game.next_change(self.now)
+            assert nxt is not None, f"stuck in {self.game.stage}"
+            assert nxt >= self.now
+            self.now = nxt
+            assert self.now < limit
+            more = self.game.tick(self.now)
+            self.said += [(self.now, text) for text in says(more)]
+            out += more
+            self.game.check()
+        self.effects += out
+        return out
+
+    def settle(self) -> list:
+        """Let every queued line be said."""
+        return self.run_until(lambda g: g._line is None and g.timer is None)
+
+    def stage_is(self, stage: Stage):
+        return self.run_until(lambda g: g.stage is stage)
+
+    def seat(self, seat: int) -> None:
+        for _ in range(25):
+            if self.game.cursor == seat:
+                return
+            self.press(NEXT)
+        raise AssertionError(f"seat {seat} cannot be reached")
+
+    def role(self, role: str) -> None:
+        for _ in range(25):
+            options = self.game._role_options()
+            if options[self.game.cursor % len(options)] == role:
+                return
+            self.press(NEXT)
+        raise AssertionError(f"{role} is not offered")
+
+    def death(self, seat: int, role: str) -> list:
+        """At dawn: seat died in the night, as role."""
+        assert self.game.stage is Stage.DAWN
+        self.seat(seat)
+        self.press(VOTE_)
+        self.role(role)
+        return self.press(START)
+
+    def vote(self, accused: int, hands: int) -> list:
+        """From the discussion: accuse, second, defend, count hands, result."""
+        assert self.game.stage is Stage.DISCUSSION
+        self.press(VOTE_)
+        self.seat(accused)
+        self.press(VOTE_)
+        assert self.game.stage is Stage.SECOND
+        self.press(VOTE_)
+        assert self.game.stage is Stage.DEFENCE
+        self.press(VOTE_)
+        said = self.stage_is(Stage.COUNT)
+        for _ in range(hands):
+            self.press(VOTE_)
+        self.press(START)
+        assert self.game.stage is Stage.RESULT
+        return said
+
+
+def new_game(**options) -> Table:
+    table = Table(Game(Options(**options), players=7, chosen=dict(ROLES7)))
+    return table
+
+
+def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_win():
+    t = new_game()
+    g = t.game
+    t.press(START)
+    assert g.stage is Stage.NIGHT and g.night == 1
+    assert Ambience(True) in t.effects
+    # Night 1: the Matchmaker chooses seats 3 and 5; the Mayor enters them.
+    t.stage_is(Stage.LOVERS)
+    assert g.screen(t.now).view.dim
+    t.seat(3)
+    t.press(VOTE_)
+    t.seat(5)
+    t.press(VOTE_)
+    t.press(START)
+    assert g.lovers == (3, 5)
+    t.stage_is(Stage.DAWN)
+    assert [s.split(",")[0] for s in says(t.effects)] == [
+        "Night falls. Everyone", "Matchmaker", "Matchmaker", "The Mayor will touch the two "
+        "Lovers. Lovers", "Lovers", "Werewolves", "Werewolves", "Seer", "Seer", "Everyone"]
+    assert t.effects.index(Ambience(False)) > t.effects.index(Ambience(True))
+
+    # Dawn 1: the werewolves killed seat 7, a Villager.
+    said = t.death(7, "villager")
+    assert says(said) == ["Seat 7 has died. Seat 7 was the Villager."]
+    t.press(START)                                          # no more deaths
+    assert g.stage is Stage.DISCUSSION
+    view = g.screen(t.now).view
+    assert view.phase is Phase.DISCUSSION
+    assert view.details == ("6 alive: a lynch needs 3 votes.",)
+
+    # Day 1: seat 2 accused, 2 hands of the 3 needed: the vote fails.
+    t.vote(2, hands=2)
+    t.settle()
+    assert says(t.effects)[-4:] == ["Seat 2 is accused. Is there a second?",
+                                    "Seat 2, defend yourself.",
+                                    "Raise your hands to lynch seat 2.",
+                                    "2 votes, 3 needed: the vote fails."]
+    t.press(START)
+    assert g.stage is Stage.DISCUSSION
+    # Seat 2 cannot be accused again at once.
+    t.press(VOTE_)
+    t.seat(2)
+    said = t.press(VOTE_)
+    assert g.stage is Stage.ACCUSE
+    assert says(said) == ["The same person cannot be accused twice in a row."]
+    assert g.screen(t.now).view.alert == "The same person cannot be accused twice in a row."
+    assert [s.refused for s in g.screen(t.now).seats] == [False, True] + [False] * 5
+    t.press(START)                                          # cancel
+    # Seat 1 (a werewolf): 4 hands of 3 needed: lynched.
+    t.vote(1, hands=4)
+    assert says(t.effects)[-1] == "4 of 3 votes needed: seat 1 is lynched."
+    mark = len(t.effects)
+    t.press(START)
+    assert g.stage is Stage.ROLE and g.dying == 1
+    t.role("werewolf")
+    t.press(START)
+    # No win (1 werewolf, 4 others): straight to night 2, no discussion.
+    assert g.stage is Stage.NIGHT and g.night == 2
+    t.stage_is(Stage.DAWN)
+    assert [s.split(",")[0] for s in says(t.effects[mark:])] == [
+        "Seat 1", "Seat 1 was the Werewolf.", "Night falls. Everyone", "Werewolves",
+        "Werewolves", "Seer", "Seer", "Everyone"]
+
+    # Dawn 2: the werewolves killed seat 2, the Hunter. He shoots seat 3, a
+    # Lover (the Seer); seat 5, the other Lover, dies of a broken heart.
+    mark = len(t.effects)
+    t.death(2, "hunter")
+    t.press(START)
+    assert g.stage is Stage.SHOT
+    t.seat(3)
+    t.press(VOTE_)
+    t.role("seer")
+    t.press(START)
+    assert g.stage is Stage.ROLE and g.dying == 5
+    t.role("villager")
+    t.press(START)
+    # Left alive: 4 (Matchmaker) and 6 (werewolf): the werewolves win.
+    assert g.stage is Stage.END
+    assert g.winner == WEREWOLVES
+    assert g.ring is not None and g.ring.living() == (4, 6)
+    t.settle()
+    assert says(t.effects[mark:]) == [
+        "Seat 2 has died. Seat 2 was the Hunter.",
+        "Hunter, choose your victim alone, and point at them.",
+        "The Hunter shot seat 3.",
+        "Seat 3 was the Seer.",
+        "Seat 5 was the Lover of seat 3 and dies of a broken heart.",
+        "Seat 5 was the Villager.",
+        "The werewolves win.",
+    ]
+    # The book tells the whole story.
+    assert g.book.lines() == [
+        "Night 1: seat 7 died (Villager).",
+        "Day 1: seat 2 accused, seconded.",
+        "Day 1: 2 votes to lynch seat 2, 3 needed: failed.",
+        "Day 1: seat 1 accused, seconded.",
+        "Day 1: 4 votes to lynch seat 1, 3 needed: lynched.",
+        "Day 1: seat 1 was lynched (Werewolf).",
+        "Night 2: seat 2 died (Hunter).",
+        "Day 2: the Hunter at seat 2 shot seat 3 (Seer).",
+        "Day 2: seat 5 died of a broken heart for seat 3 (Villager).",
+        "The werewolves win.",
+    ]
+    screen = g.screen(t.now)
+    assert screen.view.phase is Phase.VERDICT
+    assert screen.view.title.startswith("The werewolves win")
+    assert [(s.seat, s.alive, s.role) for s in screen.seats] == [
+        (1, False, "Werewolf"), (2, False, "Hunter"), (3, False, "Seer"), (4, True, ""),
+        (5, False, "Villager"), (6, True, ""), (7, False, "Villager")]
+    assert [r.kind for r in g.book.records].count(DEATH) == 5
+    assert [r.kind for r in g.book.records][-1] == WIN
+    assert [r.votes for r in g.book.records if r.kind == VOTE] == [2, 4]
+
+
+def test_the_village_wins_when_the_last_werewolf_is_lynched():
+    t = new_game()
+    g = t.game
+    t.press(START)
+    t.stage_is(Stage.LOVERS)
+    for seat in (3, 5):
+        t.seat(seat)
+        t.press(VOTE_)
+    t.press(START)
+    t.stage_is(Stage.DAWN)
+    t.death(1, "werewolf")                     # (the table's own business how)
+    t.press(START)
+    t.vote(6, hands=5)
+    t.press(START)
+    t.role("werewolf")
+    t.press(START)
+    assert g.stage is Stage.END and g.winner == VILLAGE
+    t.settle()
+    assert says(t.effects)[-2:] == ["Seat 6 was the Werewolf.", "The village wins."]
+
+
+def test_a_night_is_timed_the_same_whoever_is_dead():
+    from wolfbox.darkarts.seats import Ring
+
+    def night_two(dead_roles: dict[int, str]) -> list[tuple[float, str]]:
+        t = new_game()
+        g = t.game
+        g.setup = rules.Setup.of(7, ROLES7)
+        g.ring = Ring(7, dict(dead_roles))
+        g.lovers = (3, 5)
+        t.said = [(0.0, text) for text in says(g._begin_night(0.0, 2))]
+        t.stage_is(Stage.DAWN)
+        return t.said + [(t.now, "dawn")]
+
+    alive = night_two({})
+    assert [text.split(",")[0] for _at, text in alive] == [
+        "Night falls. Everyone", "Werewolves", "Werewolves", "Seer", "Seer", "Everyone",
+        "dawn"]
+    assert night_two({3: "seer"}) == alive          # the Seer dead: the same calls and times
+    assert night_two({2: "hunter", 3: "seer", 6: "werewolf"}) == alive
+
+
+def test_said_lines_hold_the_night_until_spoken_and_a_short_gap():
+    t = new_game(line_gap=0.5)
+    g = t.game
+    first = t.press(START)
+    token = [e for e in first if isinstance(e, Say)][0].token
+    t.now = 1.0
+    t.press(SpeechDone(token))
+    assert g.next_change(t.now) == pytest.approx(1.5)
+
+
+def test_pause_stops_the_night_and_resume_picks_it_up():
+    t = new_game()
+    g = t.game
+    t.press(START)
+    t.run_until(lambda g: g.night_stage == "wait")
+    left = g.timer.remaining(t.now)
+    t.press(START)
+    assert g.paused and g.next_change(t.now) is None
+    t.now += 500
+    t.press(START)
+    assert g.timer.remaining(t.now) == pytest.approx(left)
+
+
+def test_holding_back_ends_the_game():
+    t = new_game()
+    t.press(START)
+    out = t.press(Hold(GAME_BUTTONS[3]))
+    assert t.game.stage is Stage.SETUP
+    assert PlayCue(Cue.ABANDON) in out and Ambience(False) in out
+
+
+def test_the_count_never_exceeds_the_hands_that_may_vote_and_adjusts():
+    t = new_game()
+    g = t.game
+    t.press(START)
+    t.stage_is(Stage.LOVERS)
+    for seat in (3, 5):
+        t.seat(seat)
+        t.press(VOTE_)
+    t.press(START)
+    t.stage_is(Stage.DAWN)
+    t.press(START)                              # nobody died
+    t.vote(4, hands=20)
+    assert g.hands == 6                         # 7 alive, the accused does not vote
+    t.press(BACK)                               # Recount
+    assert g.stage is Stage.COUNT
+    t.press(NEXT)                               # adjust
+    t.press(BACK)
+    assert g._votes() == 5
+    t.press(START)
+    assert "5 of 4 votes needed" in says(t.effects)[-1]
+
+
+def test_setup_screen_changes_players_and_roles_and_refuses_a_bad_deal():
+    t = Table(Game(players=6, chosen={"werewolf": 3}))
+    g = t.game
+    t.press(START)
+    assert g.stage is Stage.SETUP               # 3 werewolves against 3: refused
+    assert g.screen(t.now).view.alert == "Too many werewolves: they would win at once."
+    t.press(VOTE_)                              # players 6 -> 7
+    assert g.players == 7
+    t.press(BACK)
+    t.press(BACK)
+    t.press(BACK)                               # 7 -> 6 -> 5 -> 20 (wraps)
+    assert g.players == 20
+    t.press(NEXT)                               # to Werewolf
+    t.press(VOTE_)
+    assert g.chosen["werewolf"] == 4
+    t.press(NEXT)
+    t.press(NEXT)                               # to the Matchmaker
+    t.press(VOTE_)
+    t.press(VOTE_)                              # at most one: back to none
+    assert g.chosen["matchmaker"] == 0
+    assert "4× Werewolf, 16× Villager" in g.screen(t.now).view.details[1]
+    t.press(START)
+    assert g.stage is Stage.NIGHT
+
+
+# ------------------------------------------------------------ save, restore
+def play_to_day_one_after_a_failed_vote() -> Table:
+    t = new_game()
+    t.press(START)
+    t.stage_is(Stage.LOVERS)
+    for seat in (3, 5):
+        t.seat(seat)
+        t.press(VOTE_)
+    t.press(START)
+    t.stage_is(Stage.DAWN)
+    t.death(7, "villager")
+    t.press(START)
+    t.vote(2, hands=1)
+    t.press(START)
+    assert t.game.stage is Stage.DISCUSSION
+    return t
+
+
+def test_save_and_restore_round_trip_at_the_start_of_the_phase():
+    t = play_to_day_one_after_a_failed_vote()
+    g = t.game
+    checkpoints = [e for e in t.effects if isinstance(e, Checkpoint)]
+    assert checkpoints[-1].state == g.to_dict()
+    # Mid-accusation, the save is still the discussion's start.
+    t.press(VOTE_)
+    saved = json.loads(json.dumps(g.to_dict()))
+    back = Game.from_dict(saved)
+    assert back.stage is Stage.RESUME
+    assert back.screen(0.0).view.details == ("Day 1",)
+    out = back.handle(START, 0.0)
+    back.check()
+    assert back.stage is Stage.DISCUSSION
+    assert back.ring == g.ring and back.lovers == (3, 5) and back.night == 1
+    assert back.previous_accused == 2
+    assert back.book == g.book
+    assert back.to_dict() == saved
+    assert says(out) == ["Open discussion and accusations are allowed now."]
+
+
+def test_a_game_restored_at_night_replays_that_night_from_its_start():
+    t = play_to_day_one_after_a_failed_vote()
+    t.vote(1, hands=4)
+    t.press(START)
+    t.role("werewolf")
+    t.press(START)
+    assert t.game.stage is Stage.NIGHT and t.game.night == 2
+    t.run_until(lambda g: g.step_index == 2)          # part-way through the night
+    saved = json.loads(json.dumps(t.game.to_dict()))
+    back = Game.from_dict(saved)
+    assert back.screen(0.0).view.details == ("Night 2",)
+    out = back.handle(START, 100.0)
+    assert back.stage is Stage.NIGHT and back.night == 2 and back.step_index == 0
+    assert back.steps == t.game.steps
+    assert says(out) == ["Night falls. Everyone, close your eyes."]
+
+
+def test_the_end_is_saved_too_and_a_setup_is_remembered():
+    t = Table(Game(players=9, chosen={"werewolf": 2, "seer": 1}))
+    saved = t.game.to_dict()
+    assert saved["stage"] == "setup"
+    back = Game.from_dict(json.loads(json.dumps(saved)))
+    assert back.stage is Stage.SETUP and back.players == 9
+    assert back.chosen == {"werewolf": 2, "seer": 1}
+
+
+@pytest.mark.parametrize("bad", [
+    {"version": 99},
+    {"version": 1, "stage": "count", "players": 7, "roles": {}},
+])
+def test_a_bad_save_is_refused(bad):
+    with pytest.raises(ValueError):
+        Game.from_dict(bad)
+
+
+# --------------------------------------------------------------------- i18n
+def test_every_word_of_a_game_goes_through_the_translation_function():
+    with pseudo_translation():
+        t = new_game()
+        t.press(START)
+        t.stage_is(Stage.LOVERS)
+        for seat in (3, 5):
+            t.seat(seat)
+            t.press(VOTE_)
+        t.press(START)
+        t.stage_is(Stage.DAWN)
+        t.death(7, "villager")
+        t.press(START)
+        t.vote(2, hands=1)
+        texts = says(t.effects)
+        view = t.game.screen(t.now).view
+        texts += [view.title, *view.details, *(label for _b, label in view.legend)]
+    for text in texts:
+        assert "⟦" in text, text

@@ -1,0 +1,974 @@
+"""Werewolves of the Dark Arts, as a pure state machine: the box as the
+Town Mayor's partner.
+
+Shaped like One Night's flow (wolfbox.flow): events in (a tap, a hold, the
+end of a spoken line) with the time from an injected monotonic clock,
+effects out (say this, play that cue, save this checkpoint). It never reads
+a clock, so a whole game of many nights is tested in milliseconds.
+
+The stages and what each button does are one table (`_taps`); the legend
+on the screen is read from it. Lines are said one after another from a
+queue: a line ends when the narrator reports its end (then a short gap) or
+when its caption time runs out, whichever is first.
+
+At the start of each night, dawn, discussion and the end the game takes a
+checkpoint (`to_dict`, JSON-safe) and hands it out as a `Checkpoint`
+effect: after a power cut `Game.from_dict` resumes there with the same
+seats, roles, deaths, Lovers and night number.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .. import lines, pages
+from ..buttons import GAME_BUTTONS, Button, Hold, Tap
+from ..effects import (
+    Ambience,
+    Cue,
+    Effect,
+    PauseAudio,
+    PlayCue,
+    ResumeAudio,
+    Say,
+    Shutdown,
+    StopSpeech,
+)
+from ..flow import SpeechDone
+from ..i18n import _
+from ..timer import Countdown
+from ..view import Phase, View
+from . import rules
+from .book import ACCUSATION, DEATH, HEARTBREAK, LYNCH, NIGHT, SHOT, VOTE, WIN, Book, Record
+from .night import MATCHMAKER, Step, call_title, night_calls
+from .roles import CHOSEN, ROLES, VILLAGE, VILLAGER, WEREWOLF, role_name
+from .seats import MAX_PLAYERS, MIN_PLAYERS, Ring
+
+Event = Tap | Hold | SpeechDone
+SAVE_VERSION = 1
+
+
+class Stage(StrEnum):
+    SETUP = "setup"            # players and roles in play
+    RESUME = "resume"          # a saved game was found: resume it?
+    NIGHT = "night"            # the calls, timed
+    LOVERS = "lovers"          # night 1: the Mayor enters the Matchmaker's two Lovers
+    DAWN = "dawn"              # the Mayor picks each seat that died in the night
+    ROLE = "role"              # the Mayor enters the role turned up for a death
+    SHOT = "shot"              # the Mayor enters the dead Hunter's victim
+    DISCUSSION = "discussion"  # open discussion and accusations
+    ACCUSE = "accuse"          # the Mayor picks the accused
+    SECOND = "second"          # is there a second?
+    DEFENCE = "defence"        # the accused defends
+    HANDS = "hands"            # "raise your hands", then the 3-5 s beat
+    COUNT = "count"            # the Mayor taps a hand at a time
+    RESULT = "result"          # the count against the threshold
+    BOOK = "book"              # the game log, opened from the discussion
+    END = "end"                # who won, and the whole story
+
+
+# The screen model's phase for each stage (the painter's layout). The exact
+# stage goes with it in Screen.stage.
+PHASE_OF = {
+    Stage.SETUP: Phase.IDLE, Stage.RESUME: Phase.IDLE,
+    Stage.NIGHT: Phase.NIGHT, Stage.LOVERS: Phase.NIGHT,
+    Stage.DAWN: Phase.REFEREE, Stage.ROLE: Phase.REFEREE, Stage.SHOT: Phase.REFEREE,
+    Stage.ACCUSE: Phase.REFEREE,
+    Stage.DISCUSSION: Phase.DISCUSSION, Stage.SECOND: Phase.DISCUSSION,
+    Stage.DEFENCE: Phase.DISCUSSION,
+    Stage.HANDS: Phase.VOTE, Stage.COUNT: Phase.VOTE, Stage.RESULT: Phase.VOTE,
+    Stage.BOOK: Phase.VERDICT, Stage.END: Phase.VERDICT,
+}
+# Where a checkpoint may be taken, and so where a game resumes.
+CHECKPOINTS = (Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION, Stage.END)
+_DAY_STAGES = (Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE, Stage.HANDS,
+               Stage.COUNT, Stage.RESULT, Stage.BOOK)
+
+# Night stages: say the call, wait for the action, say the closing line.
+_SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
+# What the chains lead to once they are over.
+_TO_DISCUSSION, _TO_NIGHT = "discussion", "night"
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """Save this (JSON-safe) game state: the start of the current phase."""
+    state: dict[str, Any]
+
+
+DarkEffect = Effect | Checkpoint
+
+
+@dataclass(frozen=True)
+class Options:
+    scale: float = 1.0                                   # multiplies every action time
+    action_seconds: Mapping[str, float] = field(default_factory=dict)   # per call id
+    discussion_seconds: float | None = None              # None: no limit (003)
+    defence_seconds: float | None = None                 # None: no limit
+    hands_beat: float = 4.0                              # 003: "around 3-5 seconds"
+    line_gap: float = 0.6                                # silence after a line
+    per_word: float = lines.PER_WORD                     # caption time a word
+
+
+@dataclass(frozen=True)
+class SeatShown:
+    """One seat of the ring as the screen shows it."""
+    seat: int
+    alive: bool
+    role: str = ""            # the role's name, once dead
+    cursor: bool = False      # the seat the Mayor's buttons point at
+    marked: bool = False      # chosen (a Lover being entered)
+    refused: bool = False     # may not be picked now (accused just before)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What the device draws: the common screen model, the exact stage,
+    and the seat ring when the stage shows it."""
+    view: View
+    stage: Stage
+    seats: tuple[SeatShown, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Action:
+    label: str
+    run: Callable[[float], list[DarkEffect]]
+
+
+@dataclass
+class Game:
+    options: Options = field(default_factory=Options)
+    stage: Stage = Stage.SETUP
+    players: int = 7
+    chosen: dict[str, int] = field(default_factory=lambda: {WEREWOLF: 2})
+    setup: rules.Setup | None = None
+    ring: Ring | None = None
+    lovers: tuple[int, int] | None = None
+    night: int = 0                      # the current night's number; its day's too
+    previous_accused: int | None = None
+    book: Book = field(default_factory=Book)
+    winner: str | None = None
+    paused: bool = False
+    alert: str = ""
+    caption: str = ""
+    # night
+    steps: tuple[Step, ...] = ()
+    step_index: int = 0
+    night_stage: str = _SPEAK
+    timer: Countdown | None = None      # the stage's deadline: action time, beat, limits
+    # entry
+    cursor: int = 0                     # setup item, seat or role index, by stage
+    picked: list[int] = field(default_factory=list)    # Lovers being entered
+    dying: int = 0                      # the seat whose role is being entered
+    cause: str = NIGHT
+    by: int = 0
+    dawn_deaths: list[int] = field(default_factory=list)
+    chain: list[rules.Chain] = field(default_factory=list)
+    after_chains: str = _TO_DISCUSSION
+    accused: int = 0
+    hands: int = 0
+    adjust: int = 0
+    adjusting: bool = False
+    page: int = 0
+    back_to: Stage = Stage.DISCUSSION
+    # speech
+    _queue: list[str] = field(default_factory=list)
+    _line: Countdown | None = None
+    _speaking: int | None = None
+    _tokens: int = 0
+    _checkpoint: dict[str, Any] | None = None
+    _resume_to: Stage | None = None
+
+    # ================================================================ input
+    def handle(self, event: Event, now: float) -> list[DarkEffect]:
+        effects = self.tick(now)
+        if isinstance(event, SpeechDone):
+            if event.token == self._speaking and self._line is not None:
+                self._speaking = None
+                gap = Countdown.start(now, self.options.line_gap)
+                if self.paused:
+                    gap.pause(now)
+                if gap.remaining(now) < self._line.remaining(now):
+                    self._line = gap
+                effects += self.tick(now)
+            return effects
+        action = self._holds().get(event.button) if isinstance(event, Hold) else None
+        if action is None:
+            action = self._taps().get(event.button)
+        if action is not None:
+            self.alert = ""
+            effects += action.run(now)
+            effects += self.tick(now)
+        return effects
+
+    def tick(self, now: float) -> list[DarkEffect]:
+        """Move on past every deadline that has passed by `now`, in order."""
+        effects: list[DarkEffect] = []
+        for _pass in range(1000):
+            if self.paused:
+                break
+            due = [(t.deadline, i) for i, t in enumerate((self._line, self.timer))
+                   if t is not None and t.deadline is not None and t.expired(now)]
+            if not due:
+                break
+            at, which = min(due)
+            assert at is not None
+            # The next stage starts when this one was due, not when we noticed.
+            at = min(now, at)
+            if which == 0:
+                self._line = None
+                effects += self._next_line(at)
+            else:
+                self.timer = None
+                effects += self._time_up(at)
+        return effects
+
+    def next_change(self, now: float) -> float | None:
+        """The next monotonic time at which the game or its screen can change."""
+        if self.paused:
+            return None
+        times = [t.deadline for t in (self._line, self.timer) if t is not None]
+        if self.timer is not None:
+            times.append(self.timer.next_change(now))
+        return min((t for t in times if t is not None), default=None)
+
+    # ====================================================== what buttons do
+    def _taps(self) -> dict[Button, _Action]:
+        if self.paused:
+            return {Button.START: _Action(_("Resume"), self._resume)}
+        pause = _Action(_("Pause"), self._pause)
+        match self.stage:
+            case Stage.SETUP:
+                return {Button.START: _Action(_("Start"), self._start),
+                        Button.NEXT: _Action(_("Next"), lambda now: self._move(+1)),
+                        Button.VOTE: _Action(_("More"), lambda now: self._change(+1)),
+                        Button.BACK: _Action(_("Fewer"), lambda now: self._change(-1))}
+            case Stage.RESUME:
+                return {Button.START: _Action(_("Resume"), self._resume_saved),
+                        Button.BACK: _Action(_("New game"), self._to_setup)}
+            case Stage.NIGHT:
+                return {Button.START: pause, Button.NEXT: _Action(_("Skip"), self._skip)}
+            case Stage.LOVERS:
+                taps = self._seat_keys()
+                taps[Button.VOTE] = _Action(_("Lover"), self._toggle_lover)
+                if len(self.picked) == 2:
+                    taps[Button.START] = _Action(_("Done"), self._lovers_done)
+                return taps
+            case Stage.DAWN:
+                taps = self._seat_keys() if self._living() else {}
+                if self._living():
+                    taps[Button.VOTE] = _Action(_("Died"), self._night_death)
+                label = _("No more deaths") if self.dawn_deaths else _("Nobody died")
+                taps[Button.START] = _Action(label, self._dawn_done)
+                return taps
+            case Stage.ROLE:
+                taps = {Button.START: _Action(_("OK"), self._role_entered),
+                        Button.NEXT: _Action(_("Next role"), lambda now: self._move(+1))}
+                if self.cause == NIGHT:
+                    taps[Button.BACK] = _Action(_("Other seat"), self._other_seat)
+                else:
+                    taps[Button.BACK] = _Action(_("Previous role"),
+                                                lambda now: self._move(-1))
+                return taps
+            case Stage.SHOT:
+                taps = self._seat_keys()
+                taps[Button.VOTE] = _Action(_("Shot"), self._shot)
+                return taps
+            case Stage.DISCUSSION:
+                taps = {Button.VOTE: _Action(_("Accuse"), self._open_accusation),
+                        Button.NEXT: _Action(_("Book"), self._open_book)}
+                if self.timer is not None:
+                    taps[Button.START] = pause
+                return taps
+            case Stage.ACCUSE:
+                taps = self._seat_keys()
+                taps[Button.VOTE] = _Action(_("Accuse"), self._accuse)
+                taps[Button.START] = _Action(_("Cancel"), self._cancel_accusation)
+                return taps
+            case Stage.SECOND:
+                return {Button.VOTE: _Action(_("Seconded"), self._seconded),
+                        Button.BACK: _Action(_("No second"), self._no_second)}
+            case Stage.DEFENCE:
+                taps = {Button.VOTE: _Action(_("Vote"), self._call_hands)}
+                if self.timer is not None:
+                    taps[Button.START] = pause
+                return taps
+            case Stage.HANDS:
+                return {Button.NEXT: _Action(_("Count"), self._start_count)}
+            case Stage.COUNT:
+                what = _("Adjust") if self.adjusting else _("Hand")
+                return {Button.VOTE: _Action(_("{what} +1").format(what=what),
+                                             lambda now: self._count(+1)),
+                        Button.BACK: _Action(_("{what} −1").format(what=what),
+                                             lambda now: self._count(-1)),
+                        Button.NEXT: _Action(_("Hands") if self.adjusting else _("Adjust"),
+                                             self._toggle_adjust),
+                        Button.START: _Action(_("Done"), self._counted)}
+            case Stage.RESULT:
+                return {Button.START: _Action(_("OK"), self._result_ok),
+                        Button.BACK: _Action(_("Recount"), self._recount)}
+            case Stage.BOOK:
+                taps = {Button.START: _Action(_("Back"), self._close_book)}
+                if len(self._book_pages()) > 1:
+                    taps[Button.NEXT] = _Action(_("More"), self._next_page)
+                return taps
+            case Stage.END:
+                taps = {Button.START: _Action(_("New game"), self._to_setup)}
+                if len(self._book_pages()) > 1:
+                    taps[Button.NEXT] = _Action(_("More"), self._next_page)
+                return taps
+        return {}
+
+    def _holds(self) -> dict[Button, _Action]:
+        holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
+        if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
+            holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
+        return holds
+
+    def _seat_keys(self) -> dict[Button, _Action]:
+        return {Button.NEXT: _Action(_("Next seat"), lambda now: self._move(+1)),
+                Button.BACK: _Action(_("Previous seat"), lambda now: self._move(-1))}
+
+    # ================================================================ setup
+    def _items(self) -> tuple[str, ...]:
+        return ("players", *CHOSEN)
+
+    def _change(self, step: int) -> list[DarkEffect]:
+        item = self._items()[self.cursor % len(self._items())]
+        if item == "players":
+            self.players = (self.players - MIN_PLAYERS + step) % (
+                MAX_PLAYERS - MIN_PLAYERS + 1) + MIN_PLAYERS
+            return []
+        most = ROLES[item].most or self.players
+        # Nobles come in twos (004): none or two.
+        unit = 2 if item == "noble" else 1
+        self.chosen[item] = (self.chosen.get(item, 0) + step * unit) % (most + unit)
+        return []
+
+    def _start(self, now: float) -> list[DarkEffect]:
+        setup = rules.Setup.of(self.players, self.chosen)
+        problem = setup.problem()
+        if problem:
+            self.alert = problem
+            return []
+        self.setup, self.ring, self.lovers = setup, Ring(self.players), None
+        self.book, self.previous_accused, self.winner = Book(), None, None
+        return self._begin_night(now, 1)
+
+    def _to_setup(self, now: float) -> list[DarkEffect]:
+        night = self.stage in (Stage.NIGHT, Stage.LOVERS)
+        effects: list[DarkEffect] = [Ambience(False)] if night else []
+        self.stage, self.cursor, self.paused, self.timer = Stage.SETUP, 0, False, None
+        self._queue, self._line, self._speaking, self.caption = [], None, None, ""
+        self._checkpoint = None
+        return effects + [Checkpoint(self.to_dict())]
+
+    def _abandon(self, now: float) -> list[DarkEffect]:
+        effects: list[DarkEffect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
+        return effects + self._to_setup(now)
+
+    def _shutdown(self, now: float) -> list[DarkEffect]:
+        return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
+
+    # ================================================================ night
+    def _begin_night(self, now: float, number: int) -> list[DarkEffect]:
+        assert self.setup is not None
+        self.stage, self.night, self.step_index = Stage.NIGHT, number, 0
+        self.steps = night_calls(self.setup.in_play(), number, self.options.scale,
+                                 self.options.action_seconds)
+        effects: list[DarkEffect] = [self._take_checkpoint(), PlayCue(Cue.CHIME),
+                                     Ambience(True)]
+        return effects + self._night_stage(now, _SPEAK)
+
+    def _night_stage(self, now: float, stage: str) -> list[DarkEffect]:
+        self.night_stage = stage
+        step = self.steps[self.step_index]
+        if stage == _WAIT:
+            self.timer = Countdown.start(now, step.seconds)
+            return []
+        # Queued: a death announced just before is said in full first.
+        return self._speak(now, step.text if stage == _SPEAK else step.after)
+
+    def _night_next(self, now: float) -> list[DarkEffect]:
+        """The current night stage is over: the next one."""
+        step = self.steps[self.step_index]
+        if self.night_stage == _SPEAK and step.seconds > 0:
+            return self._night_stage(now, _WAIT)
+        if self.night_stage in (_SPEAK, _WAIT) and step.after:
+            return self._night_stage(now, _AFTER)
+        if step.id == MATCHMAKER and self.night == 1 and self.lovers is None:
+            self.stage, self.picked = Stage.LOVERS, []
+            self.cursor = 1
+            return []
+        if self.step_index + 1 < len(self.steps):
+            self.step_index += 1
+            return self._night_stage(now, _SPEAK)
+        return self._begin_dawn(now)
+
+    def _skip(self, now: float) -> list[DarkEffect]:
+        effects: list[DarkEffect] = []
+        if self._line is not None:
+            effects.append(StopSpeech())
+        self._queue, self._line, self._speaking, self.timer = [], None, None, None
+        return effects + self._night_next(now)
+
+    def _toggle_lover(self, now: float) -> list[DarkEffect]:
+        seat = self.cursor
+        if seat in self.picked:
+            self.picked.remove(seat)
+        elif len(self.picked) < 2:
+            self.picked.append(seat)
+        else:
+            self.alert = _("Two Lovers are chosen: unmark one first.")
+        return []
+
+    def _lovers_done(self, now: float) -> list[DarkEffect]:
+        a, b = sorted(self.picked)
+        self.lovers = (a, b)
+        self.stage = Stage.NIGHT
+        return self._night_next(now)
+
+    # ================================================================= dawn
+    def _begin_dawn(self, now: float) -> list[DarkEffect]:
+        self.stage, self.dawn_deaths, self.chain = Stage.DAWN, [], []
+        self.after_chains = _TO_DISCUSSION
+        self.cursor = self._first_living()
+        return [Ambience(False), self._take_checkpoint()]
+
+    def _night_death(self, now: float) -> list[DarkEffect]:
+        return self._enter_role(self.cursor, NIGHT, 0)
+
+    def _other_seat(self, now: float) -> list[DarkEffect]:
+        self.stage = Stage.DAWN
+        self.cursor = self.dying
+        return []
+
+    def _dawn_done(self, now: float) -> list[DarkEffect]:
+        assert self.ring is not None
+        effects: list[DarkEffect] = []
+        if not self.dawn_deaths:
+            effects += self._speak(now, _("Nobody died in the night."))
+        self.chain = rules.chains(self.ring, self.lovers, self.dawn_deaths)
+        return effects + self._next_chain(now)
+
+    # ========================================================= deaths, chains
+    def _enter_role(self, seat: int, cause: str, by: int) -> list[DarkEffect]:
+        self.stage, self.dying, self.cause, self.by = Stage.ROLE, seat, cause, by
+        self.cursor = 0
+        return []
+
+    def _role_options(self) -> list[str]:
+        assert self.setup is not None and self.ring is not None
+        left = rules.roles_left(self.setup, self.ring)
+        return [r for r in (*CHOSEN, VILLAGER) if r in left]
+
+    def _role_entered(self, now: float) -> list[DarkEffect]:
+        assert self.ring is not None
+        options = self._role_options()
+        role = options[self.cursor % len(options)]
+        seat = self.dying
+        self.ring.kill(seat, role)
+        self.book.add(Record(DEATH, self.night, seat=seat, role=role, cause=self.cause,
+                             by=self.by))
+        name = role_name(role)
+        if self.cause == NIGHT:
+            self.dawn_deaths.append(seat)
+            self.stage = Stage.DAWN
+            self.cursor = self._first_living()
+            return self._speak(now, _("Seat {seat} has died. Seat {seat} was the {role}.")
+                               .format(seat=seat, role=name))
+        effects = self._speak(now, _("Seat {seat} was the {role}.").format(seat=seat,
+                                                                             role=name))
+        # This death's own chains come first: its Lover, then a Hunter's shot.
+        self.chain = rules.chains(self.ring, self.lovers, [seat]) + self.chain
+        return effects + self._next_chain(now)
+
+    def _next_chain(self, now: float) -> list[DarkEffect]:
+        assert self.ring is not None
+        while self.chain:
+            link = self.chain.pop(0)
+            if isinstance(link, rules.Heartbreak):
+                if not self.ring.alive(link.seat):
+                    continue
+                effects = self._speak(now, _("Seat {seat} was the Lover of seat {lover} and "
+                                             "dies of a broken heart.")
+                                      .format(seat=link.seat, lover=link.lover))
+                return effects + self._enter_role(link.seat, HEARTBREAK, link.lover)
+            if not self.ring.living():
+                continue
+            self.stage, self.by = Stage.SHOT, link.hunter
+            self.cursor = self._first_living()
+            return self._speak(now, _("Hunter, choose your victim alone, and point at them."))
+        return self._chains_over(now)
+
+    def _shot(self, now: float) -> list[DarkEffect]:
+        victim = self.cursor
+        effects = self._speak(now, _("The Hunter shot seat {seat}.").format(seat=victim))
+        return effects + self._enter_role(victim, SHOT, self.by)
+
+    def _chains_over(self, now: float) -> list[DarkEffect]:
+        assert self.setup is not None and self.ring is not None
+        self.winner = rules.winner(self.setup, self.ring)
+        if self.winner is not None:
+            return self._end(now)
+        if self.after_chains == _TO_NIGHT:
+            return self._begin_night(now, self.night + 1)
+        return self._begin_discussion(now)
+
+    def _end(self, now: float) -> list[DarkEffect]:
+        assert self.winner is not None
+        self.book.add(Record(WIN, self.night, team=self.winner))
+        self.stage, self.page = Stage.END, 0
+        line = _("The village wins.") if self.winner == VILLAGE else _("The werewolves win.")
+        effects: list[DarkEffect] = [PlayCue(Cue.CHIME), self._take_checkpoint()]
+        return effects + self._speak(now, line)
+
+    # ============================================================= the day
+    def _begin_discussion(self, now: float) -> list[DarkEffect]:
+        self.stage = Stage.DISCUSSION
+        self.timer = None
+        if self.options.discussion_seconds is not None:
+            self.timer = Countdown.start(now, self.options.discussion_seconds)
+        effects: list[DarkEffect] = [self._take_checkpoint()]
+        return effects + self._speak(now, _("Open discussion and accusations are allowed "
+                                            "now."))
+
+    def _open_accusation(self, now: float) -> list[DarkEffect]:
+        effects = self._stop_timer(now)
+        self.stage = Stage.ACCUSE
+        self.cursor = self._first_living()
+        if self.cursor == self.previous_accused:
+            self.cursor = self._step_seat(self.cursor, +1)
+        return effects
+
+    def _cancel_accusation(self, now: float) -> list[DarkEffect]:
+        return self._begin_discussion(now)
+
+    def _accuse(self, now: float) -> list[DarkEffect]:
+        assert self.ring is not None
+        why = rules.refusal(self.ring, self.cursor, self.previous_accused)
+        if why == rules.REPEAT:
+            self.alert = _("The same person cannot be accused twice in a row.")
+            return self._say_now(now, self.alert)
+        if why is not None:
+            self.alert = _("Seat {seat} is dead.").format(seat=self.cursor)
+            return []
+        self.accused = self.cursor
+        self.previous_accused = self.accused
+        self.hands, self.adjust, self.adjusting = 0, 0, False
+        self.stage = Stage.SECOND
+        return self._speak(now, _("Seat {seat} is accused. Is there a second?")
+                           .format(seat=self.accused))
+
+    def _no_second(self, now: float) -> list[DarkEffect]:
+        self.book.add(Record(ACCUSATION, self.night, seat=self.accused, seconded=False))
+        return self._begin_discussion(now)
+
+    def _seconded(self, now: float) -> list[DarkEffect]:
+        self.book.add(Record(ACCUSATION, self.night, seat=self.accused, seconded=True))
+        self.stage = Stage.DEFENCE
+        if self.options.defence_seconds is not None:
+            self.timer = Countdown.start(now, self.options.defence_seconds)
+        return self._speak(now, _("Seat {seat}, defend yourself.").format(seat=self.accused))
+
+    def _call_hands(self, now: float) -> list[DarkEffect]:
+        effects = self._stop_timer(now)
+        self.stage, self.hands, self.adjust, self.adjusting = Stage.HANDS, 0, 0, False
+        # The beat starts when the line has been said (see _line_finished).
+        return effects + self._speak(now, _("Raise your hands to lynch seat {seat}.")
+                                       .format(seat=self.accused))
+
+    def _start_count(self, now: float) -> list[DarkEffect]:
+        effects: list[DarkEffect] = []
+        if self._line is not None:
+            effects.append(StopSpeech())
+        self._queue, self._line, self._speaking = [], None, None
+        self.timer = None
+        self.stage = Stage.COUNT
+        return effects + [PlayCue(Cue.VOTE)]
+
+    def _count(self, step: int) -> list[DarkEffect]:
+        living = self._living()
+        if self.adjusting:
+            # Roles that change the count (003's footnote: the Shaman).
+            self.adjust = max(-living, min(living, self.adjust + step))
+        else:
+            self.hands = max(0, min(rules.most_hands(living), self.hands + step))
+        return []
+
+    def _toggle_adjust(self, now: float) -> list[DarkEffect]:
+        self.adjusting = not self.adjusting
+        return []
+
+    def _votes(self) -> int:
+        return rules.votes(self.hands, self.adjust)
+
+    def _counted(self, now: float) -> list[DarkEffect]:
+        self.stage = Stage.RESULT
+        living = self._living()
+        count, needed = self._votes(), rules.lynch_threshold(living)
+        if rules.passes(count, living):
+            line = _("{votes} of {needed} votes needed: seat {seat} is lynched.")
+        else:
+            line = _("{votes} votes, {needed} needed: the vote fails.")
+        return self._say_now(now, line.format(votes=count, needed=needed, seat=self.accused))
+
+    def _recount(self, now: float) -> list[DarkEffect]:
+        self.stage = Stage.COUNT
+        return []
+
+    def _result_ok(self, now: float) -> list[DarkEffect]:
+        living = self._living()
+        count, needed = self._votes(), rules.lynch_threshold(living)
+        self.book.add(Record(VOTE, self.night, seat=self.accused, votes=count, needed=needed))
+        if not rules.passes(count, living):
+            return self._begin_discussion(now)
+        # 003: no last words; the role is revealed, chains, the win check, then night.
+        self.chain, self.after_chains = [], _TO_NIGHT
+        effects = self._speak(now, _("Seat {seat}, turn your card over.")
+                              .format(seat=self.accused))
+        return effects + self._enter_role(self.accused, LYNCH, 0)
+
+    # ================================================================ book
+    def _open_book(self, now: float) -> list[DarkEffect]:
+        effects = self._stop_timer(now)
+        self.back_to, self.stage, self.page = self.stage, Stage.BOOK, 0
+        return effects
+
+    def _close_book(self, now: float) -> list[DarkEffect]:
+        return self._begin_discussion(now)
+
+    def _next_page(self, now: float) -> list[DarkEffect]:
+        self.page = (self.page + 1) % len(self._book_pages())
+        return []
+
+    def _book_pages(self) -> tuple[tuple[str, ...], ...]:
+        return pages.group(self.book.lines() or [_("Nobody has died yet.")],
+                           pages.RULES_LINES)
+
+    # ======================================================= pause, timers
+    def _pause(self, now: float) -> list[DarkEffect]:
+        self.paused = True
+        for t in (self.timer, self._line):
+            if t is not None:
+                t.pause(now)
+        return [PauseAudio()]
+
+    def _resume(self, now: float) -> list[DarkEffect]:
+        self.paused = False
+        for t in (self.timer, self._line):
+            if t is not None:
+                t.resume(now)
+        return [ResumeAudio()]
+
+    def _stop_timer(self, now: float) -> list[DarkEffect]:
+        self.timer = None
+        return []
+
+    def _time_up(self, now: float) -> list[DarkEffect]:
+        """The stage's countdown ran out."""
+        match self.stage:
+            case Stage.NIGHT:
+                return self._night_next(now)
+            case Stage.HANDS:
+                return self._start_count(now)
+            case Stage.DISCUSSION | Stage.DEFENCE:
+                # An optional limit: the table is told; the Mayor moves on.
+                return [PlayCue(Cue.TIME_UP)]
+        return []
+
+    # =============================================================== speech
+    def _speak(self, now: float, text: str) -> list[DarkEffect]:
+        """Say `text` after the lines already queued."""
+        self._queue.append(text)
+        if self._line is None:
+            return self._next_line(now)
+        return []
+
+    def _say_now(self, now: float, text: str) -> list[DarkEffect]:
+        """Say `text` at once, dropping what was queued: the stage waits for it."""
+        self._queue = [text]
+        self._line = None
+        return self._next_line(now)
+
+    def _next_line(self, now: float) -> list[DarkEffect]:
+        if not self._queue:
+            self._speaking = None
+            return self._line_finished(now)
+        text = self._queue.pop(0)
+        self._tokens += 1
+        self._speaking = self._tokens
+        self.caption = text
+        self._line = Countdown.start(now, lines.caption_seconds(text, self.options.per_word))
+        if self.paused:
+            self._line.pause(now)
+        return [Say(text, self._tokens)]
+
+    def _line_finished(self, now: float) -> list[DarkEffect]:
+        """Every queued line has been said."""
+        if self.stage is Stage.NIGHT and self.night_stage in (_SPEAK, _AFTER):
+            return self._night_next(now)
+        if self.stage is Stage.HANDS and self.timer is None:
+            self.timer = Countdown.start(now, self.options.hands_beat)
+        return []
+
+    # ================================================================ seats
+    def _living(self) -> int:
+        assert self.ring is not None
+        return len(self.ring.living())
+
+    def _first_living(self) -> int:
+        assert self.ring is not None
+        living = self.ring.living()
+        return living[0] if living else 1
+
+    def _step_seat(self, seat: int, step: int) -> int:
+        assert self.ring is not None
+        if self.stage is Stage.LOVERS:
+            return (seat - 1 + step) % self.ring.players + 1
+        other = self.ring.next_living(seat, step)
+        return seat if other is None else other
+
+    def _move(self, step: int) -> list[DarkEffect]:
+        match self.stage:
+            case Stage.SETUP:
+                self.cursor = (self.cursor + step) % len(self._items())
+            case Stage.ROLE:
+                self.cursor = (self.cursor + step) % len(self._role_options())
+            case _:
+                self.cursor = self._step_seat(self.cursor, step)
+        return []
+
+    # ========================================================= save, resume
+    def _take_checkpoint(self) -> Checkpoint:
+        """The game as it stands at the start of this phase."""
+        self._checkpoint = self._state()
+        return Checkpoint(self._checkpoint)      # read-only: to_dict() hands out copies
+
+    def _state(self) -> dict[str, Any]:
+        ring = self.ring
+        return {
+            "version": SAVE_VERSION,
+            "stage": str(self.stage),
+            "players": self.players,
+            "roles": {r: n for r, n in self.chosen.items() if n > 0},
+            "night": self.night,
+            "dead": {str(s): r for s, r in sorted(ring.dead.items())} if ring else {},
+            "lovers": list(self.lovers) if self.lovers else None,
+            "previous_accused": self.previous_accused,
+            "winner": self.winner,
+            "book": self.book.to_list(),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: the game at the start of its current phase (in setup,
+        the setup being chosen)."""
+        if self.stage is Stage.SETUP or self._checkpoint is None:
+            state = self._state()
+            state["stage"] = str(Stage.SETUP)
+            return state
+        return copy.deepcopy(self._checkpoint)
+
+    @classmethod
+    def from_dict(cls, state: Mapping[str, Any], options: Options | None = None) -> Game:
+        """A game restored from `to_dict`: in setup with the setup chosen, or
+        asking to resume at the start of the saved phase."""
+        if state.get("version") != SAVE_VERSION:
+            raise ValueError(f"saved game version {state.get('version')!r}")
+        stage = Stage(state["stage"])
+        if stage not in (Stage.SETUP, *CHECKPOINTS):
+            raise ValueError(f"a game is never saved at {stage}")
+        game = cls(options or Options(), players=int(state["players"]),
+                   chosen={str(r): int(n) for r, n in state["roles"].items()})
+        if stage is Stage.SETUP:
+            return game
+        game.setup = rules.Setup.of(game.players, game.chosen)
+        if game.setup.problem():
+            raise ValueError(f"saved setup cannot be dealt: {game.setup.problem()}")
+        game.ring = Ring(game.players, {int(s): str(r) for s, r in state["dead"].items()})
+        lovers = state["lovers"]
+        game.lovers = (int(lovers[0]), int(lovers[1])) if lovers else None
+        game.night = int(state["night"])
+        game.previous_accused = state["previous_accused"]
+        game.winner = state["winner"]
+        game.book = Book.from_list(list(state["book"]))
+        game._checkpoint = dict(state)
+        game.stage, game._resume_to = Stage.RESUME, stage
+        return game
+
+    def _resume_saved(self, now: float) -> list[DarkEffect]:
+        to = self._resume_to
+        assert to is not None
+        self._resume_to = None
+        match to:
+            case Stage.NIGHT:
+                return self._begin_night(now, self.night)
+            case Stage.DAWN:
+                return self._begin_dawn(now)
+            case Stage.DISCUSSION:
+                return self._begin_discussion(now)
+        self.stage, self.page = Stage.END, 0
+        return []
+
+    # ================================================================ view
+    def screen(self, now: float) -> Screen:
+        legend = {b: a.label for b, a in self._taps().items()}
+        holds = {b: a.label for b, a in self._holds().items()}
+        for b, label in holds.items():
+            legend.setdefault(b, label)
+        view = View(phase=PHASE_OF[self.stage], title="", paused=self.paused,
+                    caption=self.caption, alert=self.alert,
+                    legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
+                    holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
+        view = self._stage_view(view, now)
+        return Screen(view, self.stage, self._seats_shown())
+
+    def _stage_view(self, v: View, now: float) -> View:
+        r = dataclasses.replace
+        t = self.timer
+        clock = _clock(t.shown_seconds(now)) if t is not None else ""
+        match self.stage:
+            case Stage.SETUP:
+                return r(v, title=_("Werewolf with a Mayor"), big=self._setup_value(),
+                         details=self._setup_details(), hint=Button.START)
+            case Stage.RESUME:
+                return r(v, title=_("Resume the saved game?"), hint=Button.START,
+                         details=(self._resume_words(),))
+            case Stage.NIGHT:
+                step = self.steps[self.step_index]
+                title = _("Night {n} · {call}").format(n=self.night, call=call_title(step.id))
+                big = clock if self.night_stage == _WAIT else ""
+                return r(v, title=title, big=big, dim=True,
+                         progress=1 - self.step_index / len(self.steps))
+            case Stage.LOVERS:
+                return r(v, title=_("Night 1 · Lovers"), big=str(self.cursor), dim=True,
+                         details=(_("Mark the two Lovers the Matchmaker chose."),))
+            case Stage.DAWN:
+                return r(v, title=_("Dawn {n} · Who died?").format(n=self.night),
+                         big=str(self.cursor),
+                         details=(_("Mark each seat that died in the night."),))
+            case Stage.ROLE:
+                options = self._role_options()
+                role = options[self.cursor % len(options)]
+                return r(v, title=_("Seat {seat} · Role").format(seat=self.dying),
+                         big=role_name(role), hint=Button.START,
+                         details=(_("Which card did seat {seat} have?")
+                                  .format(seat=self.dying),))
+            case Stage.SHOT:
+                return r(v, title=_("The Hunter's victim"), big=str(self.cursor),
+                         details=(_("The Hunter at seat {seat} chooses alone.")
+                                  .format(seat=self.by),))
+            case Stage.DISCUSSION:
+                return r(v, title=_("Day {n} · Discussion").format(n=self.night), big=clock,
+                         details=(self._alive_words(),), hint=Button.VOTE)
+            case Stage.ACCUSE:
+                return r(v, title=_("Who is accused?"), big=str(self.cursor))
+            case Stage.SECOND:
+                return r(v, title=_("Is there a second?"), big=str(self.accused))
+            case Stage.DEFENCE:
+                return r(v, title=_("Seat {seat} · Defence").format(seat=self.accused),
+                         big=clock, hint=Button.VOTE)
+            case Stage.HANDS:
+                return r(v, title=_("Raise your hands"), big=str(self.accused),
+                         details=(_("To lynch seat {seat}").format(seat=self.accused),))
+            case Stage.COUNT | Stage.RESULT:
+                return r(v, title=_("Votes to lynch seat {seat}").format(seat=self.accused),
+                         big=str(self._votes()), details=self._count_details(),
+                         hint=Button.START if self.stage is Stage.RESULT else None)
+        shown = self._book_pages()
+        page = self.page % len(shown)
+        if self.stage is Stage.END:
+            title = _("The village wins") if self.winner == VILLAGE else \
+                _("The werewolves win")
+        else:
+            title = _("Book")
+        if len(shown) > 1:
+            title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
+                                                        pages=len(shown))
+        return r(v, title=title, details=shown[page])
+
+    def _setup_value(self) -> str:
+        item = self._items()[self.cursor % len(self._items())]
+        if item == "players":
+            return str(self.players)
+        return str(self.chosen.get(item, 0))
+
+    def _setup_details(self) -> tuple[str, ...]:
+        item = self._items()[self.cursor % len(self._items())]
+        name = _("Players") if item == "players" else role_name(item)
+        setup = rules.Setup.of(self.players, self.chosen)
+        deal = ", ".join(f"{n}× {role_name(r)}" for r, n in setup.counts.items())
+        return (name, _("Deal: {cards}").format(cards=deal),
+                _("Seat 1 faces the screen; seats go clockwise."))
+
+    def _resume_words(self) -> str:
+        to = self._resume_to
+        if to is Stage.NIGHT:
+            return _("Night {n}").format(n=self.night)
+        if to is Stage.END:
+            return _("The end")
+        return _("Day {n}").format(n=self.night)
+
+    def _alive_words(self) -> str:
+        living = self._living()
+        return _("{living} alive: a lynch needs {needed} votes.").format(
+            living=living, needed=rules.lynch_threshold(living))
+
+    def _count_details(self) -> tuple[str, ...]:
+        living = self._living()
+        out = [_("Hands: {hands} of at most {most}").format(
+            hands=self.hands, most=rules.most_hands(living))]
+        if self.adjust:
+            out.append(_("Adjusted by {adjust:+d}").format(adjust=self.adjust))
+        out.append(_("Needed: {needed}").format(needed=rules.lynch_threshold(living)))
+        return tuple(out)
+
+    def _seats_shown(self) -> tuple[SeatShown, ...]:
+        ring = self.ring
+        if ring is None or self.stage in (Stage.SETUP, Stage.RESUME):
+            return ()
+        pointing = self.stage in (Stage.LOVERS, Stage.DAWN, Stage.SHOT, Stage.ACCUSE)
+        target = self.dying if self.stage is Stage.ROLE else (
+            self.accused if self.stage in (Stage.SECOND, Stage.DEFENCE, Stage.HANDS,
+                                           Stage.COUNT, Stage.RESULT) else self.cursor)
+        return tuple(SeatShown(
+            seat=s, alive=ring.alive(s),
+            role=role_name(ring.dead[s]) if s in ring.dead else "",
+            cursor=s == target and (pointing or self.stage not in (Stage.NIGHT,)),
+            marked=self.stage is Stage.LOVERS and s in self.picked,
+            refused=self.stage is Stage.ACCUSE and s == self.previous_accused)
+            for s in ring.seats)
+
+    # =============================================================== checks
+    def check(self) -> None:
+        """Raise AssertionError if the game is in a state it should never reach."""
+        if self.stage in (Stage.SETUP, Stage.RESUME):
+            return
+        assert self.setup is not None and self.ring is not None
+        living = self._living()
+        assert living >= 0
+        wolves = rules.living_werewolves(self.setup, self.ring)
+        assert 0 <= wolves <= living, (wolves, living)
+        if self.stage in _DAY_STAGES or self.stage in (Stage.NIGHT, Stage.LOVERS):
+            assert rules.winner(self.setup, self.ring) is None, "a win was missed"
+        if self.stage is Stage.END:
+            assert self.winner == rules.winner(self.setup, self.ring) is not None
+        if self.stage in (Stage.SECOND, Stage.DEFENCE, Stage.HANDS, Stage.COUNT,
+                          Stage.RESULT):
+            assert self.ring.alive(self.accused), "a dead player accused"
+            assert 0 <= self.hands <= rules.most_hands(living)
+        if self.stage is Stage.ROLE:
+            assert self.ring.alive(self.dying)
+        if self.stage in (Stage.DAWN, Stage.SHOT, Stage.ACCUSE) and living:
+            assert self.ring.alive(self.cursor)
+        assert self.paused is False or self.timer is not None or self._line is not None
+
+
+def _clock(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
