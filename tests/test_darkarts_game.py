@@ -440,3 +440,35 @@ def test_every_word_of_a_game_goes_through_the_translation_function():
         texts += [view.title, *view.details, *(label for _b, label in view.legend)]
     for text in texts:
         assert "⟦" in text, text
+
+
+def test_no_second_returns_to_discussion_and_the_book_opens_from_it():
+    t = play_to_day_one_after_a_failed_vote()
+    g = t.game
+    t.press(VOTE_)
+    t.seat(4)
+    t.press(VOTE_)
+    said = t.press(BACK)                        # no second
+    assert g.stage is Stage.DISCUSSION
+    t.settle()
+    assert says(t.effects)[-1] == "No second. The discussion goes on."
+    assert g.book.lines()[-1] == "Day 1: seat 4 accused, no second."
+    assert g.previous_accused == 4              # accused just before, seconded or not
+    said = t.press(NEXT)                        # the book
+    assert g.stage is Stage.BOOK and says(said) == []
+    screen = g.screen(t.now)
+    assert screen.view.title == "Book"
+    assert screen.view.details[0] == "Night 1: seat 7 died (Villager)."
+    assert not any(s.cursor for s in screen.seats)
+    said = t.press(START)
+    assert g.stage is Stage.DISCUSSION and says(said) == []
+
+
+def test_the_ring_points_at_the_accused_through_the_vote():
+    t = play_to_day_one_after_a_failed_vote()
+    g = t.game
+    t.press(VOTE_)
+    t.seat(4)
+    t.press(VOTE_)
+    assert [s.seat for s in g.screen(t.now).seats if s.cursor] == [4]
+    assert [s.seat for s in g.screen(t.now).seats if not s.alive] == [7]

@@ -176,7 +176,6 @@ class Game:
     adjust: int = 0
     adjusting: bool = False
     page: int = 0
-    back_to: Stage = Stage.DISCUSSION
     # speech
     _queue: list[str] = field(default_factory=list)
     _line: Countdown | None = None
@@ -530,14 +529,18 @@ class Game:
         return effects + self._speak(now, line)
 
     # ============================================================= the day
-    def _begin_discussion(self, now: float) -> list[DarkEffect]:
+    def _begin_discussion(self, now: float, line: str | None = None) -> list[DarkEffect]:
+        """Open discussion, from its start: after the dawn (the full line), or
+        again after an accusation without a second or a failed vote (`line`,
+        "" for none). Its optional time limit starts again."""
         self.stage = Stage.DISCUSSION
         self.timer = None
         if self.options.discussion_seconds is not None:
             self.timer = Countdown.start(now, self.options.discussion_seconds)
         effects: list[DarkEffect] = [self._take_checkpoint()]
-        return effects + self._speak(now, _("Open discussion and accusations are allowed "
-                                            "now."))
+        if line is None:
+            line = _("Open discussion and accusations are allowed now.")
+        return effects + (self._speak(now, line) if line else [])
 
     def _open_accusation(self, now: float) -> list[DarkEffect]:
         effects = self._stop_timer(now)
@@ -548,7 +551,7 @@ class Game:
         return effects
 
     def _cancel_accusation(self, now: float) -> list[DarkEffect]:
-        return self._begin_discussion(now)
+        return self._begin_discussion(now, "")
 
     def _accuse(self, now: float) -> list[DarkEffect]:
         assert self.ring is not None
@@ -568,7 +571,7 @@ class Game:
 
     def _no_second(self, now: float) -> list[DarkEffect]:
         self.book.add(Record(ACCUSATION, self.night, seat=self.accused, seconded=False))
-        return self._begin_discussion(now)
+        return self._begin_discussion(now, _("No second. The discussion goes on."))
 
     def _seconded(self, now: float) -> list[DarkEffect]:
         self.book.add(Record(ACCUSATION, self.night, seat=self.accused, seconded=True))
@@ -628,7 +631,7 @@ class Game:
         count, needed = self._votes(), rules.lynch_threshold(living)
         self.book.add(Record(VOTE, self.night, seat=self.accused, votes=count, needed=needed))
         if not rules.passes(count, living):
-            return self._begin_discussion(now)
+            return self._begin_discussion(now, "")     # the result said it: the vote failed
         # 003: no last words; the role is revealed, chains, the win check, then night.
         self.chain, self.after_chains = [], _TO_NIGHT
         effects = self._speak(now, _("Seat {seat}, turn your card over.")
@@ -638,11 +641,11 @@ class Game:
     # ================================================================ book
     def _open_book(self, now: float) -> list[DarkEffect]:
         effects = self._stop_timer(now)
-        self.back_to, self.stage, self.page = self.stage, Stage.BOOK, 0
+        self.stage, self.page = Stage.BOOK, 0
         return effects
 
     def _close_book(self, now: float) -> list[DarkEffect]:
-        return self._begin_discussion(now)
+        return self._begin_discussion(now, "")
 
     def _next_page(self, now: float) -> list[DarkEffect]:
         self.page = (self.page + 1) % len(self._book_pages())
@@ -933,14 +936,19 @@ class Game:
         ring = self.ring
         if ring is None or self.stage in (Stage.SETUP, Stage.RESUME):
             return ()
-        pointing = self.stage in (Stage.LOVERS, Stage.DAWN, Stage.SHOT, Stage.ACCUSE)
-        target = self.dying if self.stage is Stage.ROLE else (
-            self.accused if self.stage in (Stage.SECOND, Stage.DEFENCE, Stage.HANDS,
-                                           Stage.COUNT, Stage.RESULT) else self.cursor)
+        if self.stage in (Stage.LOVERS, Stage.DAWN, Stage.SHOT, Stage.ACCUSE):
+            target = self.cursor                # the seat the Mayor's buttons point at
+        elif self.stage is Stage.ROLE:
+            target = self.dying
+        elif self.stage in (Stage.SECOND, Stage.DEFENCE, Stage.HANDS, Stage.COUNT,
+                            Stage.RESULT):
+            target = self.accused
+        else:
+            target = 0
         return tuple(SeatShown(
             seat=s, alive=ring.alive(s),
             role=role_name(ring.dead[s]) if s in ring.dead else "",
-            cursor=s == target and (pointing or self.stage not in (Stage.NIGHT,)),
+            cursor=s == target,
             marked=self.stage is Stage.LOVERS and s in self.picked,
             refused=self.stage is Stage.ACCUSE and s == self.previous_accused)
             for s in ring.seats)
