@@ -17,4 +17,5 @@ a pin or a sound card.
 - night.py: the night calls in their fixed order, with their times
 - book.py: the game log (deaths, accusations, votes)
 - game.py: the state machine (setup, night, dawn, the day, the end)
+- sheet.py: the Mayor's sheet (night calls, thresholds) for `wolfbox script`
 """

@@ -1,0 +1,25 @@
+"""Werewolves of the Dark Arts: the Mayor's sheet (the plan `wolfbox script` prints)."""
+
+from __future__ import annotations
+
+import json
+
+from wolfbox.darkarts.rules import Setup
+from wolfbox.darkarts.sheet import sheet, thresholds
+
+
+def test_thresholds_from_the_table_down_to_two():
+    assert thresholds(10) == {10: 5, 9: 5, 8: 4, 7: 4, 6: 3, 5: 3, 4: 2, 3: 2, 2: 1}
+
+
+def test_the_sheet_is_json_and_marks_the_first_night_calls():
+    setup = Setup.of(7, {"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1})
+    out = json.loads(json.dumps(sheet(setup)))
+    assert out["mode"] == "dark_arts" and out["players"] == 7
+    assert out["roles"] == {"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1,
+                            "villager": 2}
+    assert [(c["id"], c["first_night_only"]) for c in out["night"]] == [
+        ("close_eyes", False), ("matchmaker", True), ("lovers", True), ("werewolf", False),
+        ("seer", False), ("wake_up", False)]
+    assert out["thresholds"]["7"] == 4 and out["thresholds"]["2"] == 1
+    assert len(out["thresholds"]) == 6
