@@ -39,7 +39,7 @@ from ..effects import (
     Shutdown,
     StopSpeech,
 )
-from ..flow import SpeechDone
+from ..events import SpeechDone
 from ..i18n import _
 from ..timer import Countdown
 from ..view import Phase, View
