@@ -111,6 +111,12 @@ def _parser() -> _Parser:
     script = sub.add_parser("script", help=_("print the night script for a deck"))
     common(script)
     script.add_argument("--json", action="store_true", help=_("print JSON instead of text"))
+    script.add_argument("--mode", choices=("one_night", "dark_arts"), default="one_night",
+                        help=_("the game: One Night (default), or Werewolves of the Dark Arts "
+                               "with a moderator (the Mayor's sheet)"))
+    script.add_argument("--roles", default="",
+                        help=_("dark_arts: the roles dealt, a role once a copy (werewolf,"
+                               "werewolf,hunter); villagers fill the other seats"))
 
     replay = sub.add_parser("replay", help=_("play a round from a file of timed button events "
                                              "and print each change as a JSON line"))
@@ -302,6 +308,22 @@ def _referee(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dark_arts_sheet(args: argparse.Namespace) -> int:
+    """The Mayor's sheet for Werewolves of the Dark Arts (`script --mode dark_arts`)."""
+    import json
+
+    from .darkarts.seats import MAX_PLAYERS, MIN_PLAYERS
+    from .darkarts.sheet import parse_roles, sheet, sheet_text
+    players = args.players if args.players is not None else 10
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise UserError(_("--players {players}: Werewolves of the Dark Arts takes {least} to "
+                          "{most} players").format(players=players, least=MIN_PLAYERS,
+                                                   most=MAX_PLAYERS))
+    data = sheet(parse_roles(args.roles, players))
+    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else sheet_text(data))
+    return 0
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "referee":
         return _referee(args)
@@ -327,6 +349,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         _check_keys(args, config)
         return selftest(config, args.display, auto=args.auto,
                         button_timeout=args.button_timeout)
+    if args.command == "script" and args.mode == "dark_arts":
+        return _dark_arts_sheet(args)
     config = _load(args)
     if args.command == "prepare":
         from wolfbox.audio.prepare import prepare

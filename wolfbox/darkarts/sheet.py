@@ -31,3 +31,60 @@ def sheet(setup: Setup, scale: float = 1.0) -> dict[str, Any]:
                   for s in night_calls(setup.in_play(), 1, scale)],
         "thresholds": {str(k): v for k, v in thresholds(setup.players).items()},
     }
+
+
+def parse_roles(text: str, players: int) -> Setup:
+    """A setup from `--roles` ("werewolf,werewolf,hunter": a role once a
+    copy; Villagers fill the seats left), or the default one: a werewolf for
+    every four players, the Hunter and the Matchmaker. UserError (one line)
+    for an unknown role, too many copies or a deal that cannot be played."""
+    from ..errors import UserError
+    from ..i18n import _
+    from .roles import CHOSEN, ROLES
+    counts: dict[str, int] = {}
+    if text.strip():
+        for raw in text.split(","):
+            rid = raw.strip().lower().replace(" ", "_").replace("-", "_")
+            if rid not in CHOSEN:
+                raise UserError(_("--roles: unknown role '{role}'; the roles are {known} "
+                                  "(villagers fill the other seats)").format(
+                    role=raw.strip()[:40], known=", ".join(CHOSEN)))
+            counts[rid] = counts.get(rid, 0) + 1
+    else:
+        counts = {"werewolf": max(1, players // 4), "hunter": 1, "matchmaker": 1}
+    for rid, n in counts.items():
+        most = ROLES[rid].most
+        if most and n > most:
+            raise UserError(_("--roles: {role} at most {most} times, not {count}").format(
+                role=rid, most=most, count=n))
+    setup = Setup.of(players, counts)
+    problem = setup.problem()
+    if problem:
+        raise UserError(_("--players {players} --roles {roles}: {problem}").format(
+            players=players, roles=",".join(r for r, n in setup.roles for _ in range(n)),
+            problem=problem))
+    return setup
+
+
+def sheet_text(data: dict[str, Any]) -> str:
+    """The sheet for a human Mayor to print."""
+    from ..i18n import _
+    from .roles import role_name
+    roles = ", ".join(f"{n}× {role_name(r)}" if n > 1 else role_name(r)
+                      for r, n in data["roles"].items())
+    out = [_("Werewolves of the Dark Arts, {players} players: {roles}").format(
+        players=data["players"], roles=roles), "",
+        _("Every night, the same calls with the same times, whoever is alive:")]
+    for n, call in enumerate(data["night"], 1):
+        first = " " + _("(first night only)") if call["first_night_only"] else ""
+        out.append(f"{n:3}. [{call['id']}]{first}")
+        out.append(f'     "{call["text"]}"')
+        if call["seconds"]:
+            out.append("     " + _("(wait {seconds} s)").format(seconds=f"{call['seconds']:g}"))
+        if call["after"]:
+            out.append(f'     "{call["after"]}"')
+    out += ["", _("Hands a lynch needs (at least half of the living, rounded up; the accused "
+                  "counts, the Mayor does not):")]
+    out += [_("  {living} living: {hands}").format(living=living, hands=hands)
+            for living, hands in data["thresholds"].items()]
+    return "\n".join(out)

@@ -1,0 +1,48 @@
+"""`wolfbox script --mode dark_arts`: the Mayor's sheet, as JSON and as text."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def wolfbox(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "wolfbox", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_the_sheet_as_json_has_every_threshold_from_the_table_down_to_two():
+    result = wolfbox("script", "--mode", "dark_arts", "--players", "10",
+                     "--roles", "werewolf,werewolf,hunter,matchmaker,seer", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data) >= {"mode", "players", "roles", "night", "thresholds"}
+    assert data["mode"] == "dark_arts" and data["players"] == 10
+    assert data["roles"] == {"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1,
+                             "villager": 5}
+    # 003: at least half of the living, rounded up (10 living: 5; 9 living: 5).
+    assert data["thresholds"] == {"10": 5, "9": 5, "8": 4, "7": 4, "6": 3, "5": 3, "4": 2,
+                                  "3": 2, "2": 1}
+    night = data["night"]
+    assert night[0]["id"] == "close_eyes" and night[-1]["id"] == "wake_up"
+    assert {c["id"] for c in night if c["first_night_only"]} >= {"matchmaker"}
+    assert all(set(c) >= {"id", "text", "seconds", "first_night_only"} for c in night)
+
+
+def test_the_sheet_as_text_for_a_mayor_without_a_box():
+    result = wolfbox("script", "--mode", "dark_arts", "--players", "7")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Werewolves of the Dark Arts, 7 players:")
+    assert "  7 living: 4" in result.stdout and "(first night only)" in result.stdout
+
+
+def test_a_bad_sheet_request_is_one_line_and_exit_2():
+    for args, fragment in ((["--roles", "werewolf,wizard"], "unknown role 'wizard'"),
+                           (["--roles", "werewolf,werewolf,werewolf", "--players", "5"],
+                            "Too many werewolves"),
+                           (["--players", "4"], "takes 5 to 20 players")):
+        result = wolfbox("script", "--mode", "dark_arts", *args)
+        assert result.returncode == 2
+        assert fragment in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        assert "Traceback" not in result.stderr
