@@ -27,13 +27,17 @@ from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import choose_voice
 from wolfbox.buttons import Button, Classifier
 from wolfbox.config import Config
-from wolfbox.effects import ChangeSetting, Effect, Remember, Say, Shutdown
+from wolfbox.darkarts.game import MODE as DARK_ARTS
+from wolfbox.darkarts.game import Game as DarkArts
+from wolfbox.darkarts.game import Options as DarkOptions
+from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
 from wolfbox.flow import Flow
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
 from wolfbox.i18n import _
 from wolfbox.menu import default
+from wolfbox.mode import Mode
 from wolfbox.settings import SETTINGS
 
 from . import notices as notice_texts
@@ -128,6 +132,23 @@ def _live_settings(narrator: Narrator,
         elif key == "screen.brightness" and backlight is not None:
             backlight.set(float(value))  # type: ignore[arg-type]
     return sink
+
+
+def _game(config: Config, memory: dict, has_brightness: bool) -> Mode:
+    """The game the configuration asks for; a game of many nights saved
+    before a power cut is offered for resuming."""
+    if config.game.mode != DARK_ARTS:
+        return Flow.from_config(config, has_brightness=has_brightness)
+    options = DarkOptions(scale=config.night.scale, line_gap=config.night.line_gap)
+    saved = memory.get("game")
+    if isinstance(saved, dict) and saved.get("mode") == DARK_ARTS \
+            and isinstance(saved.get("state"), dict):
+        try:
+            return DarkArts.from_dict(saved["state"], options)
+        except (KeyError, TypeError, ValueError) as e:
+            log.warning(_("the saved game cannot be resumed ({problem}): a new one starts")
+                        .format(problem=e))
+    return DarkArts(options=options)
 
 
 def build(config: Config, display: str | None = None,
@@ -233,15 +254,21 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     backlight = Backlight.find()
     if backlight is not None:
         backlight.set(config.screen.brightness)
-    flow = Flow.from_config(config, has_brightness=backlight is not None)
     store = StateStore(state_path())
     memory = store.load()                  # what the box remembers; this sink keeps it
+    flow: Mode = _game(config, memory, has_brightness=backlight is not None)
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-save")
     opened.callback(saver.shutdown, wait=True)      # the last choice reaches the disk
 
     def remember(effect: Effect) -> None:
         if isinstance(effect, Remember):
             memory.update(deck=list(effect.deck), players=effect.players)
+        elif isinstance(effect, Checkpoint):
+            # A game of many nights resumes after a power cut from its last phase.
+            if effect.state and effect.state.get("stage") != "end":
+                memory["game"] = {"mode": effect.mode, "state": effect.state}
+            else:
+                memory.pop("game", None)
         elif isinstance(effect, ChangeSetting):
             made = memory.get(SETTINGS)
             made = dict(made) if isinstance(made, dict) else {}
@@ -273,7 +300,8 @@ def _build(opened: ExitStack, config: Config, display: str | None,
             parts.keys = keys
             opened.callback(keys.stop)
             terminal.keys = key_labels(terminal_chars(config.keys.keys()))
-    narrator.warm(flow.settings.lines())
+    if isinstance(flow, Flow):
+        narrator.warm(flow.settings.lines())
     return parts
 
 

@@ -31,7 +31,7 @@ def one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None
 
 @pytest.mark.parametrize("content, fragments", [
     ("[game]\nspeed = 3\n", ["unknown key 'game.speed'",
-                              "allowed: deck, players, lone_wolf, discussion_seconds"]),
+                              "allowed: mode, deck, players, lone_wolf, discussion_seconds"]),
     ("[game]\ndiscussion_seconds = 'long'\n", ["game.discussion_seconds must be a number"]),
     ("[buttons]\nvote = 99\n", ["buttons.vote must be between 0 and 27"]),
     ("[keys]\nvote = 'nosuchkey'\n", ["keys.vote: unknown key name 'nosuchkey'"]),
@@ -316,3 +316,40 @@ def test_killing_the_box_while_it_saves_a_setting_leaves_a_valid_file(tmp_path, 
         data = json.loads(state.read_text())  # always whole, always valid: old or new
         assert round(data["settings"]["sound.volume"] - start, 1) in (0.0, 0.1), round_
         notify.queued()
+
+
+def test_a_game_of_many_nights_killed_mid_game_is_offered_for_resuming(tmp_path, notify):
+    """Werewolves of the Dark Arts on the box: the Mayor starts a game, the power
+    goes at dawn; after a restart the box offers the saved game, at the start
+    of that phase."""
+    config = tmp_path / "box.toml"
+    config.write_text('[game]\nmode = "dark_arts"\n[night]\nscale = 0.1\nline_gap = 0.05\n'
+                      '[voice]\nenabled = false\n')
+    env = {**ENV, "XDG_STATE_HOME": str(tmp_path / "state"), "NOTIFY_SOCKET": notify.address}
+
+    def box() -> subprocess.Popen:
+        proc = subprocess.Popen([sys.executable, "-m", "wolfbox", "--headless", "--config",
+                                 str(config)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=env)
+        _STARTED[-1].append(proc)
+        proc.lines = Lines(proc.stdout)
+        return proc
+
+    first = box()
+    first.lines.wait_for("== Werewolf with a Mayor")
+    type_keys(first, "s")                          # START: deal and play
+    first.lines.wait_for("== Dawn 1")
+    first.send_signal(signal.SIGKILL)              # the power goes, at dawn
+    first.wait()
+
+    # The state on disk is whole: the dawn, or (killed within the instant of its
+    # save) the night before it; the game resumes at the start of that phase.
+    state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
+    saved = state["game"]["state"]["stage"]
+    assert saved in ("night", "dawn")
+    second = box()
+    second.lines.wait_for("== Resume the saved game?")
+    type_keys(second, "s")                         # START: resume
+    second.lines.wait_for("== Dawn 1" if saved == "dawn" else "== Night 1")
+    type_keys(second, "qq")                        # mid-game, q asks twice
+    assert second.wait(timeout=60) == 0

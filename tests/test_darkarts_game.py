@@ -10,9 +10,9 @@ import pytest
 from wolfbox.buttons import GAME_BUTTONS, Hold
 from wolfbox.darkarts import rules
 from wolfbox.darkarts.book import DEATH, VOTE, WIN
-from wolfbox.darkarts.game import Checkpoint, Game, Options, Stage
+from wolfbox.darkarts.game import Game, Options, Stage
 from wolfbox.darkarts.roles import VILLAGE, WEREWOLVES
-from wolfbox.effects import Ambience, Cue, PlayCue, Say
+from wolfbox.effects import Ambience, Checkpoint, Cue, PlayCue, Say
 from wolfbox.flow import SpeechDone
 from wolfbox.i18n import pseudo_translation
 from wolfbox.view import Phase

@@ -91,6 +91,8 @@ def _parser() -> _Parser:
 
     run = sub.add_parser("run", help=_("run the box (the default command)"))
     common(run)
+    run.add_argument("--mode", choices=("one_night", "dark_arts"),
+                     help=_("the game (game.mode): one_night, or dark_arts with a moderator"))
     run.add_argument("--display", choices=("auto", "window", "fullscreen", "headless"),
                      help=_("where to draw (default: the config's screen.display, 'auto')"))
     run.add_argument("--headless", dest="display", action="store_const", const="headless",
@@ -231,6 +233,8 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
     except UserError as e:
         given = f" ({players_from} {players})" if players_from else ""
         raise UserError(f"{where}: {e}{given}") from None
+    if args.command == "run" and getattr(args, "mode", None):
+        config.game.mode = args.mode
     if getattr(args, "lone_wolf", None) is not None:
         config.game.lone_wolf = args.lone_wolf
     for warning in check_deck(config.game.deck):
@@ -370,8 +374,9 @@ def _dispatch(args: argparse.Namespace) -> int:
                 out=args.out, why=e.strerror or e)) from None
         return 0
     _check_keys(args, config)
-    log.info(_("deck: {deck} ({source})").format(
-        deck=", ".join(config.game.deck), source=config.deck_source))
+    if config.game.mode == "one_night":        # the other games are dealt on the box
+        log.info(_("deck: {deck} ({source})").format(
+            deck=", ".join(config.game.deck), source=config.deck_source))
     from wolfbox.device.app import run
     return run(config, args.display)
 

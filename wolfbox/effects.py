@@ -79,5 +79,14 @@ class ChangeSetting:
     value: object
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """Save this game state (JSON-safe, read-only): the start of the current
+    phase, from which a game resumes after a power cut. An empty state: the
+    game is over, forget it."""
+    mode: str
+    state: dict
+
+
 Effect = (Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm | Ambience
-          | Shutdown | Remember | ChangeSetting)
+          | Shutdown | Remember | ChangeSetting | Checkpoint)

@@ -30,6 +30,7 @@ from .. import lines, pages
 from ..buttons import GAME_BUTTONS, Button, Hold, Tap
 from ..effects import (
     Ambience,
+    Checkpoint,
     Cue,
     Effect,
     PauseAudio,
@@ -95,13 +96,8 @@ _SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
 _TO_DISCUSSION, _TO_NIGHT = "discussion", "night"
 
 
-@dataclass(frozen=True)
-class Checkpoint:
-    """Save this (JSON-safe) game state: the start of the current phase."""
-    state: dict[str, Any]
-
-
-DarkEffect = Effect | Checkpoint
+DarkEffect = Effect
+MODE = "dark_arts"                     # this mode's name, in saved games and settings
 
 
 @dataclass(frozen=True)
@@ -366,7 +362,7 @@ class Game:
         self.stage, self.cursor, self.paused, self.timer = Stage.SETUP, 0, False, None
         self._queue, self._line, self._speaking, self.caption = [], None, None, ""
         self._checkpoint = None
-        return effects + [Checkpoint(self.to_dict())]
+        return effects + [Checkpoint(MODE, self.to_dict())]
 
     def _abandon(self, now: float) -> list[DarkEffect]:
         effects: list[DarkEffect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
@@ -752,7 +748,7 @@ class Game:
     def _take_checkpoint(self) -> Checkpoint:
         """The game as it stands at the start of this phase."""
         self._checkpoint = self._state()
-        return Checkpoint(self._checkpoint)      # read-only: to_dict() hands out copies
+        return Checkpoint(MODE, self._checkpoint)      # read-only: to_dict() hands out copies
 
     def _state(self) -> dict[str, Any]:
         ring = self.ring
@@ -818,6 +814,15 @@ class Game:
                 return self._begin_discussion(now)
         self.stage, self.page = Stage.END, 0
         return []
+
+    # ================================================================ view
+    def view(self, now: float) -> View:
+        """The screen model (wolfbox.mode.Mode); `screen` adds the seat ring."""
+        return self.screen(now).view
+
+    def busy(self) -> bool:
+        """A game is under way: a stray quit key must ask twice."""
+        return self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END)
 
     # ================================================================ view
     def screen(self, now: float) -> Screen:
