@@ -32,6 +32,7 @@ from wolfbox.darkarts.game import Game as DarkArts
 from wolfbox.darkarts.game import Options as DarkOptions
 from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
 from wolfbox.flow import Flow
+from wolfbox.games import Games
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
@@ -134,11 +135,16 @@ def _live_settings(narrator: Narrator,
     return sink
 
 
-def _game(config: Config, memory: dict, has_brightness: bool) -> Mode:
-    """The game the configuration asks for; a game of many nights saved
-    before a power cut is offered for resuming."""
-    if config.game.mode != DARK_ARTS:
-        return Flow.from_config(config, has_brightness=has_brightness)
+def _game(config: Config, memory: dict, has_brightness: bool) -> Games:
+    """The games the box plays, starting with the one the configuration
+    names (the table switches on the box)."""
+    return Games({"one_night": lambda: Flow.from_config(config, has_brightness=has_brightness),
+                  DARK_ARTS: lambda: _dark_arts(config, memory)}, config.game.mode)
+
+
+def _dark_arts(config: Config, memory: dict) -> Mode:
+    """Werewolves of the Dark Arts; a game saved before a power cut is
+    offered for resuming."""
     options = DarkOptions(scale=config.night.scale, line_gap=config.night.line_gap)
     saved = memory.get("game")
     if isinstance(saved, dict) and saved.get("mode") == DARK_ARTS \
@@ -256,7 +262,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         backlight.set(config.screen.brightness)
     store = StateStore(state_path())
     memory = store.load()                  # what the box remembers; this sink keeps it
-    flow: Mode = _game(config, memory, has_brightness=backlight is not None)
+    flow = _game(config, memory, has_brightness=backlight is not None)
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-save")
     opened.callback(saver.shutdown, wait=True)      # the last choice reaches the disk
 
@@ -300,8 +306,8 @@ def _build(opened: ExitStack, config: Config, display: str | None,
             parts.keys = keys
             opened.callback(keys.stop)
             terminal.keys = key_labels(terminal_chars(config.keys.keys()))
-    if isinstance(flow, Flow):
-        narrator.warm(flow.settings.lines())
+    if isinstance(flow.active, Flow):
+        narrator.warm(flow.active.settings.lines())
     return parts
 
 

@@ -273,7 +273,7 @@ def test_a_setting_made_on_the_box_survives_a_restart(tmp_path, notify):
     proc = start_box(tmp_path, env=env)
     notify.wait_for("READY=1")
     type_keys(proc, "N")                     # capital: hold NEXT
-    proc.lines.wait_for("== Settings · 1/9")
+    proc.lines.wait_for("== Settings · 1/10")
     type_keys(proc, "b")                     # BACK: quieter
     proc.lines.wait_for("90 %")
     type_keys(proc, "s")                     # START: done
@@ -290,7 +290,7 @@ def test_a_setting_made_on_the_box_survives_a_restart(tmp_path, notify):
 
     again = start_box(tmp_path, env=env)
     type_keys(again, "N")
-    assert "90 %" in again.lines.wait_for("== Settings · 1/9")
+    assert "90 %" in again.lines.wait_for("== Settings · 1/10")
     type_keys(again, "sq")
     assert again.wait(timeout=60) == 0
 

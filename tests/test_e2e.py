@@ -6,6 +6,7 @@ and said. No test here waits on the wall clock.
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 import time
 from pathlib import Path
@@ -468,3 +469,34 @@ def test_a_five_player_game_entered_seat_by_seat_corrected_once_and_judged(pilot
     assert any("seat 1 (Werewolf), who dies" in line for line in pilot.view.details)
     pilot.press(Button.START)                           # done
     assert pilot.view.phase is Phase.IDLE
+
+
+# ------------------------------------------------------------ choosing the game
+def test_the_game_is_chosen_on_the_box_and_remembered(pilot_for, tmp_path):
+    """One Night's settings offer the other game; the Mayor's setup offers the
+    way back; the choice is kept like a deck."""
+    pilot = pilot_for()
+    pilot.press(Button.NEXT, hold=2.1)                 # settings
+    while pilot.view.details[0] != "Game":
+        pilot.press(Button.NEXT)
+    assert pilot.view.big == "One Night"
+    pilot.press(Button.VOTE)                           # the next game
+    assert pilot.view.title == "Werewolf with a Mayor"  # its own start screen
+    assert pilot.box.flow.name == "dark_arts"
+    pilot.parts.close()                                # the choice reaches the disk
+    saved = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
+    assert saved["settings"]["game.mode"] == "dark_arts"
+
+
+def test_the_mayors_setup_leads_back_to_one_night(pilot_for):
+    pilot = pilot_for()
+    pilot.box.flow.name = "dark_arts"                  # as if chosen before
+    pilot.settle()
+    for _ in range(20):
+        if pilot.view.details and pilot.view.details[0] == "Game":
+            break
+        pilot.press(Button.NEXT)
+    assert pilot.view.big == "Werewolf with a Mayor"
+    pilot.press(Button.VOTE)
+    assert pilot.box.flow.name == "one_night"
+    assert pilot.view.title == "3 players"             # One Night's start screen

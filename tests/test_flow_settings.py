@@ -44,7 +44,7 @@ def test_holding_next_on_the_start_screen_opens_the_settings_and_start_leaves():
     assert view.label(Button.NEXT) == "Next deck"         # a tap still changes the deck
     open_settings(flow)
     view = flow.view(0.0)
-    assert view.title == "Settings · 1/9"                 # no backlight here: no brightness page
+    assert view.title == "Settings · 1/10"                # no backlight here: no brightness page
     assert view.details[0] == "Volume" and view.big == "100 %"
     assert view.label(Button.START) == "Done"
     flow.handle(START, 1.0)
@@ -55,11 +55,11 @@ def test_next_walks_every_page_and_comes_round():
     flow = flow_for(has_brightness=True)
     open_settings(flow)
     names = []
-    for _ in range(10):
+    for _ in range(11):
         names.append(flow.view(0.0).details[0])
         flow.handle(NEXT, 0.0)
     assert names == ["Volume", "Speech speed", "Action time", "Discussion", "Warnings",
-                     "Lone wolf", "Night ambience", "Ambience volume", "Brightness",
+                     "Lone wolf", "Night ambience", "Ambience volume", "Brightness", "Game",
                      "Reset to defaults"]
     assert flow.view(0.0).details[0] == "Volume"
 

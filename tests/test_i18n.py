@@ -253,7 +253,7 @@ def test_every_settings_page_shows_only_translated_words(pseudo):
     for a reset and confirm it: every word on screen went through `_()`."""
     plan = [TimedPress(0.0, Button.NEXT, hold=True)]
     t = 1.0
-    for _page in range(10):
+    for _page in range(11):
         plan += [TimedPress(t, Button.VOTE), TimedPress(t + 0.1, Button.BACK),
                  TimedPress(t + 0.2, Button.BACK), TimedPress(t + 0.3, Button.NEXT)]
         t += 1.0
@@ -263,7 +263,7 @@ def test_every_settings_page_shows_only_translated_words(pseudo):
     records = round_texts(["werewolf", "werewolf", "seer", "robber", "troublemaker",
                            "villager"], plan)
     settings = [r for r in records if r["phase"] == "settings"]
-    assert len({r["details"][0] for r in settings}) == 9     # every page (no backlight here)
+    assert len({r["details"][0] for r in settings}) == 10    # every page (no backlight here)
     seen = [pair for r in records for pair in screen_texts(r)]
     bad = sorted({(where, text) for where, text in seen if untranslated([text])})
     assert bad == [], "\n".join(f"{where}: {text!r}" for where, text in bad)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .config import Config
+from .games import GAMES, game_name
 from .i18n import N_, _
 
 
@@ -28,6 +29,7 @@ class Item:
     note: str = ""                    # N_ message: what the setting does, if not obvious
     toggle: bool = False              # on/off: VOTE turns it on, BACK off
     inverted: bool = False            # VOTE moves down the steps (speed: a shorter length)
+    cycle: bool = False               # the steps are names: VOTE and BACK go round them
     more: str = N_("More")            # VOTE's label
     less: str = N_("Less")            # BACK's label
 
@@ -40,7 +42,7 @@ class Item:
 
     def position(self, value: Any) -> float | None:
         """Where `value` lies in the steps, 0..1, for the bar; None for a toggle."""
-        if self.toggle or not self.steps or isinstance(self.steps[0], list):
+        if self.toggle or self.cycle or not self.steps or isinstance(self.steps[0], list):
             return None
         lo, hi = self.steps[0], self.steps[-1]
         if hi <= lo:
@@ -102,6 +104,9 @@ ITEMS: tuple[Item, ...] = (
          _percent, more=N_("Louder"), less=N_("Quieter")),
     Item("screen.brightness", N_("Brightness"), tuple(i / 10 for i in range(1, 11)), _percent,
          more=N_("Brighter"), less=N_("Dimmer")),
+    Item("game.mode", N_("Game"), tuple(GAMES), game_name,
+         N_("Another game opens its own start screen."), cycle=True, more=N_("Next"),
+         less=N_("Previous")),
     Item("", N_("Reset to defaults"), note=N_("Every setting made on the box goes back to "
                                               "its default.")),
 )
@@ -144,6 +149,9 @@ def step(item: Item, value: Any, direction: int) -> Any:
         return _list_step(item, value, direction)
     if item.toggle:
         return direction > 0
+    if item.cycle:
+        i = item.steps.index(value) if value in item.steps else 0
+        return item.steps[(i + direction) % len(item.steps)]
     return item.up(value) if direction > 0 else item.down(value)
 
 

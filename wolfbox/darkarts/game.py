@@ -30,6 +30,7 @@ from .. import lines, pages
 from ..buttons import GAME_BUTTONS, Button, Hold, Tap
 from ..effects import (
     Ambience,
+    ChangeSetting,
     Checkpoint,
     Cue,
     Effect,
@@ -41,6 +42,7 @@ from ..effects import (
     StopSpeech,
 )
 from ..events import SpeechDone
+from ..games import MODE_KEY, game_name
 from ..i18n import _
 from ..timer import Countdown
 from ..view import Phase, View
@@ -98,6 +100,7 @@ _TO_DISCUSSION, _TO_NIGHT = "discussion", "night"
 
 DarkEffect = Effect
 MODE = "dark_arts"                     # this mode's name, in saved games and settings
+GAME_ITEM = "game"                     # the setup's last item: the choice of game
 
 
 @dataclass(frozen=True)
@@ -332,10 +335,12 @@ class Game:
 
     # ================================================================ setup
     def _items(self) -> tuple[str, ...]:
-        return ("players", *CHOSEN)
+        return ("players", *CHOSEN, GAME_ITEM)
 
     def _change(self, step: int) -> list[DarkEffect]:
         item = self._items()[self.cursor % len(self._items())]
+        if item == GAME_ITEM:              # back to the box's other game
+            return [ChangeSetting(MODE_KEY, "one_night")]
         if item == "players":
             self.players = (self.players - MIN_PLAYERS + step) % (
                 MAX_PLAYERS - MIN_PLAYERS + 1) + MIN_PLAYERS
@@ -903,12 +908,17 @@ class Game:
 
     def _setup_value(self) -> str:
         item = self._items()[self.cursor % len(self._items())]
+        if item == GAME_ITEM:
+            return game_name(MODE)
         if item == "players":
             return str(self.players)
         return str(self.chosen.get(item, 0))
 
     def _setup_details(self) -> tuple[str, ...]:
         item = self._items()[self.cursor % len(self._items())]
+        if item == GAME_ITEM:
+            return (_("Game"), _("VOTE or BACK: back to {game}.").format(
+                game=game_name("one_night")))
         name = _("Players") if item == "players" else role_name(item)
         setup = rules.Setup.of(self.players, self.chosen)
         deal = ", ".join(f"{n}× {role_name(r)}" for r, n in setup.counts.items())

@@ -1,0 +1,79 @@
+"""The games the box plays, and the switch between them.
+
+Each game is a mode of its own (wolfbox.mode.Mode) and knows nothing of the
+others. `Games` holds the one being played and hands everything to it; when
+the table picks another game (a `ChangeSetting` of `game.mode`, from One
+Night's settings screen or the Mayor's setup), it switches. Adding a game is
+its package plus a line in GAMES and in the device's factories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from .effects import ChangeSetting, Effect
+from .events import Event
+from .i18n import N_, _
+from .mode import Mode
+from .view import View
+
+MODE_KEY = "game.mode"
+
+# Every game, by its config name, with its name on the screen, in the order offered.
+GAMES: dict[str, str] = {
+    "one_night": N_("One Night"),
+    "dark_arts": N_("Werewolf with a Mayor"),
+}
+
+
+def game_name(mode: object) -> str:
+    """A game's name in the box's language."""
+    return _(GAMES.get(str(mode), str(mode)))
+
+
+@dataclass
+class Games:
+    """The game being played, built on first use and kept while the box runs
+    (a game left for another is found as it was)."""
+    make: Mapping[str, Callable[[], Mode]]
+    name: str
+    _built: dict[str, Mode] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.name not in self.make:
+            self.name = next(iter(self.make))
+
+    @property
+    def active(self) -> Mode:
+        if self.name not in self._built:
+            self._built[self.name] = self.make[self.name]()
+        return self._built[self.name]
+
+    def __getattr__(self, attr: str) -> object:
+        """The game being played answers for itself (its phase, its settings)."""
+        if attr.startswith("_") or attr in ("make", "name"):
+            raise AttributeError(attr)
+        return getattr(self.active, attr)
+
+    def handle(self, event: Event, now: float) -> list[Effect]:
+        return self._watch(self.active.handle(event, now))
+
+    def tick(self, now: float) -> list[Effect]:
+        return self._watch(self.active.tick(now))
+
+    def next_change(self, now: float) -> float | None:
+        return self.active.next_change(now)
+
+    def view(self, now: float) -> View:
+        return self.active.view(now)
+
+    def busy(self) -> bool:
+        return self.active.busy()
+
+    def _watch(self, effects: list[Effect]) -> list[Effect]:
+        for effect in effects:
+            if isinstance(effect, ChangeSetting) and effect.key == MODE_KEY \
+                    and effect.value in self.make:
+                self.name = str(effect.value)
+        return effects
