@@ -84,7 +84,9 @@ PHASE_OF = {
     Stage.ACCUSE: Phase.REFEREE,
     Stage.DISCUSSION: Phase.DISCUSSION, Stage.SECOND: Phase.DISCUSSION,
     Stage.DEFENCE: Phase.DISCUSSION,
-    Stage.HANDS: Phase.VOTE, Stage.COUNT: Phase.VOTE, Stage.RESULT: Phase.VOTE,
+    # The count and its result show the hands against the threshold: a value
+    # and its notes, the referee's layout.
+    Stage.HANDS: Phase.VOTE, Stage.COUNT: Phase.REFEREE, Stage.RESULT: Phase.REFEREE,
     Stage.BOOK: Phase.VERDICT, Stage.END: Phase.VERDICT,
 }
 # Where a checkpoint may be taken, and so where a game resumes.
@@ -891,8 +893,12 @@ class Game:
                 return r(v, title=_("Raise your hands"), big=str(self.accused),
                          details=(_("To lynch seat {seat}").format(seat=self.accused),))
             case Stage.COUNT | Stage.RESULT:
+                details = self._count_details()
+                if self.stage is Stage.RESULT:     # the verdict first, as it was said
+                    lynched = rules.passes(self._votes(), self._living())
+                    details = (_("Lynched") if lynched else _("The vote fails"), *details[1:])
                 return r(v, title=_("Votes to lynch seat {seat}").format(seat=self.accused),
-                         big=str(self._votes()), details=self._count_details(),
+                         big=str(self._votes()), details=details,
                          hint=Button.START if self.stage is Stage.RESULT else None)
         shown = self._book_pages()
         page = self.page % len(shown)
