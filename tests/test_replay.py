@@ -145,3 +145,15 @@ def test_the_referee_screens_replay_from_events():
     assert verdict[0]["said"] == ["Nobody dies."]        # every default: a circle
     said = [line for r in verdict for line in r["said"]]
     assert said[-1] in ("The village wins.", "The werewolves win.")
+
+
+def test_the_mayors_game_replays_from_events_too():
+    events = '{"at": 0, "tap": "start"}\n{"at": 120, "tap": "vote"}\n{"at": 121}\n'
+    a, b = (run("--mode", "dark_arts", "-", stdin=events) for _ in range(2))
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    out = [json.loads(line) for line in a.stdout.splitlines()]
+    assert out[0]["title"] == "Werewolf with a Mayor"
+    titles = [r["title"] for r in out]
+    assert "Night 1 · Werewolves" in titles and "Dawn 1 · Who died?" in titles
+    assert out[-1]["title"].startswith("Seat 1")       # VOTE at dawn: seat 1 died; its role

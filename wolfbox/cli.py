@@ -27,6 +27,7 @@ from .deck import check_deck
 from .errors import UserError
 from .flow import Flow, RoundSettings
 from .i18n import _
+from .mode import Mode
 from .picker import Picker
 from .presets import resolve_deck
 
@@ -127,6 +128,8 @@ def _parser() -> _Parser:
                         help=_('a file of JSON lines such as {"at": 0.0, "tap": "start"}, '
                                '{"at": 12.5, "hold": "back"}, {"at": 300}; - reads '
                                'standard input'))
+    replay.add_argument("--mode", choices=("one_night", "dark_arts"), default="one_night",
+                        help=_("the game to replay: one_night (default) or dark_arts"))
     replay.add_argument("--seed", type=int, default=0, metavar="N",
                         help=_("seed for random decks (default 0): the same seed, the same "
                                "game"))
@@ -268,7 +271,11 @@ def _replay(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as e:
             raise UserError(_("cannot read events from {path}: {why}").format(
                 path=path, why=getattr(e, "strerror", None) or e)) from None
-    flow = Flow(RoundSettings.from_config(config), picker=Picker(tuple(config.game.deck), rng))
+    flow: Mode = Flow(RoundSettings.from_config(config),
+                      picker=Picker(tuple(config.game.deck), rng))
+    if args.mode == "dark_arts":
+        from .darkarts.game import Game, Options
+        flow = Game(options=Options(scale=config.night.scale, line_gap=config.night.line_gap))
     for record in replay(flow, events):
         print(json.dumps(record, ensure_ascii=False))
     return 0

@@ -19,8 +19,8 @@ from typing import Any
 from .buttons import Button, Hold, Tap
 from .effects import Effect, PlayCue, Say
 from .errors import UserError
-from .flow import Flow
 from .i18n import _
+from .mode import Mode
 from .view import View
 
 BUTTON_NAMES = tuple(b.value for b in Button)
@@ -87,7 +87,7 @@ def _screen(view: View) -> dict[str, Any]:
             "legend": {b.value: label for b, label in view.legend}}
 
 
-def replay(flow: Flow, events: Iterable[TimedPress]) -> Iterator[dict[str, Any]]:
+def replay(flow: Mode, events: Iterable[TimedPress]) -> Iterator[dict[str, Any]]:
     """One record for the start screen, then one for each change: the time,
     what the screen shows, and what was said and sounded at that moment."""
     last: dict[str, Any] | None = None
