@@ -92,6 +92,52 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     yield from referee_views(flow, now)
     yield from special_views()
     yield from settings_views(config)
+    yield from dark_arts_views()
+
+
+def dark_arts_views() -> Iterator[tuple[str, View, str]]:
+    """Werewolf with a Mayor: the setup, a night call, the dawn's seat entry,
+    the discussion, and the hand count against the threshold."""
+    from wolfbox.darkarts.game import Game, Options, Stage
+    game = Game(options=Options(scale=0.5))
+    now = 0.0
+    yield "c-mayor-setup", game.view(now), ""
+    game.handle(Tap(Button.START), now)
+    while game.stage is Stage.NIGHT and not game.view(now).big:
+        now = game.next_change(now) or now + 0.5
+        game.tick(now)
+    yield "c-mayor-night", game.view(now), ""
+    while game.stage is Stage.NIGHT:
+        now = game.next_change(now) or now + 0.5
+        game.tick(now)
+    yield "c-mayor-dawn", game.view(now), ""
+    game.handle(Tap(Button.VOTE), now)                     # seat 1 died
+    yield "c-mayor-role", game.view(now), ""
+    for _step in range(30):
+        if game.stage is Stage.DISCUSSION:
+            break
+        if game.stage in (Stage.DAWN, Stage.ROLE):
+            game.handle(Tap(Button.START), now)
+        elif (due := game.next_change(now)) is not None:
+            now = due
+            game.tick(now)
+    yield "c-mayor-discussion", game.view(now), ""
+    for button in (Button.VOTE, Button.NEXT, Button.VOTE, Button.VOTE, Button.VOTE):
+        game.handle(Tap(button), now)                      # accuse seat 3, seconded, vote
+    for _step in range(50):
+        if game.stage is Stage.COUNT:
+            break
+        due = game.next_change(now)
+        if due is None:
+            game.handle(Tap(Button.NEXT), now)
+        else:
+            now = due
+            game.tick(now)
+    for _hand in range(3):
+        game.handle(Tap(Button.VOTE), now)
+    yield "c-mayor-count", game.view(now), ""
+    game.handle(Tap(Button.START), now)
+    yield "c-mayor-result", game.view(now), ""
 
 
 def referee_views(flow: Flow, now: float) -> Iterator[tuple[str, View, str]]:

@@ -78,7 +78,8 @@ class Stage(StrEnum):
 # The screen model's phase for each stage (the painter's layout). The exact
 # stage goes with it in Screen.stage.
 PHASE_OF = {
-    Stage.SETUP: Phase.IDLE, Stage.RESUME: Phase.IDLE,
+    # The setup shows one item and its value, as the settings screen does.
+    Stage.SETUP: Phase.REFEREE, Stage.RESUME: Phase.IDLE,
     Stage.NIGHT: Phase.NIGHT, Stage.LOVERS: Phase.NIGHT,
     Stage.DAWN: Phase.REFEREE, Stage.ROLE: Phase.REFEREE, Stage.SHOT: Phase.REFEREE,
     Stage.ACCUSE: Phase.REFEREE,
@@ -837,8 +838,10 @@ class Game:
         holds = {b: a.label for b, a in self._holds().items()}
         for b, label in holds.items():
             legend.setdefault(b, label)
+        # The entry screens show the Mayor's question, not the line just said.
+        entry = PHASE_OF[self.stage] is Phase.REFEREE
         view = View(phase=PHASE_OF[self.stage], title="", paused=self.paused,
-                    caption=self.caption, alert=self.alert,
+                    caption="" if entry else self.caption, alert=self.alert,
                     legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
                     holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
         view = self._stage_view(view, now)
