@@ -113,12 +113,12 @@ class Narrator:
             self._cue = pygame.mixer.Channel(1)
             self._bed = pygame.mixer.Channel(2)
             rate = (pygame.mixer.get_init() or (22050, -16, 1))[0]
-            self._rate = rate
             self._latency = MIXER_BUFFER / rate  # the mixer buffer still to be heard
             for cue in Cue:
                 self._cues[cue] = pygame.mixer.Sound(buffer=cue_pcm(cue, rate))
-            self._ambience = pygame.mixer.Sound(buffer=ambience_pcm(rate)) \
-                if self.mix.ambience else None
+            # Made at start even when off: turning it on from the settings screen
+            # must not synthesise seconds of noise on the main loop.
+            self._ambience = pygame.mixer.Sound(buffer=ambience_pcm(rate))
             self.set_mix(self.mix)
         # Lines at the speed before the last change, played until the new ones are ready.
         self._previous: dict[str, pygame.mixer.Sound | bytes] = {}
@@ -130,8 +130,6 @@ class Narrator:
             return
         self._voice.set_volume(mix.volume)
         self._cue.set_volume(mix.cue_volume * mix.volume)
-        if mix.ambience and self._ambience is None:
-            self._ambience = pygame.mixer.Sound(buffer=ambience_pcm(self._rate))
         if not mix.ambience and self.ambience_on:
             self._bed.fadeout(1500)
             self.ambience_on = False
