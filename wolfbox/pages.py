@@ -95,16 +95,9 @@ def group(items: Iterable[str], max_lines: int,
 def page_at(pages: tuple[str, ...], elapsed: float, total: float) -> int:
     """Which page of a spoken line shows `elapsed` seconds into its `total`:
     each page's share of the time is its share of the characters."""
-    if len(pages) <= 1 or total <= 0:
+    if total <= 0:
         return 0
-    weights = [max(1, len(p)) for p in pages]
-    whole = sum(weights)
-    t = 0.0
-    for i, w in enumerate(weights[:-1]):
-        t += total * w / whole
-        if elapsed < t:
-            return i
-    return len(pages) - 1
+    return sum(1 for start in page_starts(pages, total) if elapsed >= start)
 
 
 def page_starts(pages: tuple[str, ...], total: float) -> list[float]:

@@ -45,9 +45,7 @@ def apply_remembered(config: Config, state: dict[str, Any]) -> Config:
     is silent: the file always wins, so editing it means what it says."""
     for key, value in remembered_settings(state).items():
         if key not in config.from_file:
-            fixed = config.from_file
-            config = with_value(config, key, value)
-            config.from_file = fixed
+            config = with_value(config, key, value)     # keeps what the file set
     return config
 
 
