@@ -180,3 +180,16 @@ def test_a_real_install_into_a_scratch_root_is_idempotent(tmp_path, monkeypatch)
     finally:
         shutil.rmtree(root, ignore_errors=True)     # a whole venv: not left for pytest to keep
         shutil.rmtree(source, ignore_errors=True)
+
+
+def test_every_python_package_in_the_source_is_installed():
+    """A subpackage missing from pyproject's list runs from the source tree
+    and fails on the box (the Mayor's game did, once)."""
+    import tomllib
+
+    tool = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = {Path(path) for path in tool["package-dir"].values()}
+    assert set(tool["packages"]) == set(tool["package-dir"])
+    found = {init.parent.relative_to(ROOT) for top in ("wolfbox", "device", "audio", "hardware")
+             for init in (ROOT / top).rglob("__init__.py")}
+    assert found <= listed, sorted(map(str, found - listed))
