@@ -41,8 +41,17 @@ def test_a_bad_sheet_request_is_one_line_and_exit_2():
     for args, fragment in ((["--roles", "werewolf,wizard"], "unknown role 'wizard'"),
                            (["--roles", "werewolf,werewolf,werewolf", "--players", "5"],
                             "Too many werewolves"),
-                           (["--players", "4"], "takes 5 to 20 players")):
+                           (["--players", "4"], "takes 5 to 20 players"),
+                           (["--roles", "werewolf", "noble"], "Nobles come in pairs")):
         result = wolfbox("script", "--mode", "dark_arts", *args)
         assert result.returncode == 2
         assert fragment in result.stderr and len(result.stderr.strip().splitlines()) == 1
         assert "Traceback" not in result.stderr
+
+
+def test_roles_may_be_listed_with_spaces_or_commas():
+    spaced = wolfbox("script", "--mode", "dark_arts", "--players", "9", "--json",
+                     "--roles", "werewolf", "werewolf", "hunter,seer")
+    assert spaced.returncode == 0, spaced.stderr
+    assert json.loads(spaced.stdout)["roles"] == {"werewolf": 2, "hunter": 1, "seer": 1,
+                                                  "villager": 5}

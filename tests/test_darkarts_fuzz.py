@@ -11,6 +11,7 @@ from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.darkarts import rules
 from wolfbox.darkarts.game import Game, Stage
 from wolfbox.darkarts.roles import CHOSEN, ROLES, WEREWOLF
+from wolfbox.darkarts.said import all_lines
 from wolfbox.effects import Say
 from wolfbox.flow import SpeechDone
 
@@ -30,6 +31,8 @@ def setups(draw) -> tuple[int, dict[str, int]]:
     assume(rules.Setup.of(players, chosen).problem() is None)
     return players, chosen
 
+
+PREPARED = frozenset(all_lines())
 
 STEPS = st.one_of(
     st.sampled_from([Tap(b) for b in GAME_BUTTONS]),
@@ -75,6 +78,9 @@ def test_random_mayor_inputs_keep_the_game_consistent(setup, steps):
             assert game.winner == rules.winner(game.setup, game.ring)
         screen = game.screen(now)
         assert screen.view.title
+    # Every line the game said can be rendered ahead (wolfbox prepare).
+    said = {e.text for e in effects if isinstance(e, Say)}
+    assert said <= PREPARED, said - PREPARED
 
 
 @settings(max_examples=200, deadline=None)
@@ -90,7 +96,8 @@ def test_random_deaths_always_end_in_the_right_win(setup, steps):
     for step in steps:
         # Hurry the night, enter a Lover pair if asked.
         while game.stage is Stage.NIGHT:
-            game.handle(Tap(Button.NEXT), now)
+            now = game.next_change(now)
+            game.tick(now)
         if game.stage is Stage.LOVERS:
             game.handle(Tap(Button.VOTE), now)
             game.handle(Tap(Button.NEXT), now)

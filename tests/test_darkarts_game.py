@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from wolfbox.buttons import GAME_BUTTONS, Hold
+from wolfbox.buttons import GAME_BUTTONS, Button, Hold
 from wolfbox.darkarts import rules
 from wolfbox.darkarts.book import DEATH, VOTE, WIN
 from wolfbox.darkarts.game import Game, Options, Stage
@@ -136,7 +136,9 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
 
     # Dawn 1: the werewolves killed seat 7, a Villager.
     said = t.death(7, "villager")
-    assert says(said) == ["Seat 7 has died. Seat 7 was the Villager."]
+    assert says(said) == ["Seat 7 has died."]
+    t.settle()
+    assert says(t.effects)[-2:] == ["Seat 7 has died.", "The card: Villager."]
     t.press(START)                                          # no more deaths
     assert g.stage is Stage.DISCUSSION
     view = g.screen(t.now).view
@@ -146,10 +148,10 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     # Day 1: seat 2 accused, 2 hands of the 3 needed: the vote fails.
     t.vote(2, hands=2)
     t.settle()
-    assert says(t.effects)[-4:] == ["Seat 2 is accused. Is there a second?",
+    assert says(t.effects)[-6:] == ["Seat 2 is accused. Is there a second?",
                                     "Seat 2, defend yourself.",
                                     "Raise your hands to lynch seat 2.",
-                                    "2 votes, 3 needed: the vote fails."]
+                                    "2 votes.", "3 needed.", "The vote fails."]
     t.press(START)
     assert g.stage is Stage.DISCUSSION
     # Seat 2 cannot be accused again at once.
@@ -163,7 +165,8 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     t.press(START)                                          # cancel
     # Seat 1 (a werewolf): 4 hands of 3 needed: lynched.
     t.vote(1, hands=4)
-    assert says(t.effects)[-1] == "4 of 3 votes needed: seat 1 is lynched."
+    t.settle()
+    assert says(t.effects)[-3:] == ["4 votes.", "3 needed.", "Seat 1 is lynched."]
     mark = len(t.effects)
     t.press(START)
     assert g.stage is Stage.ROLE and g.dying == 1
@@ -173,7 +176,8 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     assert g.stage is Stage.NIGHT and g.night == 2
     t.stage_is(Stage.DAWN)
     assert [s.split(",")[0] for s in says(t.effects[mark:])] == [
-        "Seat 1", "Seat 1 was the Werewolf.", "Night falls. Everyone", "Werewolves",
+        "No last words. The Mayor turns the card over.", "The card: Werewolf.",
+        "Night falls. Everyone", "Werewolves",
         "Werewolves", "Seer", "Seer", "Everyone"]
 
     # Dawn 2: the werewolves killed seat 2, the Hunter. He shoots seat 3, a
@@ -195,12 +199,13 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     assert g.ring is not None and g.ring.living() == (4, 6)
     t.settle()
     assert says(t.effects[mark:]) == [
-        "Seat 2 has died. Seat 2 was the Hunter.",
+        "Seat 2 has died.",
+        "The card: Hunter.",
         "Hunter, choose your victim alone, and point at them.",
         "The Hunter shot seat 3.",
-        "Seat 3 was the Seer.",
-        "Seat 5 was the Lover of seat 3 and dies of a broken heart.",
-        "Seat 5 was the Villager.",
+        "The card: Seer.",
+        "Seat 5 was a Lover and dies of a broken heart.",
+        "The card: Villager.",
         "The werewolves win.",
     ]
     # The book tells the whole story.
@@ -245,7 +250,7 @@ def test_the_village_wins_when_the_last_werewolf_is_lynched():
     t.press(START)
     assert g.stage is Stage.END and g.winner == VILLAGE
     t.settle()
-    assert says(t.effects)[-2:] == ["Seat 6 was the Werewolf.", "The village wins."]
+    assert says(t.effects)[-2:] == ["The card: Werewolf.", "The village wins."]
 
 
 def test_a_night_is_timed_the_same_whoever_is_dead():
@@ -319,7 +324,8 @@ def test_the_count_never_exceeds_the_hands_that_may_vote_and_adjusts():
     t.press(BACK)
     assert g._votes() == 5
     t.press(START)
-    assert "5 of 4 votes needed" in says(t.effects)[-1]
+    t.settle()
+    assert says(t.effects)[-3:] == ["5 votes.", "4 needed.", "Seat 4 is lynched."]
 
 
 def test_setup_screen_changes_players_and_roles_and_refuses_a_bad_deal():
@@ -472,3 +478,14 @@ def test_the_ring_points_at_the_accused_through_the_vote():
     t.press(VOTE_)
     assert [s.seat for s in g.screen(t.now).seats if s.cursor] == [4]
     assert [s.seat for s in g.screen(t.now).seats if not s.alive] == [7]
+
+
+def test_the_mayor_cannot_cut_a_night_call_short():
+    """A call cut short for a dead role's player would tell the table who died."""
+    t = new_game()
+    g = t.game
+    t.press(START)
+    assert g.stage is Stage.NIGHT
+    before = (g.step_index, g.night_stage, g.timer)
+    assert t.press(NEXT) == [] and (g.step_index, g.night_stage, g.timer) == before
+    assert Button.NEXT not in dict(g.view(t.now).legend)

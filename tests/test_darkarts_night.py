@@ -76,3 +76,13 @@ def test_every_call_says_its_words_through_the_translation_function():
 
 def test_calls_have_distinct_ids():
     assert len({c.id for c in CALLS}) == len(CALLS)
+
+
+def test_the_004_wolves_wake_with_the_pack():
+    """The Alchemist and the Track Reader are on the werewolves' side (004):
+    the werewolves' call wakes them too, and says so."""
+    plain = {s.id: s.text for s in night_calls(frozenset({"werewolf", "seer"}), 2)}
+    pack = {s.id: s.text for s in night_calls(frozenset({"werewolf", "alchemist"}), 2)}
+    assert plain["werewolf"].startswith("Werewolves, open your eyes.")
+    assert pack["werewolf"].startswith("Werewolves, and everyone on the werewolves' side")
+    assert pack["alchemist"] == night_calls(frozenset({"alchemist"}), 2)[1].text

@@ -167,6 +167,8 @@ def test_setup_fills_with_villagers_and_counts_what_may_still_be_revealed():
     (7, {}),                                  # no werewolf
     (6, {WEREWOLF: 3}),                       # they would win at once
     (5, {WEREWOLF: 1, HUNTER: 1, SEER: 1, MATCHMAKER: 1, "guard": 1, "chef": 1}),
+    (9, {"alchemist": 1, "track_reader": 1, SEER: 1}),   # wolves, but no pack to wake
+    (9, {WEREWOLF: 2, "noble": 1}),           # 004: Nobles come in pairs
 ])
 def test_setups_that_cannot_be_dealt(players, roles):
     assert Setup.of(players, roles).problem()

@@ -1,11 +1,13 @@
 """Every line the box can say with a configuration: what `wolfbox prepare`
-renders ahead of time, in the order a first game needs them."""
+renders ahead of time, in the order a first game needs them: the game the
+box starts in first, then the others."""
 
 from __future__ import annotations
 
 import dataclasses
 
 from .config import Config
+from .darkarts.said import all_lines as dark_arts_lines
 from .entry import verdict_lines
 from .flow import RoundSettings
 from .night import all_lines
@@ -13,11 +15,15 @@ from .presets import MAX_PLAYERS
 
 
 def game_lines(config: Config) -> list[str]:
-    """The configured round's lines first, then every other night line
-    (any deck, lone wolf on or off) the picker could lead to."""
+    """One Night's configured round first, then every other night line (any
+    deck, lone wolf on or off) the picker could lead to, then every line of
+    the Mayor's game; the Mayor's game first if the box starts in it."""
     settings = RoundSettings.from_config(config)
-    out = settings.lines()
+    one_night = settings.lines()
     for lone in (config.game.lone_wolf, not config.game.lone_wolf):
-        out += all_lines(dataclasses.replace(settings.options, lone_wolf=lone))
-    out += verdict_lines(MAX_PLAYERS)
+        one_night += all_lines(dataclasses.replace(settings.options, lone_wolf=lone))
+    one_night += verdict_lines(MAX_PLAYERS)
+    games = {"one_night": one_night, "dark_arts": dark_arts_lines()}
+    first = games.pop(config.game.mode, [])
+    out = first + [line for lines in games.values() for line in lines]
     return list(dict.fromkeys(out))

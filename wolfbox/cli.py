@@ -117,9 +117,10 @@ def _parser() -> _Parser:
     script.add_argument("--mode", choices=("one_night", "dark_arts"), default="one_night",
                         help=_("the game: One Night (default), or Werewolves of the Dark Arts "
                                "with a moderator (the Mayor's sheet)"))
-    script.add_argument("--roles", default="",
-                        help=_("dark_arts: the roles dealt, a role once a copy (werewolf,"
-                               "werewolf,hunter); villagers fill the other seats"))
+    script.add_argument("--roles", nargs="+", default=[], metavar="ROLE",
+                        help=_("dark_arts: the roles dealt, a role once a copy (werewolf "
+                               "werewolf hunter, or werewolf,werewolf,hunter); villagers "
+                               "fill the other seats"))
 
     replay = sub.add_parser("replay", help=_("play a round from a file of timed button events "
                                              "and print each change as a JSON line"))
@@ -330,7 +331,7 @@ def _dark_arts_sheet(args: argparse.Namespace) -> int:
         raise UserError(_("--players {players}: Werewolves of the Dark Arts takes {least} to "
                           "{most} players").format(players=players, least=MIN_PLAYERS,
                                                    most=MAX_PLAYERS))
-    data = sheet(parse_roles(args.roles, players))
+    data = sheet(parse_roles(",".join(args.roles), players))
     print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else sheet_text(data))
     return 0
 

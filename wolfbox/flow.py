@@ -36,8 +36,8 @@ from .effects import (
 from .entry import Entry, spoken_verdict, verdict_lines
 from .events import Event, SpeechDone
 from .i18n import _, ngettext
-from .lines import PER_WORD
 from .night import NightOptions, Step, night_script, setup_notes, step_title
+from .pages import PER_WORD
 from .picker import Picker
 from .presets import describe
 from .referee import Verdict
@@ -479,7 +479,7 @@ class Flow:
         """Speak `text`; if it `holds`, the stage lasts until the line ends."""
         self._tokens += 1
         self.caption = text
-        seconds = lines.caption_seconds(text, self.settings.per_word)
+        seconds = pages.caption_seconds(text, self.settings.per_word)
         self._caption_pages = pages.split_text(text, pages.CAPTION_LINES)
         self._caption_timer = Countdown.start(now, seconds)
         if self.paused:

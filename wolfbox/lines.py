@@ -127,18 +127,3 @@ def plus(seconds: int) -> str:
     if seconds % 60 == 0:
         return _("+{minutes} min").format(minutes=seconds // 60)
     return _("+{seconds} s").format(seconds=seconds)
-
-
-PER_WORD = 0.42     # seconds a word on screen, at speech speed 1
-
-
-def caption_seconds(text: str, per_word: float = PER_WORD) -> float:
-    """How long a line holds the flow when no voice reports its end.
-
-    A little longer than the voice takes (the bundled voice speaks about
-    0.32 s a word), so a spoken line normally ends first and its end event
-    moves the flow on; captions-only, it is about the time to read it.
-    A pure function of the text: every role call gets the same time
-    whether its card is in play or in the center.
-    """
-    return 0.6 + per_word * len(text.split())

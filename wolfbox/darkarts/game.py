@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .. import lines, pages
+from .. import pages
 from ..buttons import GAME_BUTTONS, Button, Hold, Tap
 from ..effects import (
     Ambience,
@@ -46,7 +46,7 @@ from ..games import MODE_KEY, game_name
 from ..i18n import _
 from ..timer import Countdown
 from ..view import Phase, View
-from . import rules
+from . import rules, said
 from .book import ACCUSATION, DEATH, HEARTBREAK, LYNCH, NIGHT, SHOT, VOTE, WIN, Book, Record
 from .night import MATCHMAKER, Step, call_title, night_calls
 from .roles import CHOSEN, ROLES, VILLAGE, VILLAGER, WEREWOLF, role_name
@@ -114,7 +114,7 @@ class Options:
     defence_seconds: float | None = None                 # None: no limit
     hands_beat: float = 4.0                              # 003: "around 3-5 seconds"
     line_gap: float = 0.6                                # silence after a line
-    per_word: float = lines.PER_WORD                     # caption time a word
+    per_word: float = pages.PER_WORD                     # caption time a word
 
 
 @dataclass(frozen=True)
@@ -254,7 +254,9 @@ class Game:
                 return {Button.START: _Action(_("Resume"), self._resume_saved),
                         Button.BACK: _Action(_("New game"), self._to_setup)}
             case Stage.NIGHT:
-                return {Button.START: pause, Button.NEXT: _Action(_("Skip"), self._skip)}
+                # No skipping: a call cut short for a dead role's player
+                # would tell the table who died.
+                return {Button.START: pause}
             case Stage.LOVERS:
                 taps = self._seat_keys()
                 taps[Button.VOTE] = _Action(_("Lover"), self._toggle_lover)
@@ -414,13 +416,6 @@ class Game:
             return self._night_stage(now, _SPEAK)
         return self._begin_dawn(now)
 
-    def _skip(self, now: float) -> list[DarkEffect]:
-        effects: list[DarkEffect] = []
-        if self._line is not None:
-            effects.append(StopSpeech())
-        self._queue, self._line, self._speaking, self.timer = [], None, None, None
-        return effects + self._night_next(now)
-
     def _toggle_lover(self, now: float) -> list[DarkEffect]:
         seat = self.cursor
         if seat in self.picked:
@@ -456,7 +451,7 @@ class Game:
         assert self.ring is not None
         effects: list[DarkEffect] = []
         if not self.dawn_deaths:
-            effects += self._speak(now, _("Nobody died in the night."))
+            effects += self._speak(now, _(said.NOBODY_DIED))
         self.chain = rules.chains(self.ring, self.lovers, self.dawn_deaths)
         return effects + self._next_chain(now)
 
@@ -479,15 +474,12 @@ class Game:
         self.ring.kill(seat, role)
         self.book.add(Record(DEATH, self.night, seat=seat, role=role, cause=self.cause,
                              by=self.by))
-        name = role_name(role)
         if self.cause == NIGHT:
             self.dawn_deaths.append(seat)
             self.stage = Stage.DAWN
             self.cursor = self._first_living()
-            return self._speak(now, _("Seat {seat} has died. Seat {seat} was the {role}.")
-                               .format(seat=seat, role=name))
-        effects = self._speak(now, _("Seat {seat} was the {role}.").format(seat=seat,
-                                                                             role=name))
+            return self._speak(now, said.died(seat)) + self._speak(now, said.card(role))
+        effects = self._speak(now, said.card(role))
         # This death's own chains come first: its Lover, then a Hunter's shot.
         self.chain = rules.chains(self.ring, self.lovers, [seat]) + self.chain
         return effects + self._next_chain(now)
@@ -499,20 +491,18 @@ class Game:
             if isinstance(link, rules.Heartbreak):
                 if not self.ring.alive(link.seat):
                     continue
-                effects = self._speak(now, _("Seat {seat} was the Lover of seat {lover} and "
-                                             "dies of a broken heart.")
-                                      .format(seat=link.seat, lover=link.lover))
+                effects = self._speak(now, said.heartbreak(link.seat))
                 return effects + self._enter_role(link.seat, HEARTBREAK, link.lover)
             if not self.ring.living():
                 continue
             self.stage, self.by = Stage.SHOT, link.hunter
             self.cursor = self._first_living()
-            return self._speak(now, _("Hunter, choose your victim alone, and point at them."))
+            return self._speak(now, _(said.HUNTER_CALL))
         return self._chains_over(now)
 
     def _shot(self, now: float) -> list[DarkEffect]:
         victim = self.cursor
-        effects = self._speak(now, _("The Hunter shot seat {seat}.").format(seat=victim))
+        effects = self._speak(now, said.shot(victim))
         return effects + self._enter_role(victim, SHOT, self.by)
 
     def _chains_over(self, now: float) -> list[DarkEffect]:
@@ -528,7 +518,7 @@ class Game:
         assert self.winner is not None
         self.book.add(Record(WIN, self.night, team=self.winner))
         self.stage, self.page = Stage.END, 0
-        line = _("The village wins.") if self.winner == VILLAGE else _("The werewolves win.")
+        line = _(said.VILLAGE_WINS if self.winner == VILLAGE else said.WEREWOLVES_WIN)
         effects: list[DarkEffect] = [PlayCue(Cue.CHIME), self._take_checkpoint()]
         return effects + self._speak(now, line)
 
@@ -543,7 +533,7 @@ class Game:
             self.timer = Countdown.start(now, self.options.discussion_seconds)
         effects: list[DarkEffect] = [self._take_checkpoint()]
         if line is None:
-            line = _("Open discussion and accusations are allowed now.")
+            line = _(said.OPEN_DISCUSSION)
         return effects + (self._speak(now, line) if line else [])
 
     def _open_accusation(self, now: float) -> list[DarkEffect]:
@@ -561,7 +551,7 @@ class Game:
         assert self.ring is not None
         why = rules.refusal(self.ring, self.cursor, self.previous_accused)
         if why == rules.REPEAT:
-            self.alert = _("The same person cannot be accused twice in a row.")
+            self.alert = _(said.REPEAT)
             return self._say_now(now, self.alert)
         if why is not None:
             self.alert = _("Seat {seat} is dead.").format(seat=self.cursor)
@@ -570,26 +560,24 @@ class Game:
         self.previous_accused = self.accused
         self.hands, self.adjust, self.adjusting = 0, 0, False
         self.stage = Stage.SECOND
-        return self._speak(now, _("Seat {seat} is accused. Is there a second?")
-                           .format(seat=self.accused))
+        return self._speak(now, said.accused(self.accused))
 
     def _no_second(self, now: float) -> list[DarkEffect]:
         self.book.add(Record(ACCUSATION, self.night, seat=self.accused, seconded=False))
-        return self._begin_discussion(now, _("No second. The discussion goes on."))
+        return self._begin_discussion(now, _(said.NO_SECOND))
 
     def _seconded(self, now: float) -> list[DarkEffect]:
         self.book.add(Record(ACCUSATION, self.night, seat=self.accused, seconded=True))
         self.stage = Stage.DEFENCE
         if self.options.defence_seconds is not None:
             self.timer = Countdown.start(now, self.options.defence_seconds)
-        return self._speak(now, _("Seat {seat}, defend yourself.").format(seat=self.accused))
+        return self._speak(now, said.defend(self.accused))
 
     def _call_hands(self, now: float) -> list[DarkEffect]:
         effects = self._stop_timer(now)
         self.stage, self.hands, self.adjust, self.adjusting = Stage.HANDS, 0, 0, False
         # The beat starts when the line has been said (see _line_finished).
-        return effects + self._speak(now, _("Raise your hands to lynch seat {seat}.")
-                                       .format(seat=self.accused))
+        return effects + self._speak(now, said.raise_hands(self.accused))
 
     def _start_count(self, now: float) -> list[DarkEffect]:
         effects: list[DarkEffect] = []
@@ -620,11 +608,11 @@ class Game:
         self.stage = Stage.RESULT
         living = self._living()
         count, needed = self._votes(), rules.lynch_threshold(living)
-        if rules.passes(count, living):
-            line = _("{votes} of {needed} votes needed: seat {seat} is lynched.")
-        else:
-            line = _("{votes} votes, {needed} needed: the vote fails.")
-        return self._say_now(now, line.format(votes=count, needed=needed, seat=self.accused))
+        first, *rest = said.result(count, needed, self.accused)
+        effects = self._say_now(now, first)
+        for line in rest:
+            effects += self._speak(now, line)
+        return effects
 
     def _recount(self, now: float) -> list[DarkEffect]:
         self.stage = Stage.COUNT
@@ -638,8 +626,7 @@ class Game:
             return self._begin_discussion(now, "")     # the result said it: the vote failed
         # 003: no last words; the role is revealed, chains, the win check, then night.
         self.chain, self.after_chains = [], _TO_NIGHT
-        effects = self._speak(now, _("Seat {seat}, turn your card over.")
-                              .format(seat=self.accused))
+        effects = self._speak(now, _(said.NO_LAST_WORDS))
         return effects + self._enter_role(self.accused, LYNCH, 0)
 
     # ================================================================ book
@@ -712,7 +699,7 @@ class Game:
         self._tokens += 1
         self._speaking = self._tokens
         self.caption = text
-        self._line = Countdown.start(now, lines.caption_seconds(text, self.options.per_word))
+        self._line = Countdown.start(now, pages.caption_seconds(text, self.options.per_word))
         if self.paused:
             self._line.pause(now)
         return [Say(text, self._tokens)]

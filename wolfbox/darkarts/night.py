@@ -31,6 +31,7 @@ from .roles import (
     SEER,
     TRACK_READER,
     WEREWOLF,
+    is_werewolf,
 )
 
 CLOSE_EYES_ID, WAKE_UP_ID, LOVERS_ID = "close_eyes", "wake_up", "lovers"
@@ -44,6 +45,10 @@ class Call:
     sleep: str
     seconds: float            # the action time, at scale 1
     first_night_only: bool = False
+    # Said instead of `wake` when a role on the werewolves' side that is not
+    # a Werewolf card is dealt (004's Alchemist, Track Reader): it wakes with
+    # the pack.
+    pack: str = ""
 
 
 CALLS = (
@@ -71,7 +76,9 @@ CALLS = (
     Call(WEREWOLF, WEREWOLF,
          N_("Werewolves, open your eyes. Agree in silence on your victim and point at "
             "them."),
-         N_("Werewolves, close your eyes."), 30.0),
+         N_("Werewolves, close your eyes."), 30.0,
+         pack=N_("Werewolves, and everyone on the werewolves' side, open your eyes. Agree "
+                 "in silence on your victim and point at them.")),
     Call(SEER, SEER,
          N_("Seer, open your eyes. Point at a player: the Mayor shows you whether they "
             "are a werewolf."),
@@ -117,7 +124,9 @@ def night_calls(in_play: frozenset[str] | set[str], night: int, scale: float = 1
         if call.first_night_only and night > 1:
             continue
         wait = seconds.get(call.id, call.seconds) * scale
-        out.append(Step(call.id, _(call.wake), wait, _(call.sleep)))
+        allies = any(is_werewolf(r) and r != WEREWOLF for r in in_play)
+        wake = call.pack if call.pack and allies else call.wake
+        out.append(Step(call.id, _(wake), wait, _(call.sleep)))
     return tuple(out)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..i18n import _
-from .roles import CHOSEN, ROLES, VILLAGE, VILLAGER, WEREWOLVES, is_werewolf
+from .roles import CHOSEN, NOBLE, ROLES, VILLAGE, VILLAGER, WEREWOLF, WEREWOLVES, is_werewolf
 from .seats import MAX_PLAYERS, MIN_PLAYERS, Ring
 
 
@@ -57,9 +57,14 @@ class Setup:
                 raise ValueError(f"at most {ROLES[r].most} {r}")
         if sum(n for _r, n in self.roles) > self.players:
             return _("More roles than players.")
+        if dict(self.roles).get(NOBLE, 0) % 2:
+            # 004: the Nobles know each other, so they always come as a pair.
+            return _("Nobles come in pairs: choose none or two.")
         wolves = self.werewolves
-        if wolves < 1:
-            return _("The game needs a werewolf.")
+        # The werewolves' call wakes the pack; the 004 wolves (Alchemist,
+        # Track Reader) join a pack, they are not one.
+        if not dict(self.roles).get(WEREWOLF, 0):
+            return _("The game needs a Werewolf card.")
         if wolves >= self.players - wolves:
             return _("Too many werewolves: they would win at once.")
         return None
