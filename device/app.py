@@ -240,6 +240,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     opened.callback(leds.close)
     classifier = Classifier(hold_seconds={Button.BACK: config.buttons.hold_seconds,
                                           Button.NEXT: config.buttons.hold_seconds,
+                                          Button.VOTE: config.buttons.hold_seconds,
                                           Button.POWER: config.buttons.power_hold_seconds},
                             debounce=config.buttons.debounce_ms / 1000)
 

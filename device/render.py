@@ -33,7 +33,7 @@ import pygame
 from wolfbox import pages
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.i18n import _
-from wolfbox.view import Phase, View
+from wolfbox.view import Phase, Seat, View
 
 log = logging.getLogger("wolfbox.device")
 
@@ -50,6 +50,7 @@ ACCENT = (88, 196, 220)
 HURRY = (245, 150, 60)
 URGENT = (240, 70, 60)   # the timer's last seconds
 PAUSED = (250, 210, 80)
+LOVER = (236, 120, 170)  # a seat marked in an entry (the Lovers)
 NIGHT_DIM = 232          # alpha of the black veil at night (0..255)
 
 Color = tuple[int, int, int]
@@ -82,6 +83,8 @@ LEGEND_Y, LEGEND_H = 258, 60
 BOX_W, BOX_GAP = 115, 4  # four boxes: 4 + 4 × 115 + 3 × 4 = 476
 BAR_H = 8
 CAPTION_RESERVE = 3      # lines kept below the bar for a caption, so the timer stays put
+SEAT_R = 17              # a seat's disc: "20" at the floor size fits inside
+RING_BIG_PX = 44         # the value in the ring's middle (a seat, a role, the clock)
 
 
 class Drawn(NamedTuple):
@@ -287,6 +290,8 @@ class _Draw:
         pygame.draw.rect(surface, BG, self.rect(0, 0, *LOGICAL))
         self.title()
         match view.phase:
+            case _ if view.seats:
+                self.seat_ring()
             case Phase.IDLE:
                 self.start_screen()
             case Phase.REVEAL | Phase.VERDICT:
@@ -539,6 +544,83 @@ class _Draw:
         self.middle(top + self.px(4), Block(view.details[1:], SMALL_PX, NOTE),
                     pages.SETTING_LINES, VALUE_PX)
 
+    def seat_ring(self) -> None:
+        """The seats round an oval that fills the middle: seat 1 at the
+        bottom (it faces the screen), then clockwise as seen from above the
+        table, which runs on to the left. The value and the question, or the
+        line being said, in the middle, clear of every seat."""
+        view = self.view
+        area = self.rect(MARGIN, TOP, 480 - 2 * MARGIN, BOTTOM - TOP)
+        r, pad = self.px(SEAT_R), self.px(6)
+        centres = _oval_points(len(view.seats), area.width / 2 - r, area.height / 2 - r,
+                               area.centerx, area.centery)
+        for seat, (x, y) in zip(view.seats, centres, strict=True):
+            self.seat(seat, x, y, r)
+        if view.paused:
+            words = self.caption_block()
+        else:
+            words = Block((view.caption,) if view.caption else view.details, SMALL_PX,
+                          TEXT if view.caption else NOTE)
+        color = PAUSED if view.paused else URGENT if view.urgent else TEXT
+        blocks = [Block((view.big,) if view.big else (), RING_BIG_PX, color,
+                        (Face.BOLD, Face.CONDENSED), max_lines=1), words]
+        # The widest middle first: each width has the tallest band free of seats.
+        cx, cy = area.center
+        offsets = [(x - cx, y - cy) for x, y in centres]
+
+        def free_width(half_height: float) -> float:
+            room = [abs(dx) - r - pad for dx, dy in offsets if abs(dy) < half_height + r + pad]
+            return min([area.width / 2 - 2 * r - pad, *room])
+
+        widest = free_width(0)
+        chosen: tuple[list[Fit], int, int] | None = None
+        for share in (1.0, 0.92, 0.84, 0.76, 0.68, 0.6):
+            width = round(2 * widest * share)
+            half = next((h for h in range(area.height // 2, 0, -2)
+                         if free_width(h) * 2 >= width), 0)
+            if half <= 0 or width <= 0:
+                continue
+            stacked = self.stack(blocks, width, 2 * half, last=False)
+            if stacked is not None:
+                chosen = (*stacked, width)
+                break
+        if chosen is None:                      # said once, drawn below the floor
+            width = round(2 * widest * 0.6)
+            half = next((h for h in range(area.height // 2, 0, -2)
+                         if free_width(h) * 2 >= width), self.px(20))
+            chosen = (*self.stack(blocks, width, 2 * half, last=True), width)  # type: ignore[misc]
+        fits, gap, width = chosen
+        used = [(b, f) for b, f in zip(blocks, fits, strict=True) if b.paragraphs]
+        total = sum(f.height for _b, f in used) + gap * max(0, len(used) - 1)
+        y = cy - total // 2
+        for b, f in used:
+            self.text(f, pygame.Rect(cx - width // 2, y, width, f.height), b.color)
+            y += f.height + gap
+
+    def seat(self, seat: Seat, x: float, y: float, r: int) -> None:
+        """One seat's disc and number: filled where the buttons point (or a
+        Lover being marked), dark once dead, outlined red where refused."""
+        centre = (round(x), round(y))
+        edge = max(1, self.px(2))
+        if seat.cursor or seat.marked:
+            fill, ink = (LOVER if seat.marked else ACCENT), BG
+            pygame.draw.circle(self.surface, fill, centre, r)
+            if seat.cursor and seat.marked:
+                pygame.draw.circle(self.surface, ACCENT, centre, r + self.px(4), edge)
+        elif not seat.alive:
+            ink = MUTED
+            pygame.draw.circle(self.surface, BAR_BG, centre, r)
+        else:
+            ink = URGENT if seat.refused else TEXT
+            pygame.draw.circle(self.surface, ink if seat.refused else MUTED, centre, r,
+                               edge * (2 if seat.refused else 1))
+        box = pygame.Rect(0, 0, 2 * r, 2 * r)
+        box.center = centre
+        number = Block((str(seat.seat),), SMALL_PX, ink, (Face.BOLD, Face.CONDENSED),
+                       max_lines=1)
+        self.text(self.p.fit_or_shrink(number, self.s, box.width, box.height), box, ink,
+                  "center", "center")
+
     # ------------------------------------------------------------- overlays
     def legend(self) -> None:
         """A box per button, in the order of the buttons on the box, outlined
@@ -596,6 +678,29 @@ class _Draw:
                          border_radius=radius)
         self.text(fit, box.inflate(-2 * pad, -2 * pad), PAUSED)
         self.layer = 0
+
+
+def _oval_points(count: int, a: float, b: float, cx: float, cy: float,
+                 samples: int = 720) -> list[tuple[float, float]]:
+    """`count` points equally spaced along an oval (semi-axes a, b), the
+    first at the bottom, then on to the left (clockwise seen from above,
+    with the screen's viewer at the bottom)."""
+    if count <= 0:
+        return []
+    pts = [(cx - a * math.sin(2 * math.pi * k / samples),
+            cy + b * math.cos(2 * math.pi * k / samples)) for k in range(samples + 1)]
+    lengths = [0.0]
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+        lengths.append(lengths[-1] + math.hypot(x1 - x0, y1 - y0))
+    out, k = [], 0
+    for i in range(count):
+        target = lengths[-1] * i / count
+        while lengths[k + 1] < target:
+            k += 1
+        part = (target - lengths[k]) / max(1e-9, lengths[k + 1] - lengths[k])
+        (x0, y0), (x1, y1) = pts[k], pts[k + 1]
+        out.append((x0 + (x1 - x0) * part, y0 + (y1 - y0) * part))
+    return out
 
 
 def render_view(view: View, size: tuple[int, int], notice: str = "",

@@ -18,7 +18,7 @@ import pygame
 
 from wolfbox.buttons import GAME_BUTTONS, Button
 from wolfbox.i18n import _
-from wolfbox.view import Phase, View
+from wolfbox.view import Phase, Seat, View
 
 from .render import Painter
 
@@ -133,13 +133,16 @@ class TerminalScreen:
             dataclasses.replace(last, big=view.big, progress=view.progress,
                                 caption=view.caption, status=view.status,
                                 alert=view.alert, held=view.held,
-                                held_progress=view.held_progress) == view
+                                held_progress=view.held_progress, seats=view.seats) == view
         if timer_only and last is not None:
             if view.alert != last.alert:            # a passing word: said when it comes
                 if view.alert:
                     self._write(f"   ! {view.alert}")
             elif view.status != last.status:        # the voice's progress: one short line
                 self._write("   ~ " + (view.status or _("The voice is ready.")))
+            elif view.seats != last.seats:          # the Mayor moved along the ring
+                self._write(f"   = {view.big}  " + ring_line(view.seats) if view.big
+                            else "   " + ring_line(view.seats))
             elif view.phase in (Phase.SETTINGS, Phase.REFEREE) and view.big != last.big:
                 self._write(f"   = {view.big}")    # a setting's new value, not a timer
             elif self._tty:
@@ -151,6 +154,10 @@ class TerminalScreen:
         head = f"== {view.title}" + (" " + _("(PAUSED)") if view.paused else "") \
             + (f"  {view.big}" if view.big else "")
         lines = [head]
+        if view.seats:
+            lines.append("   " + ring_line(view.seats))
+        if view.caption and view.seats:         # the ring's middle: the line being said
+            lines.append(f"   {view.caption}")
         lines += [f"   {d}" for d in view.details]
         if view.status:
             lines.append(f"   ~ {view.status}")
@@ -188,3 +195,14 @@ class TerminalScreen:
             self.out.flush()
         except (OSError, ValueError):   # a closed stdout must not stop the box
             pass
+
+
+def ring_line(seats: tuple[Seat, ...]) -> str:
+    """The seat ring on one line: "Seats: 1 2† [3] 4♥ 5×" (dead, the
+    buttons' seat, marked, refused)."""
+    words = []
+    for seat in seats:
+        word = str(seat.seat) + ("" if seat.alive else "†") + ("♥" if seat.marked else "") \
+            + ("×" if seat.refused else "")
+        words.append(f"[{word}]" if seat.cursor else word)
+    return _("Seats: {seats}").format(seats=" ".join(words))

@@ -227,7 +227,7 @@ def test_terminal_keys_play_a_round_in_a_real_process(tmp_path, notify):
     type_keys(proc, "v")
     proc.lines.wait_for("== Vote")
     type_keys(proc, "B")                  # capital: hold BACK
-    proc.lines.wait_for("== 3 players")
+    proc.lines.wait_for("== One Night · 3 players")
     assert "Hold: end round" in "".join(proc.lines.seen)
     type_keys(proc, "q")
     assert proc.wait(timeout=60) == 0
@@ -277,7 +277,7 @@ def test_a_setting_made_on_the_box_survives_a_restart(tmp_path, notify):
     type_keys(proc, "b")                     # BACK: quieter
     proc.lines.wait_for("90 %")
     type_keys(proc, "s")                     # START: done
-    proc.lines.wait_for("== 3 players")
+    proc.lines.wait_for("== One Night · 3 players")
     type_keys(proc, "q")
     assert proc.wait(timeout=60) == 0
     state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())

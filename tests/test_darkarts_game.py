@@ -121,7 +121,8 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     assert Ambience(True) in t.effects
     # Night 1: the Matchmaker chooses seats 3 and 5; the Mayor enters them.
     t.stage_is(Stage.LOVERS)
-    assert g.screen(t.now).view.dim
+    assert g.screen(t.now).view.seats       # the Mayor reads the ring: not dimmed
+    assert not g.screen(t.now).view.dim
     t.seat(3)
     t.press(VOTE_)
     t.seat(5)
@@ -143,7 +144,11 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     assert g.stage is Stage.DISCUSSION
     view = g.screen(t.now).view
     assert view.phase is Phase.DISCUSSION
-    assert view.details == ("6 alive: a lynch needs 3 votes.",)
+    # The line in the ring's middle while it is said, then the count of the living.
+    assert view.caption == "Open discussion and accusations are allowed now."
+    t.settle()
+    view = g.screen(t.now).view
+    assert view.caption == "" and view.details == ("6 alive: a lynch needs 3 votes.",)
 
     # Day 1: seat 2 accused, 2 hands of the 3 needed: the vote fails.
     t.vote(2, hands=2)
@@ -461,13 +466,40 @@ def test_no_second_returns_to_discussion_and_the_book_opens_from_it():
     assert g.book.lines()[-1] == "Day 1: seat 4 accused, no second."
     assert g.previous_accused == 4              # accused just before, seconded or not
     said = t.press(NEXT)                        # the book
-    assert g.stage is Stage.BOOK and says(said) == []
+    assert g.reading and g.stage is Stage.DISCUSSION and says(said) == []
     screen = g.screen(t.now)
     assert screen.view.title == "Book"
     assert screen.view.details[0] == "Night 1: seat 7 died (Villager)."
-    assert not any(s.cursor for s in screen.seats)
+    assert screen.view.seats == ()              # the book, not the ring
     said = t.press(START)
-    assert g.stage is Stage.DISCUSSION and says(said) == []
+    assert not g.reading and g.stage is Stage.DISCUSSION and says(said) == []
+
+
+def test_the_book_opens_at_any_time_and_the_game_goes_on_under_it():
+    """Hold NEXT at night: the calls go on with their times, and closing the
+    book finds the game where it went."""
+    t = play_to_day_one_after_a_failed_vote()
+    g = t.game
+    t.vote(1, hands=5)                          # lynched
+    t.press(START)
+    t.role("werewolf")
+    t.press(START)
+    assert g.stage is Stage.NIGHT and g.night == 2
+    step, start = g.step_index, t.now
+    assert t.press(Hold(Button.NEXT)) == [] and g.reading
+    view = g.screen(t.now).view
+    assert view.title.startswith("Book") and not view.dim
+    assert "Day 1: seat 1 was lynched (Werewolf)." in " ".join(
+        line for page in g._book_pages() for line in page)
+    assert dict(view.legend)[Button.START] == "Back"
+    # The night runs on under the book, on its own clock.
+    t.run_until(lambda game: game.step_index > step)
+    assert g.stage is Stage.NIGHT and g.reading and t.now > start
+    t.press(START)
+    assert not g.reading and g.screen(t.now).view.dim
+    assert t.press(Hold(Button.NEXT)) == [] and g.reading
+    t.press(Hold(Button.BACK))                  # ending the game closes it too
+    assert g.stage is Stage.SETUP and not g.reading
 
 
 def test_the_ring_points_at_the_accused_through_the_vote():
@@ -488,4 +520,4 @@ def test_the_mayor_cannot_cut_a_night_call_short():
     assert g.stage is Stage.NIGHT
     before = (g.step_index, g.night_stage, g.timer)
     assert t.press(NEXT) == [] and (g.step_index, g.night_stage, g.timer) == before
-    assert Button.NEXT not in dict(g.view(t.now).legend)
+    assert dict(g.view(t.now).legend)[Button.NEXT] == "Hold: book"   # no tap

@@ -216,7 +216,7 @@ def test_window_keys_drive_the_mock_pins(pilot_for):
 def test_the_deck_picker_on_the_box(pilot_for):
     pilot = pilot_for()
     first = pilot.view
-    assert (first.title, first.details[0]) == ("3 players", "Classic, 3 players")
+    assert (first.title, first.details[0]) == ("One Night · 3 players", "Classic, 3 players")
     assert first.label(Button.NEXT) == "Next deck"
     seen_titles = [first.details[0]]
     for _ in range(3):
@@ -228,7 +228,7 @@ def test_the_deck_picker_on_the_box(pilot_for):
     pilot.press(Button.VOTE)                           # 5 players
     pilot.press(Button.NEXT)
     view = pilot.view
-    assert view.title == "5 players"
+    assert view.title == "One Night · 5 players"
     assert view.details[0] == "Evil Transformation"
     assert sorted(pilot.box.flow.settings.deck) == sorted(
         ["doppelganger", "alpha_wolf", "mystic_wolf", "minion", "robber", "witch", "werewolf",
@@ -435,7 +435,7 @@ def test_a_five_player_game_entered_seat_by_seat_corrected_once_and_judged(pilot
     narrator = pilot.parts.narrator
     for _ in range(2):
         pilot.press(Button.VOTE)                        # 5 players: classic_5
-    assert pilot.view.title == "5 players"
+    assert pilot.view.title == "One Night · 5 players"
     pilot.press(Button.START)
     pilot.press(Button.VOTE)                            # vote at night: wake, then vote
     pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
@@ -499,4 +499,26 @@ def test_the_mayors_setup_leads_back_to_one_night(pilot_for):
     assert pilot.view.big == "Werewolf with a Mayor"
     pilot.press(Button.VOTE)
     assert pilot.box.flow.name == "one_night"
-    assert pilot.view.title == "3 players"             # One Night's start screen
+    assert pilot.view.title == "One Night · 3 players"  # One Night's start screen
+
+
+def test_holding_vote_on_the_start_screen_switches_games_and_the_box_remembers(
+        pilot_for, tmp_path):
+    pilot = pilot_for()
+    pilot.settle()
+    assert pilot.view.footer == "Hold NEXT: settings. Hold VOTE: Werewolf with a Mayor."
+    pilot.press(Button.VOTE, hold=2.1)
+    assert pilot.box.flow.name == "dark_arts"
+    assert pilot.view.title == "Werewolf with a Mayor"
+    pilot.parts.close()                                # the last save reaches the disk
+    # A restart, as `wolfbox run` makes it: what the box remembers, then the box.
+    from wolfbox.device.state import StateStore, state_path
+    from wolfbox.settings import apply_remembered
+    config = apply_remembered(fast_config(tmp_path), StateStore(state_path()).load())
+    assert config.game.mode == "dark_arts"
+    again = pilot_for(config=config, fill=False)
+    again.settle()
+    assert again.box.flow.name == "dark_arts"
+    again.press(Button.VOTE, hold=2.1)                 # and back
+    assert again.box.flow.name == "one_night"
+    assert again.view.title == "One Night · 3 players"

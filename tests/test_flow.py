@@ -289,17 +289,19 @@ def test_vote_as_the_night_falls_goes_straight_to_the_wake_up():
 
 
 def test_on_the_start_screen_vote_and_back_choose_the_player_count(flow: Flow):
-    assert (flow.view(0).title, flow.view(0).details[0]) == ("3 players", "Classic, 3 players")
+    assert (flow.view(0).title, flow.view(0).details[0]) == ("One Night · 3 players",
+                                                              "Classic, 3 players")
     effects = flow.handle(VOTE, 0.0)
     assert flow.phase is Phase.IDLE
-    assert (flow.view(0).title, flow.view(0).details[0]) == ("4 players", "Classic, 4 players")
+    assert (flow.view(0).title, flow.view(0).details[0]) == ("One Night · 4 players",
+                                                              "Classic, 4 players")
     assert len(flow.settings.deck) == 7
     classic_4 = ("werewolf", "werewolf", "seer", "robber", "troublemaker", "villager",
                  "villager")
     assert effects == [Remember(classic_4, 4), Warm(tuple(flow.settings.lines()))]
     flow.handle(BACK, 0.0)
     flow.handle(BACK, 0.0)
-    assert flow.view(0).title == "10 players"         # wraps from 3 to the top
+    assert flow.view(0).title == "One Night · 10 players"  # wraps from 3 to the top
 
 
 @pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE])

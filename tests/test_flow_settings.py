@@ -40,7 +40,7 @@ def test_holding_next_on_the_start_screen_opens_the_settings_and_start_leaves():
     flow = flow_for()
     view = flow.view(0.0)
     assert dict(view.holds)[Button.NEXT] == "Hold: settings"
-    assert view.footer == "Hold NEXT: settings"
+    assert view.footer == "Hold NEXT: settings. Hold VOTE: Werewolf with a Mayor."
     assert view.label(Button.NEXT) == "Next deck"         # a tap still changes the deck
     open_settings(flow)
     view = flow.view(0.0)

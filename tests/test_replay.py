@@ -95,7 +95,7 @@ def test_reads_standard_input_and_takes_a_deck_and_a_seed():
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout
     first = json.loads(a.stdout.splitlines()[0])
-    assert first["title"] == "6 players"
+    assert first["title"] == "One Night · 6 players"
 
 
 @pytest.mark.parametrize("line, fragment", [

@@ -73,8 +73,9 @@ class ButtonsConfig:
     back: int = _c(26, "BCM pin of BACK (header pin 37)", min=0, max=27)
     power: int = _c(-1, "BCM pin of the optional power button; -1: none (3 wakes a halted Pi)",
                     min=-1, max=27)
-    hold_seconds: float = _c(2.0, "how long BACK is held to end a round, and NEXT on the "
-                             "start screen to open the settings", min=0.5, max=10)
+    hold_seconds: float = _c(2.0, "how long BACK, NEXT or VOTE is held for its hold action "
+                             "(end a game; settings or the Mayor's book; the other game)",
+                             min=0.5, max=10)
     power_hold_seconds: float = _c(3.0, "how long the power button is held to shut down",
                                    min=0.5, max=10)
     debounce_ms: float = _c(30.0, "presses closer than this are contact bounce", min=0, max=500)

@@ -35,6 +35,7 @@ from .effects import (
 )
 from .entry import Entry, spoken_verdict, verdict_lines
 from .events import Event, SpeechDone
+from .games import MODE_KEY, game_name, next_game
 from .i18n import _, ngettext
 from .night import NightOptions, Step, night_script, setup_notes, step_title
 from .pages import PER_WORD
@@ -44,6 +45,7 @@ from .referee import Verdict
 from .timer import Countdown
 from .view import Phase, View
 
+ONE_NIGHT = "one_night"               # this mode's name, in settings (wolfbox.games)
 
 @dataclass(frozen=True)
 class RoundSettings:
@@ -241,7 +243,12 @@ class Flow:
             holds[Button.BACK] = _Action(_("Hold: end round"), self._abandon)
         if self.phase is Phase.IDLE:
             holds[Button.NEXT] = _Action(_("Hold: settings"), self._open_settings)
+            holds[Button.VOTE] = _Action(_("Hold: other game"), self._other_game)
         return holds
+
+    def _other_game(self, now: float) -> list[Effect]:
+        """The box's next game (wolfbox.games switches to it, remembered)."""
+        return [ChangeSetting(MODE_KEY, next_game(ONE_NIGHT))]
 
     def _setting_taps(self) -> dict[Button, _Action]:
         item = self._item()
@@ -683,8 +690,12 @@ class Flow:
             n=self.picker.players)
         shown = self._idle_pages()
         page = int((now - self._idle_since) // pages.IDLE_PAGE_SECONDS) % len(shown)
-        return dataclasses.replace(base, title=players, details=(title, *shown[page]),
-                                   footer=_("Hold NEXT: settings"))
+        # TRANSLATORS: the start screen's title: the game, then the table's size.
+        heading = _("{game} · {players}").format(game=game_name(ONE_NIGHT), players=players)
+        footer = _("Hold NEXT: settings. Hold VOTE: {game}.").format(
+            game=game_name(next_game(ONE_NIGHT)))
+        return dataclasses.replace(base, title=heading, details=(title, *shown[page]),
+                                   footer=footer)
 
     def _settings_view(self, base: View) -> View:
         assert self.config is not None

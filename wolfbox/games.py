@@ -27,6 +27,12 @@ GAMES: dict[str, str] = {
 }
 
 
+def next_game(mode: str) -> str:
+    """The game after `mode` in GAMES order (the start screens' hold VOTE)."""
+    names = list(GAMES)
+    return names[(names.index(mode) + 1) % len(names)] if mode in names else names[0]
+
+
 def game_name(mode: object) -> str:
     """A game's name in the box's language."""
     return _(GAMES.get(str(mode), str(mode)))

@@ -24,6 +24,18 @@ class Phase(StrEnum):
 
 
 @dataclass(frozen=True)
+class Seat:
+    """One seat of the table as the seat ring shows it (seat 1 faces the
+    screen; the others follow clockwise)."""
+    seat: int
+    alive: bool = True
+    role: str = ""            # the card turned up, once dead (the book and terminal show it)
+    cursor: bool = False      # the seat the buttons point at, or the one the screen is about
+    marked: bool = False      # chosen in this entry (a Lover)
+    refused: bool = False     # may not be chosen now (accused just before)
+
+
+@dataclass(frozen=True)
 class View:
     """One screen. Long texts arrive already paged (wolfbox.pages): each
     field holds what fits its area at the size floor.
@@ -51,6 +63,9 @@ class View:
     urgent: bool = False               # the last seconds: the timer itself turns red
     held: Button | None = None         # a button being held for its hold action
     held_progress: float = 0.0         # 0..1 of that hold's time
+    # The seat ring, where the screen is about the seats: drawn as a ring
+    # with `big`, `details` and the caption in its middle.
+    seats: tuple[Seat, ...] = ()
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")

@@ -42,10 +42,10 @@ from ..effects import (
     StopSpeech,
 )
 from ..events import SpeechDone
-from ..games import MODE_KEY, game_name
+from ..games import MODE_KEY, game_name, next_game
 from ..i18n import _
 from ..timer import Countdown
-from ..view import Phase, View
+from ..view import Phase, Seat, View
 from . import rules, said
 from .book import ACCUSATION, DEATH, HEARTBREAK, LYNCH, NIGHT, SHOT, VOTE, WIN, Book, Record
 from .night import MATCHMAKER, Step, call_title, night_calls
@@ -71,7 +71,6 @@ class Stage(StrEnum):
     HANDS = "hands"            # "raise your hands", then the 3-5 s beat
     COUNT = "count"            # the Mayor taps a hand at a time
     RESULT = "result"          # the count against the threshold
-    BOOK = "book"              # the game log, opened from the discussion
     END = "end"                # who won, and the whole story
 
 
@@ -88,12 +87,16 @@ PHASE_OF = {
     # The count and its result show the hands against the threshold: a value
     # and its notes, the referee's layout.
     Stage.HANDS: Phase.VOTE, Stage.COUNT: Phase.REFEREE, Stage.RESULT: Phase.REFEREE,
-    Stage.BOOK: Phase.VERDICT, Stage.END: Phase.VERDICT,
+    Stage.END: Phase.VERDICT,
 }
+# The stages whose screen is about the seats: the seat ring is drawn, with
+# the value and the question in its middle.
+RING_STAGES = (Stage.LOVERS, Stage.DAWN, Stage.ROLE, Stage.SHOT, Stage.DISCUSSION,
+               Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE)
 # Where a checkpoint may be taken, and so where a game resumes.
 CHECKPOINTS = (Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION, Stage.END)
 _DAY_STAGES = (Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE, Stage.HANDS,
-               Stage.COUNT, Stage.RESULT, Stage.BOOK)
+               Stage.COUNT, Stage.RESULT)
 
 # Night stages: say the call, wait for the action, say the closing line.
 _SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
@@ -118,23 +121,12 @@ class Options:
 
 
 @dataclass(frozen=True)
-class SeatShown:
-    """One seat of the ring as the screen shows it."""
-    seat: int
-    alive: bool
-    role: str = ""            # the role's name, once dead
-    cursor: bool = False      # the seat the Mayor's buttons point at
-    marked: bool = False      # chosen (a Lover being entered)
-    refused: bool = False     # may not be picked now (accused just before)
-
-
-@dataclass(frozen=True)
 class Screen:
-    """What the device draws: the common screen model, the exact stage,
-    and the seat ring when the stage shows it."""
+    """The screen model, the exact stage, and the seat ring as it stands
+    (the view carries the ring only where it is drawn: RING_STAGES)."""
     view: View
     stage: Stage
-    seats: tuple[SeatShown, ...] = ()
+    seats: tuple[Seat, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,6 +149,7 @@ class Game:
     book: Book = field(default_factory=Book)
     winner: str | None = None
     paused: bool = False
+    reading: bool = False               # the book is open over the game
     alert: str = ""
     caption: str = ""
     # night
@@ -241,6 +234,11 @@ class Game:
 
     # ====================================================== what buttons do
     def _taps(self) -> dict[Button, _Action]:
+        if self.reading:
+            taps = {Button.START: _Action(_("Back"), self._close_book)}
+            if len(self._book_pages()) > 1:
+                taps[Button.NEXT] = _Action(_("More"), self._next_page)
+            return taps
         if self.paused:
             return {Button.START: _Action(_("Resume"), self._resume)}
         pause = _Action(_("Pause"), self._pause)
@@ -316,11 +314,6 @@ class Game:
             case Stage.RESULT:
                 return {Button.START: _Action(_("OK"), self._result_ok),
                         Button.BACK: _Action(_("Recount"), self._recount)}
-            case Stage.BOOK:
-                taps = {Button.START: _Action(_("Back"), self._close_book)}
-                if len(self._book_pages()) > 1:
-                    taps[Button.NEXT] = _Action(_("More"), self._next_page)
-                return taps
             case Stage.END:
                 taps = {Button.START: _Action(_("New game"), self._to_setup)}
                 if len(self._book_pages()) > 1:
@@ -330,8 +323,13 @@ class Game:
 
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
+        if self.stage is Stage.SETUP:
+            holds[Button.VOTE] = _Action(_("Hold: other game"), lambda now: [
+                ChangeSetting(MODE_KEY, next_game(MODE))])
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
+            if not self.reading:
+                holds[Button.NEXT] = _Action(_("Hold: book"), self._open_book)
         return holds
 
     def _seat_keys(self) -> dict[Button, _Action]:
@@ -345,7 +343,7 @@ class Game:
     def _change(self, step: int) -> list[DarkEffect]:
         item = self._items()[self.cursor % len(self._items())]
         if item == GAME_ITEM:              # back to the box's other game
-            return [ChangeSetting(MODE_KEY, "one_night")]
+            return [ChangeSetting(MODE_KEY, next_game(MODE))]
         if item == "players":
             self.players = (self.players - MIN_PLAYERS + step) % (
                 MAX_PLAYERS - MIN_PLAYERS + 1) + MIN_PLAYERS
@@ -370,6 +368,7 @@ class Game:
         night = self.stage in (Stage.NIGHT, Stage.LOVERS)
         effects: list[DarkEffect] = [Ambience(False)] if night else []
         self.stage, self.cursor, self.paused, self.timer = Stage.SETUP, 0, False, None
+        self.reading = False
         self._queue, self._line, self._speaking, self.caption = [], None, None, ""
         self._checkpoint = None
         return effects + [Checkpoint(MODE, self.to_dict())]
@@ -517,7 +516,7 @@ class Game:
     def _end(self, now: float) -> list[DarkEffect]:
         assert self.winner is not None
         self.book.add(Record(WIN, self.night, team=self.winner))
-        self.stage, self.page = Stage.END, 0
+        self.stage, self.page, self.reading = Stage.END, 0, False
         line = _(said.VILLAGE_WINS if self.winner == VILLAGE else said.WEREWOLVES_WIN)
         effects: list[DarkEffect] = [PlayCue(Cue.CHIME), self._take_checkpoint()]
         return effects + self._speak(now, line)
@@ -631,12 +630,14 @@ class Game:
 
     # ================================================================ book
     def _open_book(self, now: float) -> list[DarkEffect]:
-        effects = self._stop_timer(now)
-        self.stage, self.page = Stage.BOOK, 0
-        return effects
+        """The book over whatever the game is doing: the game goes on under
+        it (a call is timed, a line is said) and is there when it closes."""
+        self.reading, self.page = True, 0
+        return []
 
     def _close_book(self, now: float) -> list[DarkEffect]:
-        return self._begin_discussion(now, "")
+        self.reading = False
+        return []
 
     def _next_page(self, now: float) -> list[DarkEffect]:
         self.page = (self.page + 1) % len(self._book_pages())
@@ -825,14 +826,30 @@ class Game:
         holds = {b: a.label for b, a in self._holds().items()}
         for b, label in holds.items():
             legend.setdefault(b, label)
-        # The entry screens show the Mayor's question, not the line just said.
-        entry = PHASE_OF[self.stage] is Phase.REFEREE
+        # The ring shows the line in its middle while it is said (a table
+        # without sound reads it there), then the Mayor's question again;
+        # the count's screens show their verdict, not the line.
+        ring = self.stage in RING_STAGES
+        speaking = self._line is not None and bool(self.caption)
+        caption = self.caption if speaking else ""
+        if PHASE_OF[self.stage] is not Phase.REFEREE and not ring:
+            caption = self.caption
+        elif not ring:
+            caption = ""
         view = View(phase=PHASE_OF[self.stage], title="", paused=self.paused,
-                    caption="" if entry else self.caption, alert=self.alert,
+                    caption=caption, alert=self.alert,
                     legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
                     holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
-        view = self._stage_view(view, now)
-        return Screen(view, self.stage, self._seats_shown())
+        if self.reading:
+            # Not dimmed at night: the Mayor reads it while the table sleeps.
+            view = dataclasses.replace(self._book_view(view), phase=Phase.VERDICT, caption="")
+        else:
+            view = self._stage_view(view, now)
+        seats = self._seats_shown()
+        if ring and not self.reading:
+            view = dataclasses.replace(view, seats=seats,
+                                       details=() if caption else view.details)
+        return Screen(view, self.stage, seats)
 
     def _stage_view(self, v: View, now: float) -> View:
         r = dataclasses.replace
@@ -852,11 +869,12 @@ class Game:
                 return r(v, title=title, big=big, dim=True,
                          progress=1 - self.step_index / len(self.steps))
             case Stage.LOVERS:
-                return r(v, title=_("Night 1 · Lovers"), big=str(self.cursor), dim=True,
+                # Not dimmed: the Mayor reads the seats while the table sleeps.
+                return r(v, title=_("Night 1 · Lovers"), big=_seat_word(self.cursor),
                          details=(_("Mark the two Lovers the Matchmaker chose."),))
             case Stage.DAWN:
                 return r(v, title=_("Dawn {n} · Who died?").format(n=self.night),
-                         big=str(self.cursor),
+                         big=_seat_word(self.cursor),
                          details=(_("Mark each seat that died in the night."),))
             case Stage.ROLE:
                 options = self._role_options()
@@ -866,16 +884,16 @@ class Game:
                          details=(_("Which card did seat {seat} have?")
                                   .format(seat=self.dying),))
             case Stage.SHOT:
-                return r(v, title=_("The Hunter's victim"), big=str(self.cursor),
+                return r(v, title=_("The Hunter's victim"), big=_seat_word(self.cursor),
                          details=(_("The Hunter at seat {seat} chooses alone.")
                                   .format(seat=self.by),))
             case Stage.DISCUSSION:
                 return r(v, title=_("Day {n} · Discussion").format(n=self.night), big=clock,
                          details=(self._alive_words(),), hint=Button.VOTE)
             case Stage.ACCUSE:
-                return r(v, title=_("Who is accused?"), big=str(self.cursor))
+                return r(v, title=_("Who is accused?"), big=_seat_word(self.cursor))
             case Stage.SECOND:
-                return r(v, title=_("Is there a second?"), big=str(self.accused))
+                return r(v, title=_("Is there a second?"), big=_seat_word(self.accused))
             case Stage.DEFENCE:
                 return r(v, title=_("Seat {seat} · Defence").format(seat=self.accused),
                          big=clock, hint=Button.VOTE)
@@ -890,6 +908,10 @@ class Game:
                 return r(v, title=_("Votes to lynch seat {seat}").format(seat=self.accused),
                          big=str(self._votes()), details=details,
                          hint=Button.START if self.stage is Stage.RESULT else None)
+        return self._book_view(v)
+
+    def _book_view(self, v: View) -> View:
+        """The story so far, a page at a time; at the end, under who won."""
         shown = self._book_pages()
         page = self.page % len(shown)
         if self.stage is Stage.END:
@@ -900,7 +922,7 @@ class Game:
         if len(shown) > 1:
             title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
                                                         pages=len(shown))
-        return r(v, title=title, details=shown[page])
+        return dataclasses.replace(v, title=title, details=shown[page])
 
     def _setup_value(self) -> str:
         item = self._items()[self.cursor % len(self._items())]
@@ -914,7 +936,7 @@ class Game:
         item = self._items()[self.cursor % len(self._items())]
         if item == GAME_ITEM:
             return (_("Game"), _("VOTE or BACK: back to {game}.").format(
-                game=game_name("one_night")))
+                game=game_name(next_game(MODE))))
         name = _("Players") if item == "players" else role_name(item)
         setup = rules.Setup.of(self.players, self.chosen)
         deal = ", ".join(f"{n}× {role_name(r)}" for r, n in setup.counts.items())
@@ -943,7 +965,7 @@ class Game:
         out.append(_("Needed: {needed}").format(needed=rules.lynch_threshold(living)))
         return tuple(out)
 
-    def _seats_shown(self) -> tuple[SeatShown, ...]:
+    def _seats_shown(self) -> tuple[Seat, ...]:
         ring = self.ring
         if ring is None or self.stage in (Stage.SETUP, Stage.RESUME):
             return ()
@@ -956,7 +978,7 @@ class Game:
             target = self.accused
         else:
             target = 0
-        return tuple(SeatShown(
+        return tuple(Seat(
             seat=s, alive=ring.alive(s),
             role=role_name(ring.dead[s]) if s in ring.dead else "",
             cursor=s == target,
@@ -991,3 +1013,8 @@ class Game:
 
 def _clock(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _seat_word(seat: int) -> str:
+    """The seat a ring screen is about, in its middle."""
+    return _("Seat {seat}").format(seat=seat)
