@@ -39,6 +39,7 @@ from wolfbox.hardware.leds import LedBank
 from wolfbox.i18n import _
 from wolfbox.menu import default
 from wolfbox.mode import Mode
+from wolfbox.pages import PER_WORD
 from wolfbox.settings import SETTINGS
 
 from . import notices as notice_texts
@@ -145,7 +146,14 @@ def _game(config: Config, memory: dict, has_brightness: bool) -> Games:
 def _dark_arts(config: Config, memory: dict) -> Mode:
     """Werewolves of the Dark Arts; a game saved before a power cut is
     offered for resuming."""
-    options = DarkOptions(scale=config.night.scale, line_gap=config.night.line_gap)
+    mayor = config.mayor
+    options = DarkOptions(scale=config.night.scale, line_gap=config.night.line_gap,
+                          per_word=PER_WORD * config.voice.length_scale,
+                          discussion_seconds=mayor.discussion_seconds or None,
+                          defence_seconds=mayor.defence_seconds or None,
+                          hands_beat=mayor.hands_seconds,
+                          fixed=frozenset(k for k in config.from_file
+                                          if k.startswith("mayor.")))
     saved = memory.get("game")
     if isinstance(saved, dict) and saved.get("mode") == DARK_ARTS \
             and isinstance(saved.get("state"), dict):

@@ -603,7 +603,8 @@ class _Draw:
         centre = (round(x), round(y))
         edge = max(1, self.px(2))
         if seat.cursor or seat.marked:
-            fill, ink = (LOVER if seat.marked else ACCENT), BG
+            fill = LOVER if seat.marked else URGENT if seat.refused else ACCENT
+            ink = BG
             pygame.draw.circle(self.surface, fill, centre, r)
             if seat.cursor and seat.marked:
                 pygame.draw.circle(self.surface, ACCENT, centre, r + self.px(4), edge)

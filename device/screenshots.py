@@ -96,48 +96,119 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
 
 
 def dark_arts_views() -> Iterator[tuple[str, View, str]]:
-    """Werewolf with a Mayor: the setup, a night call, the dawn's seat entry,
-    the discussion, and the hand count against the threshold."""
+    """Werewolf with a Mayor, a whole game of nine: the setup, a night call,
+    the Lovers and the deaths on the seat ring, the line said in its middle,
+    the discussion, a refused accusation, the hand count against the
+    threshold, the book over the night, the final screen; and a ring of 20."""
     from wolfbox.darkarts.game import Game, Options, Stage
-    game = Game(options=Options(scale=0.5))
+    # Who sits where (the box never knows): 1 villager, 2 hunter, 3 seer,
+    # 4 werewolf, 5 matchmaker, 6 villager, 7 villager, 8 werewolf, 9 villager.
+    game = Game(options=Options(scale=0.5), players=9,
+                chosen={"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1})
     now = 0.0
+
+    def tap(*buttons: Button) -> None:
+        for button in buttons:
+            game.handle(Tap(button), now)
+
+    def run(done: Callable[[], bool]) -> None:
+        nonlocal now
+        for _step in range(500):
+            if done():
+                return
+            due = game.next_change(now)
+            assert due is not None, game.stage
+            now = due
+            game.tick(now)
+        raise AssertionError(f"stuck at {game.stage}")
+
+    def to_seat(seat: int) -> None:
+        while game.cursor != seat:
+            tap(Button.NEXT)
+
+    def role(name: str) -> None:
+        while game.view(now).big != name:
+            tap(Button.NEXT)
+        tap(Button.START)
+
+    def said() -> None:
+        run(lambda: game._line is None)
+
     yield "c-mayor-setup", game.view(now), ""
-    game.handle(Tap(Button.START), now)
-    while game.stage is Stage.NIGHT and not game.view(now).big:
-        now = game.next_change(now) or now + 0.5
-        game.tick(now)
+    tap(Button.START)
+    run(lambda: bool(game.view(now).big))
     yield "c-mayor-night", game.view(now), ""
-    while game.stage is Stage.NIGHT:
-        now = game.next_change(now) or now + 0.5
-        game.tick(now)
+    run(lambda: game.stage is Stage.LOVERS)
+    for seat in (3, 7):
+        to_seat(seat)
+        tap(Button.VOTE)
+    to_seat(5)
+    yield "c-mayor-lovers", game.view(now), ""
+    tap(Button.START)
+    run(lambda: game.stage is Stage.DAWN)
+    to_seat(6)
     yield "c-mayor-dawn", game.view(now), ""
-    game.handle(Tap(Button.VOTE), now)                     # seat 1 died
+    tap(Button.VOTE)
     yield "c-mayor-role", game.view(now), ""
-    for _step in range(30):
-        if game.stage is Stage.DISCUSSION:
-            break
-        if game.stage in (Stage.DAWN, Stage.ROLE):
-            game.handle(Tap(Button.START), now)
-        elif (due := game.next_change(now)) is not None:
-            now = due
-            game.tick(now)
+    role("Villager")
+    yield "c-mayor-dawn-said", game.view(now), ""
+    said()
+    tap(Button.START)                                      # no more deaths
+    run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
     yield "c-mayor-discussion", game.view(now), ""
-    for button in (Button.VOTE, Button.NEXT, Button.VOTE, Button.VOTE, Button.VOTE):
-        game.handle(Tap(button), now)                      # accuse seat 3, seconded, vote
-    for _step in range(50):
-        if game.stage is Stage.COUNT:
-            break
-        due = game.next_change(now)
-        if due is None:
-            game.handle(Tap(Button.NEXT), now)
-        else:
-            now = due
-            game.tick(now)
-    for _hand in range(3):
-        game.handle(Tap(Button.VOTE), now)
+    tap(Button.VOTE)
+    to_seat(1)
+    tap(Button.VOTE, Button.VOTE, Button.VOTE)             # accused, seconded, to the vote
+    run(lambda: game.stage is Stage.COUNT)
+    tap(Button.VOTE, Button.VOTE)
     yield "c-mayor-count", game.view(now), ""
-    game.handle(Tap(Button.START), now)
+    tap(Button.START)
     yield "c-mayor-result", game.view(now), ""
+    said()
+    tap(Button.START)                                      # the vote failed
+    tap(Button.VOTE)                                       # accuse again
+    to_seat(1)
+    tap(Button.VOTE)                                       # refused: accused just before
+    yield "c-mayor-accuse-refused", game.view(now), ""
+    to_seat(4)
+    tap(Button.VOTE, Button.VOTE, Button.VOTE)
+    run(lambda: game.stage is Stage.COUNT)
+    tap(*[Button.VOTE] * 5, Button.START)                  # lynched
+    said()
+    tap(Button.START)
+    role("Werewolf")
+    run(lambda: game.stage is Stage.NIGHT and game.night == 2 and bool(game.view(now).big))
+    game.handle(Hold(Button.NEXT), now)
+    yield "c-mayor-book", game.view(now), ""
+    tap(Button.START)
+    run(lambda: game.stage is Stage.DAWN)
+    to_seat(2)
+    tap(Button.VOTE)
+    role("Hunter")
+    tap(Button.START)                                      # no more deaths: the Hunter shoots
+    run(lambda: game._line is None)
+    to_seat(8)
+    yield "c-mayor-shot", game.view(now), ""
+    tap(Button.VOTE)
+    role("Werewolf")
+    said()
+    yield "c-mayor-end", game.view(now), ""
+    if game.view(now).title.endswith("/2"):
+        tap(Button.NEXT)
+        yield "c-mayor-end-2", game.view(now), ""
+    # The largest table the game takes: 20 seats round the ring.
+    game = Game(options=Options(scale=0.5), players=20,
+                chosen={"werewolf": 4, "hunter": 1, "matchmaker": 1, "seer": 1})
+    now = 0.0
+    tap(Button.START)
+    run(lambda: game.stage is Stage.LOVERS)
+    for seat in (12, 19):
+        to_seat(seat)
+        tap(Button.VOTE)
+    tap(Button.START)
+    run(lambda: game.stage is Stage.DAWN)
+    to_seat(17)
+    yield "c-mayor-ring-20", game.view(now), ""
 
 
 def referee_views(flow: Flow, now: float) -> Iterator[tuple[str, View, str]]:

@@ -34,14 +34,15 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
     p = tmp_path / "defaults.toml"
     p.write_text(defaults_toml())
     assert load(p) == Config()
-    assert set(tomllib.loads(defaults_toml())) == {"game", "night", "buttons", "leds",
+    assert set(tomllib.loads(defaults_toml())) == {"game", "night", "mayor", "buttons", "leds",
                                                    "hardware", "keys", "screen", "voice",
                                                    "sound"}
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, buttons, leds, hardware, keys, "
-                  "screen, voice, sound)"),
+    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, mayor, buttons, leds, hardware, "
+                  "keys, screen, voice, sound)"),
+    ({"mayor": {"hands_seconds": 9}}, "mayor.hands_seconds must be between 3 and 5, got 9"),
     ({"game": {"discusion_seconds": 3}}, "unknown key 'game.discusion_seconds'"),
     ({"game": {"discussion_seconds": "five"}}, "game.discussion_seconds must be a number, "
                                                'got "five"'),

@@ -521,3 +521,51 @@ def test_the_mayor_cannot_cut_a_night_call_short():
     before = (g.step_index, g.night_stage, g.timer)
     assert t.press(NEXT) == [] and (g.step_index, g.night_stage, g.timer) == before
     assert dict(g.view(t.now).legend)[Button.NEXT] == "Hold: book"   # no tap
+
+
+def test_the_setup_sets_an_optional_discussion_limit_the_box_remembers():
+    """003 sets no limit; a table that wants one sets it on the setup screen:
+    the discussion then chimes when it runs out, and the box keeps the value."""
+    from wolfbox.effects import ChangeSetting
+    from wolfbox.settings import remembered_settings
+
+    t = new_game()
+    g = t.game
+    while g.view(t.now).details[0] != "Discussion limit":
+        t.press(NEXT)
+    assert g.view(t.now).big == "No limit"
+    said = t.press(VOTE_)
+    assert said == [ChangeSetting("mayor.discussion_seconds", 60.0)]
+    assert g.view(t.now).big == "1:00"
+    assert remembered_settings({"settings": {"mayor.discussion_seconds": 60.0}}) == {
+        "mayor.discussion_seconds": 60.0}
+    t.press(BACK)
+    t.press(BACK)                               # wraps round to the longest
+    assert g.view(t.now).big == "15:00" and g.options.discussion_seconds == 900
+    t.press(VOTE_)
+    t.press(VOTE_)
+    while g.view(t.now).details[0] != "Players":
+        t.press(NEXT)
+    t.press(START)
+    t.stage_is(Stage.LOVERS)
+    for seat in (3, 5):
+        t.seat(seat)
+        t.press(VOTE_)
+    t.press(START)
+    t.stage_is(Stage.DAWN)
+    t.press(START)                              # nobody died
+    t.run_until(lambda game: game.stage is Stage.DISCUSSION)
+    start = t.now
+    assert g.view(t.now).big == "1:00"
+    out = t.run_until(lambda game: game.timer is None)
+    assert PlayCue(Cue.TIME_UP) in out and t.now - start == pytest.approx(60.0)
+    assert g.stage is Stage.DISCUSSION          # the Mayor moves on, not the box
+
+
+def test_a_limit_the_config_file_sets_is_fixed_on_the_setup_screen():
+    g = Game(Options(discussion_seconds=120.0, fixed=frozenset({"mayor.discussion_seconds"})))
+    t = Table(g)
+    while g.view(t.now).details[0] != "Discussion limit":
+        t.press(NEXT)
+    assert t.press(VOTE_) == [] and g.options.discussion_seconds == 120.0
+    assert g.view(t.now).details[1] == "Set in the config file."

@@ -66,6 +66,19 @@ class NightConfig:
 
 
 @dataclass
+class MayorConfig:
+    """Werewolf with a Mayor (game.mode = "dark_arts"): the day's optional
+    limits. 003 sets none; a table that wants one sets it here or on the
+    Mayor's setup screen."""
+    discussion_seconds: float = _c(0.0, "a limit on each open discussion; 0: none (003)",
+                                   min=0, max=3600)
+    defence_seconds: float = _c(0.0, "a limit on the accused's defence; 0: none", min=0,
+                                max=600)
+    hands_seconds: float = _c(4.0, "the beat for raising hands before the count (003: "
+                                   "3 to 5 seconds)", min=3, max=5)
+
+
+@dataclass
 class ButtonsConfig:
     start: int = _c(5, "BCM pin of START/PAUSE (header pin 29)", min=0, max=27)
     vote: int = _c(6, "BCM pin of VOTE (header pin 31)", min=0, max=27)
@@ -159,6 +172,7 @@ class SoundConfig:
 class Config:
     game: GameConfig = field(default_factory=GameConfig)
     night: NightConfig = field(default_factory=NightConfig)
+    mayor: MayorConfig = field(default_factory=MayorConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     leds: LedsConfig = field(default_factory=LedsConfig)
     hardware: HardwareConfig = field(default_factory=HardwareConfig)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config, ConfigError, check_value, toml_value, values
+from .darkarts.game import SETTABLE as DARK_ARTS_SETTABLE
 from .i18n import _
 from .menu import ITEMS, with_value
 
@@ -19,7 +20,7 @@ from .menu import ITEMS, with_value
 REMEMBERED_KEYS = {"deck": "game.deck", "players": "game.players"}
 # The settings screen's values are kept under this key, by their config keys.
 SETTINGS = "settings"
-SETTABLE = frozenset(item.key for item in ITEMS if item.key)
+SETTABLE = frozenset(item.key for item in ITEMS if item.key) | DARK_ARTS_SETTABLE
 
 
 def remembered_settings(state: dict[str, Any]) -> dict[str, Any]:

@@ -107,6 +107,13 @@ _TO_DISCUSSION, _TO_NIGHT = "discussion", "night"
 DarkEffect = Effect
 MODE = "dark_arts"                     # this mode's name, in saved games and settings
 GAME_ITEM = "game"                     # the setup's last item: the choice of game
+# The day's optional limits, set on the setup screen: item -> (config key, steps in s).
+LIMITS = {
+    "discussion": ("mayor.discussion_seconds", (0, 60, 120, 180, 300, 420, 600, 900)),
+    "defence": ("mayor.defence_seconds", (0, 30, 60, 90, 120, 180)),
+}
+# What the setup screen may change and the box remembers (wolfbox.settings).
+SETTABLE = frozenset(key for key, _steps in LIMITS.values())
 
 
 @dataclass(frozen=True)
@@ -116,6 +123,7 @@ class Options:
     discussion_seconds: float | None = None              # None: no limit (003)
     defence_seconds: float | None = None                 # None: no limit
     hands_beat: float = 4.0                              # 003: "around 3-5 seconds"
+    fixed: frozenset[str] = frozenset()                  # config keys the file sets
     line_gap: float = 0.6                                # silence after a line
     per_word: float = pages.PER_WORD                     # caption time a word
 
@@ -338,7 +346,7 @@ class Game:
 
     # ================================================================ setup
     def _items(self) -> tuple[str, ...]:
-        return ("players", *CHOSEN, GAME_ITEM)
+        return ("players", *CHOSEN, *LIMITS, GAME_ITEM)
 
     def _change(self, step: int) -> list[DarkEffect]:
         item = self._items()[self.cursor % len(self._items())]
@@ -348,6 +356,20 @@ class Game:
             self.players = (self.players - MIN_PLAYERS + step) % (
                 MAX_PLAYERS - MIN_PLAYERS + 1) + MIN_PLAYERS
             return []
+        if item in LIMITS:
+            key, steps = LIMITS[item]
+            if key in self.options.fixed:
+                self.alert = _("Set in the config file.")
+                return []
+            now_at = self._limit(item)
+            here = steps.index(now_at) if now_at in steps else 0
+            value = steps[(here + step) % len(steps)]
+            limit = float(value) or None
+            if item == "discussion":
+                self.options = dataclasses.replace(self.options, discussion_seconds=limit)
+            else:
+                self.options = dataclasses.replace(self.options, defence_seconds=limit)
+            return [ChangeSetting(key, float(value))]
         most = ROLES[item].most or self.players
         # Nobles come in twos (004): none or two.
         unit = 2 if item == "noble" else 1
@@ -827,15 +849,18 @@ class Game:
         for b, label in holds.items():
             legend.setdefault(b, label)
         # The ring shows the line in its middle while it is said (a table
-        # without sound reads it there), then the Mayor's question again;
-        # the count's screens show their verdict, not the line.
+        # without sound reads it there; an alert is shown once, in its box),
+        # then the Mayor's question again. The count's screens show their
+        # verdict and the end its winner in the title, not the line. The
+        # night and the hands show the line, as One Night does.
         ring = self.stage in RING_STAGES
-        speaking = self._line is not None and bool(self.caption)
-        caption = self.caption if speaking else ""
-        if PHASE_OF[self.stage] is not Phase.REFEREE and not ring:
-            caption = self.caption
-        elif not ring:
+        if ring:
+            speaking = self._line is not None and self.caption != self.alert
+            caption = self.caption if speaking else ""
+        elif PHASE_OF[self.stage] is Phase.REFEREE or self.stage is Stage.END:
             caption = ""
+        else:
+            caption = self.caption
         view = View(phase=PHASE_OF[self.stage], title="", paused=self.paused,
                     caption=caption, alert=self.alert,
                     legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
@@ -924,10 +949,17 @@ class Game:
                                                         pages=len(shown))
         return dataclasses.replace(v, title=title, details=shown[page])
 
+    def _limit(self, item: str) -> int:
+        seconds = getattr(self.options, f"{item}_seconds")
+        return round(seconds) if seconds else 0
+
     def _setup_value(self) -> str:
         item = self._items()[self.cursor % len(self._items())]
         if item == GAME_ITEM:
             return game_name(MODE)
+        if item in LIMITS:
+            seconds = self._limit(item)
+            return _clock(seconds) if seconds else _("No limit")
         if item == "players":
             return str(self.players)
         return str(self.chosen.get(item, 0))
@@ -937,6 +969,11 @@ class Game:
         if item == GAME_ITEM:
             return (_("Game"), _("VOTE or BACK: back to {game}.").format(
                 game=game_name(next_game(MODE))))
+        if item in LIMITS:
+            name = _("Discussion limit") if item == "discussion" else _("Defence limit")
+            note = _("Set in the config file.") if LIMITS[item][0] in self.options.fixed \
+                else _("When it runs out, a chime; the Mayor moves on.")
+            return (name, note)
         name = _("Players") if item == "players" else role_name(item)
         setup = rules.Setup.of(self.players, self.chosen)
         deal = ", ".join(f"{n}× {role_name(r)}" for r, n in setup.counts.items())
