@@ -97,8 +97,10 @@ class Table:
         self.seat(accused)
         self.press(VOTE_)
         assert self.game.stage is Stage.SECOND
+        self.settle()                           # the table hears the accusation
         self.press(VOTE_)
         assert self.game.stage is Stage.DEFENCE
+        self.settle()                           # the accused defends
         self.press(VOTE_)
         said = self.stage_is(Stage.COUNT)
         for _ in range(hands):
@@ -465,6 +467,8 @@ def test_no_second_returns_to_discussion_and_the_book_opens_from_it():
     assert says(t.effects)[-1] == "No second. The discussion goes on."
     assert g.book.lines()[-1] == "Day 1: seat 4 accused, no second."
     assert g.previous_accused == 4              # accused just before, seconded or not
+    # A tap opens the book here: no hold says the same again.
+    assert Button.NEXT not in dict(g.view(t.now).holds)
     said = t.press(NEXT)                        # the book
     assert g.reading and g.stage is Stage.DISCUSSION and says(said) == []
     screen = g.screen(t.now)
@@ -569,3 +573,18 @@ def test_a_limit_the_config_file_sets_is_fixed_on_the_setup_screen():
         t.press(NEXT)
     assert t.press(VOTE_) == [] and g.options.discussion_seconds == 120.0
     assert g.view(t.now).details[1] == "Set in the config file."
+
+
+def test_a_vote_called_early_drops_the_lines_still_waiting():
+    """The Mayor moves to the vote while the box is still speaking: the
+    call for hands is said at once; stale lines are not said after it."""
+    t = play_to_day_one_after_a_failed_vote()
+    g = t.game
+    t.press(VOTE_)
+    t.seat(4)
+    t.press(VOTE_)                              # "Seat 4 is accused…" starts
+    t.press(VOTE_)                              # seconded: "defend yourself" waits
+    said = t.press(VOTE_)                       # to the vote at once
+    assert says(said) == ["Raise your hands to lynch seat 4."]
+    t.stage_is(Stage.COUNT)
+    assert "Seat 4, defend yourself." not in says(t.effects[-10:])

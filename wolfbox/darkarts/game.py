@@ -143,6 +143,9 @@ class _Action:
     run: Callable[[float], list[DarkEffect]]
 
 
+_NO_ACTION = _Action("", lambda now: [])
+
+
 @dataclass
 class Game:
     options: Options = field(default_factory=Options)
@@ -336,7 +339,8 @@ class Game:
                 ChangeSetting(MODE_KEY, next_game(MODE))])
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
-            if not self.reading:
+            taps = self._taps()
+            if not self.reading and taps.get(Button.NEXT, _NO_ACTION).run != self._open_book:
                 holds[Button.NEXT] = _Action(_("Hold: book"), self._open_book)
         return holds
 
@@ -597,8 +601,9 @@ class Game:
     def _call_hands(self, now: float) -> list[DarkEffect]:
         effects = self._stop_timer(now)
         self.stage, self.hands, self.adjust, self.adjusting = Stage.HANDS, 0, 0, False
-        # The beat starts when the line has been said (see _line_finished).
-        return effects + self._speak(now, said.raise_hands(self.accused))
+        # The beat starts when the line has been said (see _line_finished);
+        # a line still waiting (a defence the Mayor cut short) is dropped.
+        return effects + self._say_now(now, said.raise_hands(self.accused))
 
     def _start_count(self, now: float) -> list[DarkEffect]:
         effects: list[DarkEffect] = []
