@@ -23,3 +23,17 @@ def test_the_sheet_is_json_and_marks_the_first_night_calls():
         ("seer", False), ("wake_up", False)]
     assert out["thresholds"]["7"] == 4 and out["thresholds"]["2"] == 1
     assert len(out["thresholds"]) == 6
+
+
+def test_the_sheet_notes_how_to_resolve_a_night_with_004s_roles():
+    """004's resolution (blocks, protection, the knife, what each learner
+    sees) is the Mayor's to apply: the sheet says it for the roles dealt."""
+    from wolfbox.darkarts.rules import Setup
+    from wolfbox.darkarts.sheet import sheet
+
+    assert sheet(Setup.of(9, {"werewolf": 2, "hunter": 1, "matchmaker": 1}))["notes"] == []
+    notes = sheet(Setup.of(9, {"werewolf": 1, "alchemist": 1, "seer": 1}))["notes"]
+    assert any(n.startswith("Alchemist: the chosen player's power fails") for n in notes)
+    assert any("which of them does the killing" for n in notes)
+    assert any(n.startswith("Seer: the Alchemist and the Track Reader") for n in notes)
+    assert not any(n.startswith("Priest") for n in notes)

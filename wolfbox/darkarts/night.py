@@ -101,6 +101,35 @@ CALLS = (
 )
 
 
+# What the Mayor needs to resolve a night with 004's roles (004's night
+# resolution and its roles' notes): each note, and the roles that bring it in.
+_FROM_004 = frozenset({NOBLE, ALCHEMIST, CHEF, GUARD, SEER, TRACK_READER, DAIRY_MAID, PRIEST})
+MAYOR_NOTES: tuple[tuple[frozenset[str], str], ...] = (
+    (_FROM_004, N_("Nobody may choose themselves; the werewolves may not choose one of "
+                   "their own.")),
+    (frozenset({ALCHEMIST}), N_("Alchemist: the chosen player's power fails tonight, and "
+                                "a blocked player learns nothing.")),
+    (frozenset({CHEF}), N_("Chef: the guest in the kitchen is blocked and cannot be killed "
+                           "tonight.")),
+    (frozenset({GUARD}), N_("Guard: the protected player cannot be killed tonight.")),
+    (frozenset({ALCHEMIST, CHEF}), N_("With an Alchemist or a Chef, the werewolves also "
+                                      "point at which of them does the killing: the kill "
+                                      "fails if that werewolf is blocked.")),
+    (frozenset({SEER}), N_("Seer: the Alchemist and the Track Reader show as werewolves.")),
+    (frozenset({TRACK_READER}), N_("Track Reader: a Werewolf and a Villager both show as "
+                                   "no special role.")),
+    (frozenset({DAIRY_MAID}), N_("Dairy Maid: the Mayor tells the chosen player, by a "
+                                 "touch, that the Dairy Maid is with the village.")),
+    (frozenset({PRIEST}), N_("Priest: the player's real visit tonight; the werewolf who "
+                             "killed visited the victim.")),
+)
+
+
+def mayor_notes(in_play: frozenset[str] | set[str]) -> tuple[str, ...]:
+    """The notes that the roles in play bring in, translated."""
+    return tuple(_(note) for roles, note in MAYOR_NOTES if roles & set(in_play))
+
+
 @dataclass(frozen=True)
 class Step:
     """One call as said on a given night: `text`, then `seconds`, then `after`."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .night import CALLS, night_calls
+from .night import CALLS, mayor_notes, night_calls
 from .rules import Setup, lynch_threshold
 
 
@@ -20,7 +20,8 @@ def thresholds(players: int) -> dict[int, int]:
 
 def sheet(setup: Setup, scale: float = 1.0) -> dict[str, Any]:
     """JSON-safe: {"mode", "players", "roles", "night": [{"id", "text",
-    "seconds", "first_night_only"}], "thresholds": {"<living>": hands}}."""
+    "seconds", "first_night_only"}], "thresholds": {"<living>": hands},
+    "notes": [what the Mayor needs to resolve a night with 004's roles]}."""
     first_only = {c.id for c in CALLS if c.first_night_only}
     return {
         "mode": "dark_arts",
@@ -30,6 +31,7 @@ def sheet(setup: Setup, scale: float = 1.0) -> dict[str, Any]:
                    "first_night_only": s.id in first_only}
                   for s in night_calls(setup.in_play(), 1, scale)],
         "thresholds": {str(k): v for k, v in thresholds(setup.players).items()},
+        "notes": list(mayor_notes(setup.in_play())),
     }
 
 
@@ -87,4 +89,7 @@ def sheet_text(data: dict[str, Any]) -> str:
                   "counts, the Mayor does not):")]
     out += [_("  {living} living: {hands}").format(living=living, hands=hands)
             for living, hands in data["thresholds"].items()]
+    if data["notes"]:
+        out += ["", _("Resolving the night (004):")]
+        out += [f"  - {note}" for note in data["notes"]]
     return "\n".join(out)
