@@ -579,7 +579,6 @@ def test_a_vote_called_early_drops_the_lines_still_waiting():
     """The Mayor moves to the vote while the box is still speaking: the
     call for hands is said at once; stale lines are not said after it."""
     t = play_to_day_one_after_a_failed_vote()
-    g = t.game
     t.press(VOTE_)
     t.seat(4)
     t.press(VOTE_)                              # "Seat 4 is accused…" starts
