@@ -1,0 +1,522 @@
+"""Werewolf with a Mayor (Werewolves of the Dark Arts) end to end, as issue 11
+asks: a whole game of 7 players on the box's buttons (two nights, a failed
+vote, a lynch, a Hunter chain, a win), then the same game in a real process,
+killed mid-game and resumed.
+
+The seat plan, which the box never knows (the test plays the table):
+1 werewolf, 2 hunter, 3 seer, 4 matchmaker, 5 villager, 6 werewolf, 7 villager.
+The Matchmaker makes 5 and 6 the Lovers. Night 1 the werewolves kill 7.
+Day 1: seat 2 is accused and seconded, 2 hands of the 3 needed: the vote
+fails; seat 1 is accused, 3 hands, just enough: lynched, a Werewolf. Night 2 the werewolves
+kill 2, the Hunter; he shoots 6, the other Werewolf; 5, 6's Lover, dies of a
+broken heart. Left alive: 3 and 4, no werewolf: the village wins.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import Lines
+from pilot import FakeClock, Pilot
+
+from helpers import fill_cache
+from wolfbox.buttons import Button
+from wolfbox.config import Config
+from wolfbox.darkarts import said
+from wolfbox.darkarts.game import Stage
+from wolfbox.device.app import build
+from wolfbox.hardware.factory import mock_factory
+from wolfbox.view import Phase
+
+NO_RENDERER = [sys.executable, "-c", "import sys; sys.exit(3)"]
+PLAYERS = 7
+LINES = said.all_lines(PLAYERS)          # everything this table can hear
+# What night 2 says (the same whoever has died), and the book at the end of the
+# seat plan's game: the whole story.
+NIGHT_2 = [
+    "Night falls. Everyone, close your eyes.",
+    "Werewolves, open your eyes. Agree in silence on your victim and point at them.",
+    "Werewolves, close your eyes.",
+    "Seer, open your eyes. Point at a player: the Mayor shows you whether they are a "
+    "werewolf.",
+    "Seer, close your eyes.",
+    "Everyone, open your eyes. Stay silent until the Mayor has told you who died."]
+BOOK = [
+    "Night 1: seat 7 died (Villager).",
+    "Day 1: seat 2 accused, seconded.",
+    "Day 1: 2 votes to lynch seat 2, 3 needed: failed.",
+    "Day 1: seat 1 accused, seconded.",
+    "Day 1: 3 votes to lynch seat 1, 3 needed: lynched.",
+    "Day 1: seat 1 was lynched (Werewolf).",
+    "Night 2: seat 2 died (Hunter).",
+    "Day 2: the Hunter at seat 2 shot seat 6 (Werewolf).",
+    "Day 2: seat 5 died of a broken heart for seat 6 (Villager).",
+    "The village wins."]
+
+
+def mayor_config(tmp_path: Path) -> Config:
+    c = Config()
+    c.game.mode = "dark_arts"
+    c.night.line_gap = 0.05
+    c.voice.cache_dir = str(tmp_path / "cache")
+    return c
+
+
+@pytest.fixture
+def pilot(tmp_path, monkeypatch):
+    """The real box in Mayor mode on mock pins and a fake clock, with a tone
+    for every line it can say (a stand-in voice)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    config = mayor_config(tmp_path)
+    fill_cache(config, LINES)
+    clock = FakeClock()
+    parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
+                  stdin_keys=False, renderer_command=NO_RENDERER)
+    yield Pilot(parts, clock)
+    parts.close()
+
+
+def heard(pilot: Pilot) -> list[str]:
+    """Every line the narrator has played, in order."""
+    return [p.text for p in pilot.parts.narrator.played]
+
+
+def stage(pilot: Pilot) -> Stage:
+    return pilot.box.flow.stage
+
+
+def next_until(pilot: Pilot, big: str) -> None:
+    """NEXT until the screen's big value reads `big` (a seat, a role, a count)."""
+    for _ in range(2 * PLAYERS):
+        if pilot.view.big == big:
+            return
+        pilot.press(Button.NEXT)
+    raise AssertionError(f"NEXT never reached {big!r}; the screen shows {pilot.view.big!r}")
+
+
+def said_out(pilot: Pilot) -> None:
+    """Let every queued line be said (the Mayor waits for the box to finish)."""
+    pilot.until(lambda: pilot.box.flow.active._line is None, limit=60)
+
+
+def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
+    """The whole game of the seat plan above, on mock buttons and a fake clock, as a
+    Mayor plays it: what the table hears and what the screen shows at each step."""
+    narrator = pilot.parts.narrator
+    assert narrator.sound, "the dummy audio driver should give a mixer"
+
+    # Setup: the Mayor sets the table with the buttons. NEXT moves between the
+    # items (players, then each role), VOTE and BACK change the value.
+    assert (pilot.view.title, pilot.view.details[0], pilot.view.big) == (
+        "Werewolf with a Mayor", "Players", "7")
+    pilot.press(Button.VOTE)
+    assert pilot.view.big == "8"
+    pilot.press(Button.BACK)
+    assert pilot.view.big == "7"
+    for role in ("Werewolf", "Hunter", "Matchmaker", "Seer"):
+        pilot.press(Button.NEXT)
+        assert pilot.view.details[0] == role
+        if role != "Werewolf":                         # two werewolves already
+            pilot.press(Button.VOTE)
+        assert pilot.view.big == ("2" if role == "Werewolf" else "1")
+    assert pilot.view.details[1] == \
+        "Deal: 2× Werewolf, 1× Hunter, 1× Matchmaker, 1× Seer, 2× Villager"
+
+    # Night 1 runs on its own clock: only START (pause) does anything.
+    pilot.press(Button.START)
+    night_began = pilot.clock.now
+    assert stage(pilot) is Stage.NIGHT
+    assert pilot.view.dim and pilot.view.title == "Night 1 · Eyes closed"
+    assert dict(pilot.view.legend) == {Button.START: "Pause", Button.NEXT: "Hold: book",
+                                       Button.BACK: "Hold: end game"}
+    pilot.until(lambda: pilot.box.flow.night_stage == "wait")
+    assert pilot.view.title == "Night 1 · Matchmaker"
+    for button in (Button.NEXT, Button.VOTE, Button.BACK):      # no skipping
+        pilot.press(button)
+    assert pilot.view.title == "Night 1 · Matchmaker"
+    pilot.until(lambda: stage(pilot) is Stage.LOVERS, limit=120)
+    assert pilot.clock.now - night_began >= 20         # the Matchmaker's time, whole
+    night_1 = [
+        "Night falls. Everyone, close your eyes.",
+        "Matchmaker, open your eyes. Point at two players: they are the Lovers. If one of "
+        "them dies, the other dies of a broken heart.",
+        "Matchmaker, close your eyes."]
+    assert heard(pilot) == night_1
+
+    # The Mayor marks the Lovers on the ring, undimmed while the table sleeps.
+    assert pilot.view.title == "Night 1 · Lovers" and not pilot.view.dim
+    assert pilot.view.label(Button.START) == ""           # not done before two are marked
+    next_until(pilot, "Seat 5")
+    pilot.press(Button.VOTE)
+    next_until(pilot, "Seat 6")
+    pilot.press(Button.VOTE)
+    assert [s.seat for s in pilot.view.seats if s.marked] == [5, 6]
+    pilot.press(Button.START)
+    assert stage(pilot) is Stage.NIGHT
+    took = pilot.until(lambda: stage(pilot) is Stage.DAWN, limit=300)
+    assert took >= 15 + 30 + 15                 # the Lovers', the Werewolves', the Seer's
+    night_1 += [
+        "The Mayor will touch the two Lovers. Lovers, open your eyes and look at each other.",
+        "Lovers, close your eyes.",
+        "Werewolves, open your eyes. Agree in silence on your victim and point at them.",
+        "Werewolves, close your eyes.",
+        "Seer, open your eyes. Point at a player: the Mayor shows you whether they are a "
+        "werewolf.",
+        "Seer, close your eyes.",
+        "Everyone, open your eyes. Stay silent until the Mayor has told you who died."]
+    assert heard(pilot) == night_1
+
+    # Dawn 1: seat 7 died, a Villager.
+    assert pilot.view.title == "Dawn 1 · Who died?" and not pilot.view.dim
+    assert pilot.view.label(Button.START) == "Nobody died"
+    next_until(pilot, "Seat 7")
+    pilot.press(Button.VOTE)                                   # died
+    assert pilot.view.title == "Seat 7 · Role"
+    next_until(pilot, "Villager")
+    pilot.press(Button.START)
+    assert stage(pilot) is Stage.DAWN
+    said_out(pilot)
+    assert [(s.seat, s.alive, s.role) for s in pilot.view.seats if not s.alive] == [
+        (7, False, "Villager")]
+    assert pilot.view.label(Button.START) == "No more deaths"
+    pilot.press(Button.START)
+    assert stage(pilot) is Stage.DISCUSSION
+    said_out(pilot)
+    assert heard(pilot)[len(night_1):] == [
+        "Seat 7 has died.", "The card: Villager.",
+        "Open discussion and accusations are allowed now."]
+    assert pilot.view.title == "Day 1 · Discussion"
+    assert pilot.view.details == ("6 alive: a lynch needs 3 votes.",)
+
+    # Day 1: seat 2 accused and seconded; 2 hands of the 3 needed.
+    mark = len(heard(pilot))
+    pilot.press(Button.VOTE)                                   # accuse
+    next_until(pilot, "Seat 2")
+    pilot.press(Button.VOTE)
+    assert pilot.view.title == "Is there a second?"
+    pilot.press(Button.VOTE)                                   # seconded
+    assert pilot.view.title == "Seat 2 · Defence"
+    pilot.press(Button.VOTE)                                   # to the vote
+    assert (pilot.view.phase, pilot.view.title, pilot.view.big) == (
+        Phase.VOTE, "Raise your hands", "2")
+    took = pilot.until(lambda: stage(pilot) is Stage.COUNT, limit=30)
+    assert took >= 4                                   # the beat for the hands, on its clock
+    for _ in range(2):
+        pilot.press(Button.VOTE)                               # a hand each
+    assert (pilot.view.title, pilot.view.big, pilot.view.details) == (
+        "Votes to lynch seat 2", "2", ("Hands: 2 of at most 5", "Needed: 3"))
+    pilot.press(Button.START)                                  # counted
+    assert (pilot.view.big, pilot.view.details) == ("2", ("The vote fails", "Needed: 3"))
+    said_out(pilot)
+    pilot.press(Button.START)                                  # OK
+    assert stage(pilot) is Stage.DISCUSSION
+    assert heard(pilot)[mark:] == [
+        "Seat 2 is accused. Is there a second?", "Seat 2, defend yourself.",
+        "Raise your hands to lynch seat 2.", "2 votes.", "3 needed.", "The vote fails."]
+
+    # Seat 1 accused and seconded: 3 hands of the 3 needed, lynched; a Werewolf.
+    mark = len(heard(pilot))
+    pilot.press(Button.VOTE)
+    assert pilot.view.big == "Seat 1"
+    pilot.press(Button.VOTE)
+    pilot.press(Button.VOTE)
+    pilot.press(Button.VOTE)
+    pilot.until(lambda: stage(pilot) is Stage.COUNT, limit=30)
+    for _ in range(3):
+        pilot.press(Button.VOTE)
+    assert (pilot.view.big, pilot.view.details) == ("3", ("Hands: 3 of at most 5",
+                                                          "Needed: 3"))
+    pilot.press(Button.START)
+    assert pilot.view.details == ("Lynched", "Needed: 3")
+    said_out(pilot)
+    pilot.press(Button.START)
+    assert pilot.view.title == "Seat 1 · Role"
+    next_until(pilot, "Werewolf")
+    pilot.press(Button.START)
+    # No win yet (1 werewolf of 5 living): night 2, straight away.
+    assert stage(pilot) is Stage.NIGHT
+    pilot.until(lambda: stage(pilot) is Stage.DAWN, limit=300)
+    assert heard(pilot)[mark:] == [
+        "Seat 1 is accused. Is there a second?", "Seat 1, defend yourself.",
+        "Raise your hands to lynch seat 1.", "3 votes.", "3 needed.", "Seat 1 is lynched.",
+        "No last words. The Mayor turns the card over.", "The card: Werewolf.",
+        *NIGHT_2]                      # the same calls for the living and the dead
+
+    # Dawn 2: seat 2 died, the Hunter. The ring shows the dead with their cards.
+    mark = len(heard(pilot))
+    assert pilot.view.title == "Dawn 2 · Who died?"
+    assert [(s.seat, s.alive, s.role) for s in pilot.view.seats] == [
+        (1, False, "Werewolf"), (2, True, ""), (3, True, ""), (4, True, ""), (5, True, ""),
+        (6, True, ""), (7, False, "Villager")]
+    assert pilot.view.big == "Seat 2"                  # the first living seat
+    pilot.press(Button.VOTE)
+    next_until(pilot, "Hunter")
+    pilot.press(Button.START)
+    pilot.press(Button.START)                          # no more deaths: the Hunter shoots
+    assert pilot.view.title == "The Hunter's victim"
+    assert pilot.view.caption                          # a line being said, in the ring
+    said_out(pilot)
+    assert (pilot.view.title, pilot.view.details) == (
+        "The Hunter's victim", ("The Hunter at seat 2 chooses alone.",))
+    next_until(pilot, "Seat 6")
+    pilot.press(Button.VOTE)                           # shot
+    assert pilot.view.title == "Seat 6 · Role"
+    next_until(pilot, "Werewolf")
+    pilot.press(Button.START)
+    # Seat 6 was a Lover: seat 5 dies of a broken heart, and turns a card too.
+    assert pilot.view.title == "Seat 5 · Role"
+    next_until(pilot, "Villager")
+    pilot.press(Button.START)
+    assert stage(pilot) is Stage.END
+    said_out(pilot)
+    assert heard(pilot)[mark:] == [
+        "Seat 2 has died.", "The card: Hunter.",
+        "Hunter, choose your victim alone, and point at them.",
+        "The Hunter shot seat 6.", "The card: Werewolf.",
+        "Seat 5 was a Lover and dies of a broken heart.", "The card: Villager.",
+        "The village wins."]
+    assert list(narrator.missed) == []                 # every line was heard, none a caption
+
+    # The end: who won, and the whole story from the book, a page at a time.
+    assert pilot.view.phase is Phase.VERDICT
+    pages = [pilot.view]
+    for _ in range(4):
+        pilot.press(Button.NEXT)                       # More
+        if pilot.view.title == pages[0].title:
+            break
+        pages.append(pilot.view)
+    assert [p.title for p in pages] == ["The village wins · 1/3", "The village wins · 2/3",
+                                        "The village wins · 3/3"]
+    assert [line for p in pages for line in p.details] == BOOK
+    assert pilot.view.label(Button.START) == "New game"
+
+    # A finished game is not offered for resuming after a restart.
+    pilot.parts.close()                                # the last save reaches the disk
+    state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
+    assert "game" not in state
+
+
+# ------------------------------------------------------------ a real process
+@pytest.fixture
+def boxes():
+    """The boxes a test starts; one a failed test leaves running is killed."""
+    started: list[Box] = []
+    yield started
+    for box in started:
+        if box.proc.poll() is None:
+            box.proc.kill()
+        box.proc.wait()
+        box.lines.rest()                       # the reader has seen the end of the output
+        box.proc.stdin.close()
+        box.proc.stdout.close()
+
+
+class Box:
+    """`wolfbox --headless` in a process of its own, its keys on a pipe as a
+    person types them at a terminal, its output read as it comes."""
+
+    def __init__(self, boxes: list, tmp_path: Path, config: Path) -> None:
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+               "XDG_STATE_HOME": str(tmp_path / "state")}
+        env.pop("NOTIFY_SOCKET", None)
+        with (tmp_path / f"stderr-{len(boxes) + 1}.txt").open("w") as errors:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "wolfbox", "--headless", "--config", str(config)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, text=True,
+                env=env)
+        boxes.append(self)
+        self.lines = Lines(self.proc.stdout)
+        self.at = 0                   # lines before this one have been looked at
+        self.found: dict[str, int] = {}       # the line each needle last matched
+
+    def expect(self, *needles: str) -> list[str]:
+        """The next line with each of `needles`, in whatever order they come (a
+        line said and the screen it goes with race each other). The timeout
+        only bounds a box that never gets there."""
+        found: dict[str, int] = {}
+        i = self.at
+        while len(found) < len(needles):
+            self._read_to(i, needles)
+            for needle in needles:
+                if needle not in found and needle in self.lines.seen[i]:
+                    found[needle] = i
+                    break
+            i += 1
+        self.at = max(found.values()) + 1
+        self.found.update(found)
+        return [self.lines.seen[found[n]].rstrip("\n") for n in needles]
+
+    def screen(self, title: str) -> list[str]:
+        """The screen whose title line was the last to match `title`: its lines,
+        the title's to the legend's (the terminal writes a screen at once)."""
+        i = self.found[title]
+        block = []
+        while not block or not block[-1].startswith(("   [", "   (")):
+            self._read_to(i, (title,))
+            block.append(self.lines.seen[i].rstrip("\n"))
+            i += 1
+        return block
+
+    def said(self, after: str, before: str) -> list[str]:
+        """The lines said between the lines that matched `after` and `before`."""
+        lines = self.lines.seen[self.found[after] + 1:self.found[before]]
+        return [line.strip()[4:-1] for line in lines if line.startswith('   >> "')]
+
+    def _read_to(self, i: int, needles) -> None:
+        while i >= len(self.lines.seen):
+            try:
+                self.lines.wait_for("", timeout=60)             # any line
+            except AssertionError:
+                raise AssertionError(f"never saw all of {list(needles)}; got:\n"
+                                     + "".join(self.lines.seen[self.at:])) from None
+
+    def key(self, keys: str, *then: str) -> list[str]:
+        """Type `keys` (a lowercase key taps its button, a capital holds it),
+        then wait for the lines with `then`: the box has acted on them."""
+        self.proc.stdin.write(keys)
+        self.proc.stdin.flush()
+        return self.expect(*then)
+
+
+def saved(tmp_path: Path) -> dict:
+    """What the box remembers (state.json is written whole, atomically)."""
+    path = tmp_path / "state" / "wolfbox" / "state.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def wait_for_save(tmp_path: Path, done, timeout: float = 60) -> dict:
+    """The saved game once `done(game)`: the box saves on a thread of its own.
+    `timeout` only bounds a box that never saves it."""
+    end = time.monotonic() + timeout
+    while True:
+        game = saved(tmp_path).get("game", {}).get("state")
+        if game is not None and done(game):
+            return game
+        assert time.monotonic() < end, f"never saved; the state is {saved(tmp_path)}"
+        time.sleep(0.02)
+
+
+def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
+    """The seat plan's game in a real `wolfbox --headless` on terminal keys. The
+    power goes in day 1 (SIGKILL, during the defence of seat 1, after the failed
+    vote); after a restart the box offers the saved game and resumes at the start
+    of that day's discussion with the same night, deaths, last accused and
+    Lovers, and the game plays on to the win."""
+    config = tmp_path / "box.toml"
+    config.write_text('[game]\nmode = "dark_arts"\n[night]\nscale = 0.1\nline_gap = 0.05\n'
+                      f'[voice]\ncache_dir = "{tmp_path / "cache"}"\n')
+    # The voice: a short tone for every line, so a line ends when it is heard.
+    fill_cache(mayor_config(tmp_path), LINES, seconds=0.05)
+
+    # START taps on press, the other buttons on release, and a terminal key is let
+    # go 80 ms after it was pressed (a key typed again before that is lost): START
+    # is never typed twice without an answer in between that comes later than
+    # that: a tap of another button (released in order, after START), or a line
+    # said after two others have been heard out.
+    first = Box(boxes, tmp_path, config)
+    first.expect("== Werewolf with a Mayor  7")
+    first.key("n", "== Werewolf with a Mayor  2")             # 2 werewolves, as offered
+    for _role in ("Hunter", "Matchmaker", "Seer"):
+        first.key("n", "== Werewolf with a Mayor  0")
+        first.key("v", "== Werewolf with a Mayor  1")
+    first.expect("Deal: 2× Werewolf, 1× Hunter, 1× Matchmaker, 1× Seer, 2× Villager")
+    first.key("s", "== Night 1 · Eyes closed")
+    first.expect("== Night 1 · Lovers  Seat 1")                # after the Matchmaker's time
+    first.key("b", "= Seat 7")
+    first.key("b", "= Seat 6")
+    first.key("v", "[6♥]")
+    first.key("b", "= Seat 5")
+    first.key("v", "[5♥]")
+    first.key("s", '>> "The Mayor will touch the two Lovers.')
+    first.expect("== Dawn 1 · Who died?  Seat 1")
+    first.key("b", "= Seat 7")
+    first.key("v", "== Seat 7 · Role")
+    for role in ("Hunter", "Matchmaker", "Seer", "Villager"):
+        first.key("n", f"= {role}")
+    first.key("s", '>> "Seat 7 has died."')
+    first.key("n", "= Seat 2")
+    first.key("s", "== Day 1 · Discussion")                   # no more deaths
+    # Seat 2 accused and seconded: 2 hands of the 3 needed.
+    first.key("v", "== Who is accused?  Seat 1")
+    first.key("n", "= Seat 2")
+    first.key("v", "== Is there a second?  Seat 2")
+    first.key("v", "== Seat 2 · Defence")
+    first.key("v", "== Raise your hands  2")
+    first.key("n", "== Votes to lynch seat 2  0")             # count now
+    first.key("v", "== Votes to lynch seat 2  1")
+    first.key("v", "== Votes to lynch seat 2  2")
+    first.key("s", '>> "2 votes."', '>> "3 needed."', '>> "The vote fails."')
+    first.key("s", "== Day 1 · Discussion")                   # OK
+    # The discussion begins again, and is saved; seat 1 is accused, seconded...
+    first.key("v", "== Who is accused?  Seat 1")
+    first.key("v", "== Is there a second?  Seat 1")
+    first.key("v", "== Seat 1 · Defence")
+    game = wait_for_save(tmp_path, lambda game: game["book"][-1]["kind"] == "vote")
+    first.proc.send_signal(signal.SIGKILL)                     # ...and the power goes
+    first.proc.wait()
+    assert (game["stage"], game["night"], game["dead"], game["lovers"],
+            game["previous_accused"]) == ("discussion", 1, {"7": "villager"}, [5, 6], 2)
+
+    second = Box(boxes, tmp_path, config)
+    second.expect("== Resume the saved game?")
+    assert second.screen("== Resume the saved game?")[1] == "   Day 1"
+    second.key("s", '>> "Open discussion and accusations are allowed now."',
+               "== Day 1 · Discussion")                       # resume
+    # Day 1 starts again: seat 7 dead, 6 alive, and seat 2 may not be accused
+    # twice in a row: the ring marks it refused.
+    assert second.screen("== Day 1 · Discussion")[1] == "   Seats: 1 2 3 4 5 6 7†"
+    second.expect("6 alive: a lynch needs 3 votes.")
+    second.key("v", "== Who is accused?  Seat 1")
+    assert second.screen("== Who is accused?  Seat 1")[1] == "   Seats: [1] 2× 3 4 5 6 7†"
+    second.key("v", "== Is there a second?  Seat 1")
+    second.key("v", "== Seat 1 · Defence")
+    second.key("v", "== Raise your hands  1")
+    second.key("n", "== Votes to lynch seat 1  0")
+    for hands in (1, 2, 3):
+        second.key("v", f"== Votes to lynch seat 1  {hands}")
+    second.key("s", '>> "3 votes."', '>> "3 needed."', '>> "Seat 1 is lynched."')
+    second.key("s", "== Seat 1 · Role  Werewolf")              # OK: no last words
+    second.key("n", "= Hunter")
+    second.key("b", "= Werewolf")
+    second.key("s", '>> "The card: Werewolf."', "== Night 2 · Eyes closed")
+    # Night 2 follows the saved day 1: the Matchmaker is not called again.
+    second.expect("== Dawn 2 · Who died?  Seat 2")
+    assert [line for line in second.said("== Night 2 · Eyes closed",
+                                         "== Dawn 2 · Who died?  Seat 2")
+            if line != "The card: Werewolf."] == NIGHT_2
+    assert second.screen("== Dawn 2 · Who died?  Seat 2")[1] == "   Seats: 1† [2] 3 4 5 6 7†"
+    second.key("v", "== Seat 2 · Role  Werewolf")
+    second.key("n", "= Hunter")
+    second.key("s", '>> "Seat 2 has died."')
+    second.key("n", "= Seat 4")
+    second.key("s", "== The Hunter's victim  Seat 3")         # no more deaths
+    for seat in (4, 5, 6):
+        second.key("n", f"= Seat {seat}")
+    second.key("v", '>> "The Hunter shot seat 6."', "== Seat 6 · Role  Werewolf")
+    # The Lovers came through the restart: seat 5 dies for seat 6.
+    second.key("s", '>> "The card: Werewolf."',
+               '>> "Seat 5 was a Lover and dies of a broken heart."',
+               "== Seat 5 · Role  Matchmaker")
+    second.key("n", "= Seer")
+    second.key("n", "= Villager")
+    second.key("s", '>> "The card: Villager."', '>> "The village wins."',
+               "== The village wins · 1/3")
+    # The whole story, from before the power cut and after it.
+    book = second.screen("== The village wins · 1/3")
+    for page in ("2/3", "3/3"):
+        second.key("n", f"== The village wins · {page}")
+        book += second.screen(f"== The village wins · {page}")
+    assert [line.strip() for line in book if not line.startswith(("==", "   ["))] == BOOK
+    second.proc.stdin.write("q")                               # no game under way: quits
+    second.proc.stdin.flush()
+    assert second.proc.wait(timeout=60) == 0
+    assert "game" not in saved(tmp_path)                       # a finished game is not kept
+    errors = "".join((tmp_path / f"stderr-{n}.txt").read_text() for n in (1, 2))
+    assert "Traceback" not in errors, errors
