@@ -32,7 +32,7 @@ from wolfbox.darkarts.game import Game as DarkArts
 from wolfbox.darkarts.game import Options as DarkOptions
 from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
 from wolfbox.flow import Flow
-from wolfbox.games import Games
+from wolfbox.games import MODE_KEY, Games
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
@@ -148,6 +148,7 @@ def _dark_arts(config: Config, memory: dict) -> Mode:
     offered for resuming."""
     mayor = config.mayor
     options = DarkOptions(scale=config.night.scale, line_gap=config.night.line_gap,
+                          action_seconds=dict(mayor.action_seconds),
                           per_word=PER_WORD * config.voice.length_scale,
                           discussion_seconds=mayor.discussion_seconds or None,
                           defence_seconds=mayor.defence_seconds or None,
@@ -298,6 +299,12 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         # SD card, so not on the main loop. Saves run in order on one thread.
         saver.submit(store.save, json_copy(memory))
     sinks.append(remember)
+
+    def switched(effect: Effect) -> None:
+        """Another game chosen: its lines, as the start did for the first."""
+        if isinstance(effect, ChangeSetting) and effect.key == MODE_KEY:
+            narrator.warm(flow.lines())
+    sinks.append(switched)
     sinks.append(_live_settings(narrator, backlight))
 
     box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
@@ -315,8 +322,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
             parts.keys = keys
             opened.callback(keys.stop)
             terminal.keys = key_labels(terminal_chars(config.keys.keys()))
-    if isinstance(flow.active, Flow):
-        narrator.warm(flow.active.settings.lines())
+    narrator.warm(flow.lines())
     return parts
 
 

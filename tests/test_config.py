@@ -43,6 +43,8 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
     ({"gme": {}}, "unknown key 'gme' (allowed: game, night, mayor, buttons, leds, hardware, "
                   "keys, screen, voice, sound)"),
     ({"mayor": {"hands_seconds": 9}}, "mayor.hands_seconds must be between 3 and 5, got 9"),
+    ({"mayor": {"action_seconds": {"robber": 5}}}, "mayor.action_seconds: unknown call "
+                                                   "'robber' (allowed: matchmaker, lovers"),
     ({"game": {"discusion_seconds": 3}}, "unknown key 'game.discusion_seconds'"),
     ({"game": {"discussion_seconds": "five"}}, "game.discussion_seconds must be a number, "
                                                'got "five"'),

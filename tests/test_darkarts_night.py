@@ -86,3 +86,17 @@ def test_the_004_wolves_wake_with_the_pack():
     assert plain["werewolf"].startswith("Werewolves, open your eyes.")
     assert pack["werewolf"].startswith("Werewolves, and everyone on the werewolves' side")
     assert pack["alchemist"] == night_calls(frozenset({"alchemist"}), 2)[1].text
+
+
+def test_a_per_call_time_from_the_config_reaches_the_mayors_night(tmp_path):
+    """[mayor] action_seconds sets one call's time; night.scale scales it."""
+    from wolfbox.config import load
+    from wolfbox.device.app import _dark_arts
+
+    path = tmp_path / "wolfbox.toml"
+    path.write_text('[night]\nscale = 0.5\n[mayor]\naction_seconds = { werewolf = 40 }\n')
+    game = _dark_arts(load(path), {})
+    steps = {s.id: s.seconds for s in night_calls(frozenset({"werewolf", "seer"}), 2,
+                                                   game.options.scale,
+                                                   game.options.action_seconds)}
+    assert steps["werewolf"] == 20.0 and steps["seer"] == 7.5

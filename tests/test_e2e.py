@@ -522,3 +522,26 @@ def test_holding_vote_on_the_start_screen_switches_games_and_the_box_remembers(
     again.press(Button.VOTE, hold=2.1)                 # and back
     assert again.box.flow.name == "one_night"
     assert again.view.title == "One Night · 3 players"
+
+
+def test_the_mayors_lines_are_rendered_and_loaded_before_they_are_due(pilot_for, tmp_path):
+    """The Mayor's game asks for its own lines, as One Night does for its
+    round: on a cold cache they are rendered, then held in memory, so no
+    announcement waits on the disk or the voice; a game switch asks again."""
+    from wolfbox.darkarts.game import Game as MayorsGame
+
+    config = fast_config(tmp_path)
+    config.game.mode = "dark_arts"
+    pilot = pilot_for(config=config, fill=False, renderer=FAKE_WORKER)
+    narrator = pilot.parts.narrator
+    wanted = MayorsGame().lines()                 # the default table: 7 seats, 2 werewolves
+    assert "Seat 7 has died." in wanted and "Seat 8 has died." not in wanted
+    assert narrator.readiness()[1] == len(wanted)
+    assert narrator.renderer.wait_idle(timeout=120)
+    narrator.wait_warm(timeout=60)
+    pilot.advance(1)
+    assert narrator.readiness() == (len(wanted), len(wanted))
+    assert set(wanted) <= set(narrator._files) | set(narrator._sounds)   # in memory
+    pilot.press(Button.VOTE, hold=2.1)           # to One Night: its round's lines
+    assert pilot.box.flow.name == "one_night"
+    assert narrator.readiness()[1] == len(RoundSettings.from_config(config).lines())

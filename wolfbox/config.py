@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .buttons import GAME_BUTTONS, Button
+from .darkarts.night import CALLS
 from .errors import UserError
 from .i18n import _
 from .pinout import reserved_by
@@ -76,6 +77,9 @@ class MayorConfig:
                                 max=600)
     hands_seconds: float = _c(4.0, "the beat for raising hands before the count (003: "
                                    "3 to 5 seconds)", min=3, max=5)
+    action_seconds: dict[str, float] = _c({}, "per-call action time at night, e.g. "
+                                              "werewolf = 40 (night.scale applies too)",
+                                          min=0, max=300)
 
 
 @dataclass
@@ -313,6 +317,11 @@ def _cross_checks(config: Config) -> None:
             role(rid)
         except UnknownRole as e:
             raise ConfigError(f"night.action_seconds: {e}") from None
+    timed = [c.id for c in CALLS if c.seconds > 0]
+    for cid in config.mayor.action_seconds:
+        if cid not in timed:
+            raise ConfigError(f"mayor.action_seconds: unknown call {cid!r} (allowed: "
+                              f"{', '.join(timed)})")
     taken = reserved_by(config.hardware.screen, config.hardware.audio)
     seen: dict[int, str] = {}
     uses = [(f"buttons.{b.value}", p) for b, p in config.buttons.pins().items()]

@@ -727,6 +727,10 @@ class Flow:
             return Button.START
         return None
 
+    def lines(self) -> list[str]:
+        """The round's lines (wolfbox.mode.Mode)."""
+        return self.settings.lines()
+
     def busy(self) -> bool:
         """A round, or answers being given to the referee, is under way."""
         return self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE, Phase.REFEREE)

@@ -77,6 +77,9 @@ class Games:
     def busy(self) -> bool:
         return self.active.busy()
 
+    def lines(self) -> list[str]:
+        return self.active.lines()
+
     def _watch(self, effects: list[Effect]) -> list[Effect]:
         for effect in effects:
             if isinstance(effect, ChangeSetting) and effect.key == MODE_KEY \

@@ -34,6 +34,11 @@ class Mode(Protocol):
         """The screen now."""
         ...
 
+    def lines(self) -> list[str]:
+        """The lines this game may say next, first needed first: the device
+        loads them into memory (or has them rendered) before they are due."""
+        ...
+
     def busy(self) -> bool:
         """True while a game is under way: a stray quit key must ask twice."""
         ...

@@ -40,6 +40,7 @@ from ..effects import (
     Say,
     Shutdown,
     StopSpeech,
+    Warm,
 )
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game
@@ -388,7 +389,7 @@ class Game:
             return []
         self.setup, self.ring, self.lovers = setup, Ring(self.players), None
         self.book, self.previous_accused, self.winner = Book(), None, None
-        return self._begin_night(now, 1)
+        return [Warm(tuple(self.lines()))] + self._begin_night(now, 1)
 
     def _to_setup(self, now: float) -> list[DarkEffect]:
         night = self.stage in (Stage.NIGHT, Stage.LOVERS)
@@ -842,6 +843,10 @@ class Game:
     def view(self, now: float) -> View:
         """The screen model (wolfbox.mode.Mode); `screen` adds the seat ring."""
         return self.screen(now).view
+
+    def lines(self) -> list[str]:
+        """Every line a game of this setup can say (wolfbox.mode.Mode)."""
+        return said.all_lines(self.players, rules.Setup.of(self.players, self.chosen).in_play())
 
     def busy(self) -> bool:
         """A game is under way: a stray quit key must ask twice."""

@@ -76,14 +76,17 @@ def result(count: int, need: int, seat: int) -> list[str]:
     return [votes(count), needed(need), outcome]
 
 
-def all_lines(max_players: int = MAX_PLAYERS) -> list[str]:
+def all_lines(max_players: int = MAX_PLAYERS,
+              dealt: frozenset[str] | None = None) -> list[str]:
     """Every line this mode can say at tables up to `max_players`, night
-    calls first (a first game needs them first)."""
-    out = [_(text) for call in CALLS for text in (call.wake, call.pack, call.sleep) if text]
+    calls first (a first game needs them first); with `dealt`, only the
+    calls and cards of those roles (what one game can need)."""
+    calls = [c for c in CALLS if dealt is None or not c.role or c.role in dealt]
+    out = [_(text) for call in calls for text in (call.wake, call.pack, call.sleep) if text]
     seats = range(1, max_players + 1)
     for build in (died, heartbreak, shot, accused, defend, raise_hands, lynched):
         out += [build(s) for s in seats]
-    out += [card(r) for r in (*CHOSEN, VILLAGER)]
+    out += [card(r) for r in (*CHOSEN, VILLAGER) if dealt is None or r in dealt]
     # Hands: at most every living player but the accused; an adjustment
     # (003's Shaman) may add as many again.
     out += [votes(n) for n in range(0, 2 * max_players + 1)]
