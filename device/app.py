@@ -317,7 +317,8 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     parts = Parts(box, narrator, bank, shown, notices, leds=leds)
     if shown == "headless" and stdin_keys:
         keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,
-                            config.buttons.hold_seconds, on_quit=inbox.quit_key)
+                            config.buttons.hold_seconds, on_quit=inbox.quit_key,
+                            gap=max(0.06, 2 * config.buttons.debounce_ms / 1000))
         if keys.start():
             parts.keys = keys
             opened.callback(keys.stop)

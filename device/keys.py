@@ -75,35 +75,53 @@ def gives_keys(fd: int) -> bool:
     return (here.st_dev, here.st_ino) != (null.st_dev, null.st_ino)
 
 
+QUEUED = 20   # presses of one key that may wait their turn (a Mayor counting hands)
+
+
 class Releases:
-    """Lets go of keys when their time is up, on one thread for all of them.
+    """Presses and lets go of keys in their time, on one thread for all of them.
 
     A terminal sends no key-up, so every key's release is scheduled. A
     thread (or timer) per key would be hundreds of threads under a burst of
     pasted text on a Pi Zero; here there is one, sleeping until the
-    earliest release is due.
+    earliest edge is due. The same key typed again before its release
+    (or "vvv" arriving in one read) is pressed again after it, `gap` later,
+    so each one counts; more than QUEUED waiting are dropped (a paste).
     """
 
     def __init__(self, drive: Callable[[Button, bool], None],
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, gap: float = 0.06) -> None:
         self._drive = drive
         self._clock = clock
-        self._due: list[tuple[float, int, Button]] = []
+        self._gap = gap
+        self._due: list[tuple[float, int, Button, bool]] = []
         self._order = itertools.count()            # equal times keep their order
+        self._free: dict[Button, float] = {}       # when each key may be pressed again
+        self._waiting: dict[Button, int] = {}      # presses of each key not yet made
         self._wake = threading.Condition()
         self._stopped = False
         self._thread: threading.Thread | None = None
 
-    def after(self, seconds: float, button: Button) -> None:
+    def press(self, button: Button, seconds: float) -> None:
+        """Press `button` now, or as soon as its last press is over, for `seconds`."""
         with self._wake:
-            if self._stopped:
+            if self._stopped or self._waiting.get(button, 0) >= QUEUED:
                 return
-            heapq.heappush(self._due, (self._clock() + seconds, next(self._order), button))
+            now = self._clock()
+            start = max(now, self._free.get(button, now))
+            self._free[button] = start + seconds + self._gap
+            at_once = start <= now
+            if not at_once:
+                self._waiting[button] = self._waiting.get(button, 0) + 1
+                heapq.heappush(self._due, (start, next(self._order), button, True))
+            heapq.heappush(self._due, (start + seconds, next(self._order), button, False))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="wolfbox-key-release",
                                                 daemon=True)
                 self._thread.start()
             self._wake.notify()
+        if at_once:
+            self._drive(button, True)
 
     def stop(self) -> None:
         """Forget what is pending; the box is closing and its pins with it."""
@@ -119,8 +137,10 @@ class Releases:
                     self._wake.wait(self._due[0][0] - self._clock() if self._due else None)
                 if self._stopped:
                     return
-                _, _, button = heapq.heappop(self._due)
-            self._drive(button, False)       # outside the lock: it may take a while
+                _, _, button, down = heapq.heappop(self._due)
+                if down:
+                    self._waiting[button] -= 1
+            self._drive(button, down)        # outside the lock: it may take a while
 
 
 def key_labels(chars: dict[str, Button]) -> dict[Button, str]:
@@ -148,9 +168,10 @@ class TerminalKeys:
     hold_seconds: float
     on_quit: Callable[[], None]
     stream: object = field(default_factory=lambda: sys.stdin)
+    gap: float = 0.06          # between presses of one key: longer than the debounce
 
     def __post_init__(self) -> None:
-        self._releases = Releases(self.drive)
+        self._releases = Releases(self.drive, gap=self.gap)
 
     def start(self) -> bool:
         """Start reading; False if the stream can give no keys (closed, or
@@ -206,5 +227,4 @@ class TerminalKeys:
         if button is None:
             return
         hold = ch != ch.lower()
-        self.drive(button, True)
-        self._releases.after(self.hold_seconds + 0.2 if hold else 0.08, button)
+        self._releases.press(button, self.hold_seconds + 0.2 if hold else 0.08)

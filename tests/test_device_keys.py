@@ -7,7 +7,7 @@ import os
 import threading
 
 from wolfbox.buttons import Button
-from wolfbox.device.keys import TerminalKeys, terminal_chars
+from wolfbox.device.keys import QUEUED, TerminalKeys, terminal_chars
 
 CHARS = terminal_chars({Button.START: ["s"], Button.NEXT: ["n"], Button.BACK: ["b"]})
 
@@ -29,8 +29,11 @@ class Pins:
 
 
 def test_a_burst_of_keys_takes_one_thread_not_one_each():
-    pins = Pins(releases_expected=500)
-    keys = TerminalKeys(CHARS, pins.drive, hold_seconds=0.3, on_quit=lambda: None)
+    # Each key presses at once and QUEUED more wait their turn; the rest of
+    # a paste is dropped.
+    pins = Pins(releases_expected=3 * (QUEUED + 1))
+    keys = TerminalKeys(CHARS, pins.drive, hold_seconds=0.05, on_quit=lambda: None,
+                        gap=0.01)
     before = threading.active_count()
     peak = before
     for i in range(500):
@@ -40,7 +43,18 @@ def test_a_burst_of_keys_takes_one_thread_not_one_each():
     assert pins.all_released.wait(timeout=60)      # an upper bound, not a delay
     downs = [b for b, d in pins.edges if d]
     ups = [b for b, d in pins.edges if not d]
-    assert len(downs) == 500 and sorted(ups, key=str) == sorted(downs, key=str)
+    assert len(downs) == 3 * (QUEUED + 1) and sorted(ups, key=str) == sorted(downs, key=str)
+    keys.stop()
+
+
+def test_the_same_key_typed_fast_presses_its_button_each_time():
+    """"vvv" in one read: three taps, one after another (a Mayor counting hands)."""
+    pins = Pins(releases_expected=3)
+    keys = TerminalKeys(CHARS, pins.drive, hold_seconds=1.0, on_quit=lambda: None)
+    for ch in "nnn":
+        keys.key(ch)
+    assert pins.all_released.wait(timeout=60)
+    assert pins.edges == [(Button.NEXT, True), (Button.NEXT, False)] * 3
     keys.stop()
 
 
