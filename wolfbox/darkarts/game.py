@@ -986,7 +986,8 @@ class Game:
             return (name, note)
         name = _("Players") if item == "players" else role_name(item)
         setup = rules.Setup.of(self.players, self.chosen)
-        deal = ", ".join(f"{n}× {role_name(r)}" for r, n in setup.counts.items())
+        deal = ", ".join(f"{n}× {role_name(r)}" if n > 1 else role_name(r)
+                         for r, n in setup.counts.items())
         return (name, _("Deal: {cards}").format(cards=deal),
                 _("Seat 1 faces the screen; seats go clockwise."))
 
