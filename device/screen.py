@@ -145,7 +145,7 @@ class TerminalScreen:
                             else "   " + ring_line(view.seats))
             elif view.phase in (Phase.SETTINGS, Phase.REFEREE) and view.big != last.big:
                 self._write(f"   = {view.big}")    # a setting's new value, not a timer
-            elif self._tty:
+            elif self._tty and view.big != last.big:   # a timer, rewritten in place
                 self._write(f"\r  {view.big:>6}", newline=False)
             return
         legend = "  ".join(

@@ -337,6 +337,10 @@ def test_a_game_of_many_nights_killed_mid_game_is_offered_for_resuming(tmp_path,
 
     first = box()
     first.lines.wait_for("== Werewolf with a Mayor")
+    for key, shown in (("n", "   Werewolf"), ("n", "   Hunter"), ("n", "   Matchmaker"),
+                       ("b", "Deal: 2× Werewolf, Hunter, 4× Villager")):
+        type_keys(first, key)                      # no Matchmaker: the night runs alone
+        first.lines.wait_for(shown)
     type_keys(first, "s")                          # START: deal and play
     first.lines.wait_for("== Dawn 1")
     first.send_signal(signal.SIGKILL)              # the power goes, at dawn

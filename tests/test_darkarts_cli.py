@@ -55,3 +55,11 @@ def test_roles_may_be_listed_with_spaces_or_commas():
     assert spaced.returncode == 0, spaced.stderr
     assert json.loads(spaced.stdout)["roles"] == {"werewolf": 2, "hunter": 1, "seer": 1,
                                                   "villager": 5}
+
+
+def test_each_game_takes_its_own_options():
+    deck = wolfbox("script", "--mode", "dark_arts", "--deck", "classic")
+    roles = wolfbox("script", "--roles", "hunter")
+    for result, fragment in ((deck, "--deck is One Night's"), (roles, "--roles is for")):
+        assert result.returncode == 2 and fragment in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1

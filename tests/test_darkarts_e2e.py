@@ -57,7 +57,7 @@ BOOK = [
     "Day 1: seat 1 was lynched (Werewolf).",
     "Night 2: seat 2 died (Hunter).",
     "Day 2: the Hunter at seat 2 shot seat 6 (Werewolf).",
-    "Day 2: seat 5 died of a broken heart for seat 6 (Villager).",
+    "Day 2: seat 5 (Villager) died of a broken heart for seat 6.",
     "The village wins."]
 
 
@@ -120,10 +120,11 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     assert pilot.view.big == "8"
     pilot.press(Button.BACK)
     assert pilot.view.big == "7"
+    # A new box offers two werewolves, the Hunter and the Matchmaker for 7.
     for role in ("Werewolf", "Hunter", "Matchmaker", "Seer"):
         pilot.press(Button.NEXT)
         assert pilot.view.details[0] == role
-        if role != "Werewolf":                         # two werewolves already
+        if role == "Seer":
             pilot.press(Button.VOTE)
         assert pilot.view.big == ("2" if role == "Werewolf" else "1")
     assert pilot.view.details[1] == \
@@ -205,7 +206,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     assert pilot.view.title == "Seat 2 · Defence"
     pilot.press(Button.VOTE)                                   # to the vote
     assert (pilot.view.phase, pilot.view.title, pilot.view.big) == (
-        Phase.VOTE, "Raise your hands", "2")
+        Phase.VOTE, "Raise your hands", "Seat 2")
     took = pilot.until(lambda: stage(pilot) is Stage.COUNT, limit=30)
     assert took >= 4                                   # the beat for the hands, on its clock
     for _ in range(2):
@@ -261,7 +262,10 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     pilot.press(Button.START)
     pilot.press(Button.START)                          # no more deaths: the Hunter shoots
     assert pilot.view.title == "The Hunter's victim"
-    assert pilot.view.caption                          # a line being said, in the ring
+    # The call for the Hunter in the ring's middle while it is said (the card
+    # line before it is about the dawn screen, and stays off this one).
+    pilot.until(lambda: pilot.view.caption ==
+                "Hunter, choose your victim alone, and point at them.")
     said_out(pilot)
     assert (pilot.view.title, pilot.view.details) == (
         "The Hunter's victim", ("The Hunter at seat 2 chooses alone.",))
@@ -422,10 +426,12 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     # said after two others have been heard out.
     first = Box(boxes, tmp_path, config)
     first.expect("== Werewolf with a Mayor  7")
-    first.key("n", "== Werewolf with a Mayor  2")             # 2 werewolves, as offered
-    for _role in ("Hunter", "Matchmaker", "Seer"):
-        first.key("n", "== Werewolf with a Mayor  0")
-        first.key("v", "== Werewolf with a Mayor  1")
+    # A new box offers 2 werewolves, the Hunter and the Matchmaker: add the Seer.
+    first.key("n", "== Werewolf with a Mayor  2")
+    first.key("n", "== Werewolf with a Mayor  1")             # the Hunter
+    first.key("n", "   Matchmaker")
+    first.key("n", "== Werewolf with a Mayor  0")             # the Seer
+    first.key("v", "== Werewolf with a Mayor  1")
     first.expect("Deal: 2× Werewolf, Hunter, Matchmaker, Seer, 2× Villager")
     first.key("s", "== Night 1 · Eyes closed")
     first.expect("== Night 1 · Lovers  Seat 1")                # after the Matchmaker's time
@@ -448,7 +454,7 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     first.key("n", "= Seat 2")
     first.key("v", "== Is there a second?  Seat 2")
     first.key("v", "== Seat 2 · Defence")
-    first.key("v", "== Raise your hands  2")
+    first.key("v", "== Raise your hands  Seat 2")
     first.key("n", "== Votes to lynch seat 2  0")             # count now
     first.key("v", "== Votes to lynch seat 2  1")
     first.key("v", "== Votes to lynch seat 2  2")
@@ -477,7 +483,7 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     assert second.screen("== Who is accused?  Seat 1")[1] == "   Seats: [1] 2× 3 4 5 6 7†"
     second.key("v", "== Is there a second?  Seat 1")
     second.key("v", "== Seat 1 · Defence")
-    second.key("v", "== Raise your hands  1")
+    second.key("v", "== Raise your hands  Seat 1")
     second.key("n", "== Votes to lynch seat 1  0")
     for hands in (1, 2, 3):
         second.key("v", f"== Votes to lynch seat 1  {hands}")

@@ -225,7 +225,7 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
         "Day 1: seat 1 was lynched (Werewolf).",
         "Night 2: seat 2 died (Hunter).",
         "Day 2: the Hunter at seat 2 shot seat 3 (Seer).",
-        "Day 2: seat 5 died of a broken heart for seat 3 (Villager).",
+        "Day 2: seat 5 (Villager) died of a broken heart for seat 3.",
         "The werewolves win.",
     ]
     screen = g.screen(t.now)
@@ -304,10 +304,16 @@ def test_pause_stops_the_night_and_resume_picks_it_up():
     assert g.timer.remaining(t.now) == pytest.approx(left)
 
 
-def test_holding_back_ends_the_game():
+def test_holding_back_twice_ends_the_game():
+    """A game of many nights is not lost to one long press."""
     t = new_game()
     t.press(START)
-    out = t.press(Hold(GAME_BUTTONS[3]))
+    assert t.press(Hold(Button.BACK)) == [] and t.game.stage is Stage.NIGHT
+    assert t.game.view(t.now).alert == "Hold BACK again to end the game."
+    t.press(START)                              # anything else in between: asks again
+    t.press(START)
+    assert t.press(Hold(Button.BACK)) == [] and t.game.stage is Stage.NIGHT
+    out = t.press(Hold(Button.BACK))
     assert t.game.stage is Stage.SETUP
     assert PlayCue(Cue.ABANDON) in out and Ambience(False) in out
 
@@ -503,6 +509,7 @@ def test_the_book_opens_at_any_time_and_the_game_goes_on_under_it():
     assert not g.reading and g.screen(t.now).view.dim
     assert t.press(Hold(Button.NEXT)) == [] and g.reading
     t.press(Hold(Button.BACK))                  # ending the game closes it too
+    t.press(Hold(Button.BACK))
     assert g.stage is Stage.SETUP and not g.reading
 
 
@@ -587,3 +594,61 @@ def test_a_vote_called_early_drops_the_lines_still_waiting():
     assert says(said) == ["Raise your hands to lynch seat 4."]
     t.stage_is(Stage.COUNT)
     assert "Seat 4, defend yourself." not in says(t.effects[-10:])
+
+
+def test_a_line_about_one_seat_is_not_shown_over_the_next_seats_card():
+    """After the Hunter's victim's card, the Lover's heartbreak opens the
+    Lover's card: "The card: Seer." (the victim's) must not sit in its middle."""
+    t = new_game()
+    g = t.game
+    t.press(START)
+    t.stage_is(Stage.LOVERS)
+    for seat in (3, 5):
+        t.seat(seat)
+        t.press(VOTE_)
+    t.press(START)
+    t.stage_is(Stage.DAWN)
+    t.death(2, "hunter")
+    t.settle()
+    t.press(START)                              # the Hunter shoots
+    t.settle()
+    t.seat(3)
+    t.press(VOTE_)
+    t.role("seer")
+    t.press(START)                              # seat 5's card opens at once
+    assert g.stage is Stage.ROLE and g.dying == 5
+    # Still said: lines about seat 3 ("The Hunter shot seat 3.", "The card: Seer.").
+    assert g._line is not None and "Lover" not in g.caption
+    assert g.view(t.now).caption == ""
+    t.run_until(lambda game: game.caption == "The card: Seer.")
+    assert g.view(t.now).caption == ""
+    t.run_until(lambda game: game.caption.startswith("Seat 5 was a Lover"))
+    assert g.view(t.now).caption == "Seat 5 was a Lover and dies of a broken heart."
+
+
+def test_the_count_says_why_it_stops_at_the_living_less_the_accused():
+    t = play_to_day_one_after_a_failed_vote()
+    g = t.game
+    t.press(VOTE_)
+    t.seat(4)
+    t.press(VOTE_)
+    t.settle()
+    t.press(VOTE_)
+    t.settle()
+    t.press(VOTE_)
+    t.stage_is(Stage.COUNT)
+    for _ in range(5):
+        t.press(VOTE_)
+    assert g.hands == 5 and g.view(t.now).alert == ""
+    t.press(VOTE_)
+    assert g.hands == 5
+    assert g.view(t.now).alert == "At most 5 hands: the accused does not vote."
+
+
+def test_the_setup_offers_a_first_table_and_names_the_game_switch():
+    g = Game()
+    assert (g.players, g.chosen) == (7, {"werewolf": 2, "hunter": 1, "matchmaker": 1})
+    t = Table(g)
+    while g.view(t.now).details[0] != "Game":
+        t.press(NEXT)
+    assert dict(g.view(t.now).legend)[Button.VOTE] == "Switch"

@@ -43,7 +43,7 @@ def to_count(game: Game) -> float:
 
 
 def test_the_count_shows_the_hands_needed_and_the_result_says_the_verdict():
-    game = Game(options=Options(scale=0.1))
+    game = Game(options=Options(scale=0.1), players=7, chosen={"werewolf": 2})
     now = to_count(game)
     view = game.view(now)
     assert view.phase is Phase.REFEREE and view.title == "Votes to lynch seat 3"

@@ -37,3 +37,13 @@ def test_the_sheet_notes_how_to_resolve_a_night_with_004s_roles():
     assert any("which of them does the killing" for n in notes)
     assert any(n.startswith("Seer: the Alchemist and the Track Reader") for n in notes)
     assert not any(n.startswith("Priest") for n in notes)
+
+
+def test_the_seers_note_on_the_004_wolves_comes_only_with_one_of_them():
+    from wolfbox.darkarts.rules import Setup
+    from wolfbox.darkarts.sheet import sheet
+
+    plain = sheet(Setup.of(9, {"werewolf": 2, "seer": 1}))["notes"]
+    assert not any(n.startswith("Seer:") for n in plain)
+    allied = sheet(Setup.of(9, {"werewolf": 1, "track_reader": 1, "seer": 1}))["notes"]
+    assert any(n.startswith("Seer: the Alchemist and the Track Reader") for n in allied)

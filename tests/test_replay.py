@@ -148,7 +148,11 @@ def test_the_referee_screens_replay_from_events():
 
 
 def test_the_mayors_game_replays_from_events_too():
-    events = '{"at": 0, "tap": "start"}\n{"at": 120, "tap": "vote"}\n{"at": 121}\n'
+    # Start; the Mayor marks seats 1 and 2 as the Lovers; VOTE at dawn.
+    events = "".join(json.dumps(e) + "\n" for e in (
+        {"at": 0, "tap": "start"}, {"at": 60, "tap": "vote"}, {"at": 60.5, "tap": "next"},
+        {"at": 61, "tap": "vote"}, {"at": 61.5, "tap": "start"}, {"at": 200, "tap": "vote"},
+        {"at": 201}))
     a, b = (run("--mode", "dark_arts", "-", stdin=events) for _ in range(2))
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout

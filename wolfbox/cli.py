@@ -324,9 +324,11 @@ def _dark_arts_sheet(args: argparse.Namespace) -> int:
     """The Mayor's sheet for Werewolves of the Dark Arts (`script --mode dark_arts`)."""
     import json
 
-    from .darkarts.seats import MAX_PLAYERS, MIN_PLAYERS
+    from .darkarts.seats import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
     from .darkarts.sheet import parse_roles, sheet, sheet_text
-    players = args.players if args.players is not None else 10
+    if args.deck is not None:
+        raise UserError(_("--deck is One Night's; Werewolves of the Dark Arts takes --roles"))
+    players = args.players if args.players is not None else DEFAULT_PLAYERS
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise UserError(_("--players {players}: Werewolves of the Dark Arts takes {least} to "
                           "{most} players").format(players=players, least=MIN_PLAYERS,
@@ -363,6 +365,8 @@ def _dispatch(args: argparse.Namespace) -> int:
                         button_timeout=args.button_timeout)
     if args.command == "script" and args.mode == "dark_arts":
         return _dark_arts_sheet(args)
+    if args.command == "script" and args.roles:
+        raise UserError(_("--roles is for --mode dark_arts; One Night takes --deck"))
     config = _load(args)
     if args.command == "prepare":
         from wolfbox.audio.prepare import prepare

@@ -66,8 +66,8 @@ def describe(r: Record) -> str:
             case "lynch":
                 text = _("Day {day}: seat {seat} was lynched ({role}).")
             case "heartbreak":
-                text = _("Day {day}: seat {seat} died of a broken heart for seat {by} "
-                         "({role}).")
+                text = _("Day {day}: seat {seat} ({role}) died of a broken heart for "
+                         "seat {by}.")
             case _:
                 text = _("Day {day}: the Hunter at seat {by} shot seat {seat} ({role}).")
         return text.format(day=r.day, seat=r.seat, role=role, by=r.by)

@@ -50,8 +50,8 @@ from ..view import Phase, Seat, View
 from . import rules, said
 from .book import ACCUSATION, DEATH, HEARTBREAK, LYNCH, NIGHT, SHOT, VOTE, WIN, Book, Record
 from .night import MATCHMAKER, Step, call_title, night_calls
-from .roles import CHOSEN, ROLES, VILLAGE, VILLAGER, WEREWOLF, role_name
-from .seats import MAX_PLAYERS, MIN_PLAYERS, Ring
+from .roles import CHOSEN, ROLES, VILLAGE, VILLAGER, role_name
+from .seats import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Ring
 
 Event = Tap | Hold | SpeechDone
 SAVE_VERSION = 1
@@ -151,8 +151,9 @@ _NO_ACTION = _Action("", lambda now: [])
 class Game:
     options: Options = field(default_factory=Options)
     stage: Stage = Stage.SETUP
-    players: int = 7
-    chosen: dict[str, int] = field(default_factory=lambda: {WEREWOLF: 2})
+    players: int = DEFAULT_PLAYERS
+    chosen: dict[str, int] = field(default_factory=lambda: rules.default_roles(
+        DEFAULT_PLAYERS))
     setup: rules.Setup | None = None
     ring: Ring | None = None
     lovers: tuple[int, int] | None = None
@@ -184,11 +185,14 @@ class Game:
     adjusting: bool = False
     page: int = 0
     # speech
-    _queue: list[str] = field(default_factory=list)
+    # Lines to say, each with what the screen was about when it was asked for.
+    _queue: list[tuple[str, tuple[object, ...]]] = field(default_factory=list)
     _line: Countdown | None = None
     _speaking: int | None = None
     _tokens: int = 0
     _checkpoint: dict[str, Any] | None = None
+    _said_for: tuple[object, ...] = ()          # what the line being said is about
+    _end_armed: bool = False                    # BACK held once: hold again to end the game
     _resume_to: Stage | None = None
 
     # ================================================================ input
@@ -209,6 +213,8 @@ class Game:
             action = self._taps().get(event.button)
         if action is not None:
             self.alert = ""
+            if action.run != self._abandon:
+                self._end_armed = False
             effects += action.run(now)
             effects += self.tick(now)
         return effects
@@ -256,10 +262,13 @@ class Game:
         pause = _Action(_("Pause"), self._pause)
         match self.stage:
             case Stage.SETUP:
+                game = self._items()[self.cursor % len(self._items())] == GAME_ITEM
                 return {Button.START: _Action(_("Start"), self._start),
                         Button.NEXT: _Action(_("Next"), lambda now: self._move(+1)),
-                        Button.VOTE: _Action(_("More"), lambda now: self._change(+1)),
-                        Button.BACK: _Action(_("Fewer"), lambda now: self._change(-1))}
+                        Button.VOTE: _Action(_("Switch") if game else _("More"),
+                                             lambda now: self._change(+1)),
+                        Button.BACK: _Action(_("Switch") if game else _("Fewer"),
+                                             lambda now: self._change(-1))}
             case Stage.RESUME:
                 return {Button.START: _Action(_("Resume"), self._resume_saved),
                         Button.BACK: _Action(_("New game"), self._to_setup)}
@@ -395,12 +404,18 @@ class Game:
         night = self.stage in (Stage.NIGHT, Stage.LOVERS)
         effects: list[DarkEffect] = [Ambience(False)] if night else []
         self.stage, self.cursor, self.paused, self.timer = Stage.SETUP, 0, False, None
-        self.reading = False
+        self.reading, self._end_armed = False, False
         self._queue, self._line, self._speaking, self.caption = [], None, None, ""
         self._checkpoint = None
         return effects + [Checkpoint(MODE, self.to_dict())]
 
     def _abandon(self, now: float) -> list[DarkEffect]:
+        """A game of many nights is not lost to one long press: the first
+        hold asks, a second hold (before any other button) ends it."""
+        if not self._end_armed:
+            self._end_armed = True
+            self.alert = _("Hold BACK again to end the game.")
+            return []
         effects: list[DarkEffect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
         return effects + self._to_setup(now)
 
@@ -510,6 +525,14 @@ class Game:
         self.chain = rules.chains(self.ring, self.lovers, [seat]) + self.chain
         return effects + self._next_chain(now)
 
+    def _subject(self) -> tuple[object, ...]:
+        """What the screen is about: a line said for another stays off it."""
+        if self.stage is Stage.ROLE:
+            return (self.stage, self.dying)
+        if self.stage in (Stage.SECOND, Stage.DEFENCE):
+            return (self.stage, self.accused)
+        return (self.stage,)
+
     def _next_chain(self, now: float) -> list[DarkEffect]:
         assert self.ring is not None
         while self.chain:
@@ -517,8 +540,9 @@ class Game:
             if isinstance(link, rules.Heartbreak):
                 if not self.ring.alive(link.seat):
                     continue
-                effects = self._speak(now, said.heartbreak(link.seat))
-                return effects + self._enter_role(link.seat, HEARTBREAK, link.lover)
+                # The entry first: the line is about the screen it opens.
+                effects = self._enter_role(link.seat, HEARTBREAK, link.lover)
+                return effects + self._speak(now, said.heartbreak(link.seat))
             if not self.ring.living():
                 continue
             self.stage, self.by = Stage.SHOT, link.hunter
@@ -528,8 +552,8 @@ class Game:
 
     def _shot(self, now: float) -> list[DarkEffect]:
         victim = self.cursor
-        effects = self._speak(now, said.shot(victim))
-        return effects + self._enter_role(victim, SHOT, self.by)
+        effects = self._enter_role(victim, SHOT, self.by)
+        return effects + self._speak(now, said.shot(victim))
 
     def _chains_over(self, now: float) -> list[DarkEffect]:
         assert self.setup is not None and self.ring is not None
@@ -621,7 +645,11 @@ class Game:
             # Roles that change the count (003's footnote: the Shaman).
             self.adjust = max(-living, min(living, self.adjust + step))
         else:
-            self.hands = max(0, min(rules.most_hands(living), self.hands + step))
+            most = rules.most_hands(living)
+            if self.hands + step > most:
+                self.alert = _("At most {most} hands: the accused does not vote.").format(
+                    most=most)
+            self.hands = max(0, min(most, self.hands + step))
         return []
 
     def _toggle_adjust(self, now: float) -> list[DarkEffect]:
@@ -653,8 +681,8 @@ class Game:
             return self._begin_discussion(now, "")     # the result said it: the vote failed
         # 003: no last words; the role is revealed, chains, the win check, then night.
         self.chain, self.after_chains = [], _TO_NIGHT
-        effects = self._speak(now, _(said.NO_LAST_WORDS))
-        return effects + self._enter_role(self.accused, LYNCH, 0)
+        effects = self._enter_role(self.accused, LYNCH, 0)
+        return effects + self._speak(now, _(said.NO_LAST_WORDS))
 
     # ================================================================ book
     def _open_book(self, now: float) -> list[DarkEffect]:
@@ -709,14 +737,14 @@ class Game:
     # =============================================================== speech
     def _speak(self, now: float, text: str) -> list[DarkEffect]:
         """Say `text` after the lines already queued."""
-        self._queue.append(text)
+        self._queue.append((text, self._subject()))
         if self._line is None:
             return self._next_line(now)
         return []
 
     def _say_now(self, now: float, text: str) -> list[DarkEffect]:
         """Say `text` at once, dropping what was queued: the stage waits for it."""
-        self._queue = [text]
+        self._queue = [(text, self._subject())]
         self._line = None
         return self._next_line(now)
 
@@ -724,7 +752,7 @@ class Game:
         if not self._queue:
             self._speaking = None
             return self._line_finished(now)
-        text = self._queue.pop(0)
+        text, self._said_for = self._queue.pop(0)
         self._tokens += 1
         self._speaking = self._tokens
         self.caption = text
@@ -865,7 +893,10 @@ class Game:
         # night and the hands show the line, as One Night does.
         ring = self.stage in RING_STAGES
         if ring:
-            speaking = self._line is not None and self.caption != self.alert
+            # Only a line about this screen: "The card: Villager." of the last
+            # death is not shown over the next seat's card.
+            speaking = self._line is not None and self.caption != self.alert \
+                and self._said_for == self._subject()
             caption = self.caption if speaking else ""
         elif PHASE_OF[self.stage] is Phase.REFEREE or self.stage is Stage.END:
             caption = ""
@@ -933,7 +964,7 @@ class Game:
                 return r(v, title=_("Seat {seat} · Defence").format(seat=self.accused),
                          big=clock, hint=Button.VOTE)
             case Stage.HANDS:
-                return r(v, title=_("Raise your hands"), big=str(self.accused),
+                return r(v, title=_("Raise your hands"), big=_seat_word(self.accused),
                          details=(_("To lynch seat {seat}").format(seat=self.accused),))
             case Stage.COUNT | Stage.RESULT:
                 details = self._count_details()
@@ -997,6 +1028,8 @@ class Game:
             return _("Night {n}").format(n=self.night)
         if to is Stage.END:
             return _("The end")
+        if to is Stage.DAWN:
+            return _("Dawn {n}: the night's deaths are entered again").format(n=self.night)
         return _("Day {n}").format(n=self.night)
 
     def _alive_words(self) -> str:

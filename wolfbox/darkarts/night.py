@@ -101,33 +101,45 @@ CALLS = (
 )
 
 
+@dataclass(frozen=True)
+class Note:
+    """A note for the Mayor, brought in by any of `roles` (and, where set,
+    only with any of `with_any` dealt too)."""
+    roles: frozenset[str]
+    text: str                           # English, N_(); shown through _()
+    with_any: frozenset[str] = frozenset()
+
+
 # What the Mayor needs to resolve a night with 004's roles (004's night
-# resolution and its roles' notes): each note, and the roles that bring it in.
+# resolution and its roles' notes).
 _FROM_004 = frozenset({NOBLE, ALCHEMIST, CHEF, GUARD, SEER, TRACK_READER, DAIRY_MAID, PRIEST})
-MAYOR_NOTES: tuple[tuple[frozenset[str], str], ...] = (
-    (_FROM_004, N_("Nobody may choose themselves; the werewolves may not choose one of "
-                   "their own.")),
-    (frozenset({ALCHEMIST}), N_("Alchemist: the chosen player's power fails tonight, and "
-                                "a blocked player learns nothing.")),
-    (frozenset({CHEF}), N_("Chef: the guest in the kitchen is blocked and cannot be killed "
-                           "tonight.")),
-    (frozenset({GUARD}), N_("Guard: the protected player cannot be killed tonight.")),
-    (frozenset({ALCHEMIST, CHEF}), N_("With an Alchemist or a Chef, the werewolves also "
-                                      "point at which of them does the killing: the kill "
-                                      "fails if that werewolf is blocked.")),
-    (frozenset({SEER}), N_("Seer: the Alchemist and the Track Reader show as werewolves.")),
-    (frozenset({TRACK_READER}), N_("Track Reader: a Werewolf and a Villager both show as "
-                                   "no special role.")),
-    (frozenset({DAIRY_MAID}), N_("Dairy Maid: the Mayor tells the chosen player, by a "
-                                 "touch, that the Dairy Maid is with the village.")),
-    (frozenset({PRIEST}), N_("Priest: the player's real visit tonight; the werewolf who "
-                             "killed visited the victim.")),
+MAYOR_NOTES = (
+    Note(_FROM_004, N_("Nobody may choose themselves; the werewolves may not choose one of "
+                       "their own.")),
+    Note(frozenset({ALCHEMIST}), N_("Alchemist: the chosen player's power fails tonight, "
+                                    "and a blocked player learns nothing.")),
+    Note(frozenset({CHEF}), N_("Chef: the guest in the kitchen is blocked and cannot be "
+                               "killed tonight.")),
+    Note(frozenset({GUARD}), N_("Guard: the protected player cannot be killed tonight.")),
+    Note(frozenset({ALCHEMIST, CHEF}), N_("With an Alchemist or a Chef, the werewolves also "
+                                          "point at which of them does the killing: the kill "
+                                          "fails if that werewolf is blocked.")),
+    Note(frozenset({SEER}), N_("Seer: the Alchemist and the Track Reader show as werewolves."),
+         with_any=frozenset({ALCHEMIST, TRACK_READER})),
+    Note(frozenset({TRACK_READER}), N_("Track Reader: a Werewolf and a Villager both show as "
+                                       "no special role.")),
+    Note(frozenset({DAIRY_MAID}), N_("Dairy Maid: the Mayor tells the chosen player, by a "
+                                     "touch, that the Dairy Maid is with the village.")),
+    Note(frozenset({PRIEST}), N_("Priest: the player's real visit tonight; the werewolf who "
+                                 "killed visited the victim.")),
 )
 
 
 def mayor_notes(in_play: frozenset[str] | set[str]) -> tuple[str, ...]:
     """The notes that the roles in play bring in, translated."""
-    return tuple(_(note) for roles, note in MAYOR_NOTES if roles & set(in_play))
+    dealt = set(in_play)
+    return tuple(_(n.text) for n in MAYOR_NOTES
+                 if n.roles & dealt and (not n.with_any or n.with_any & dealt))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..i18n import _
-from .roles import CHOSEN, NOBLE, ROLES, VILLAGE, VILLAGER, WEREWOLF, WEREWOLVES, is_werewolf
+from .roles import (
+    CHOSEN,
+    HUNTER,
+    MATCHMAKER,
+    NOBLE,
+    ROLES,
+    VILLAGE,
+    VILLAGER,
+    WEREWOLF,
+    WEREWOLVES,
+    is_werewolf,
+)
 from .seats import MAX_PLAYERS, MIN_PLAYERS, Ring
 
 
@@ -68,6 +79,13 @@ class Setup:
         if wolves >= self.players - wolves:
             return _("Too many werewolves: they would win at once.")
         return None
+
+
+def default_roles(players: int) -> dict[str, int]:
+    """A first setup for a table (the box's setup screen and the sheet): a
+    werewolf for about every four players, the Hunter and the Matchmaker,
+    the two roles 003 gives rules for."""
+    return {WEREWOLF: max(1, (players + 2) // 4), HUNTER: 1, MATCHMAKER: 1}
 
 
 def roles_left(setup: Setup, ring: Ring) -> dict[str, int]:

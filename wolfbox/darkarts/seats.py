@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 MIN_PLAYERS = 5
 MAX_PLAYERS = 20
+DEFAULT_PLAYERS = 7       # a new setup, and the sheet without --players
 
 
 @dataclass

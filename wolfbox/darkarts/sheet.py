@@ -53,7 +53,8 @@ def parse_roles(text: str, players: int) -> Setup:
                     role=raw.strip()[:40], known=", ".join(CHOSEN)))
             counts[rid] = counts.get(rid, 0) + 1
     else:
-        counts = {"werewolf": max(1, players // 4), "hunter": 1, "matchmaker": 1}
+        from .rules import default_roles
+        counts = default_roles(players)
     for rid, n in counts.items():
         most = ROLES[rid].most
         if most and n > most:
