@@ -20,7 +20,9 @@ def test_every_core_module_is_under_the_pure_core_contract():
     contracts.read(ROOT / ".importlinter")
     listed = set(contracts["importlinter:contract:pure-core"]["source_modules"].split())
     composition = {"wolfbox.cli", "wolfbox.__init__", "wolfbox.__main__"}
-    modules = {f"wolfbox.{p.stem}" for p in (ROOT / "wolfbox").glob("*.py")} - composition
+    modules = {".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+               for p in (ROOT / "wolfbox").rglob("*.py")} - composition
+    modules -= {"wolfbox"}
     assert modules - listed == set(), "add new core modules to .importlinter"
 
 
@@ -31,6 +33,8 @@ def test_every_core_module_is_under_the_pure_core_contract():
     ["config"],
     ["settings"],
     ["replay", "-"],
+    ["script", "--mode", "dark_arts", "--json"],
+    ["resolve", "night.json"],
 ])
 def test_text_commands_load_no_screen_pins_or_voice(argv, tmp_path):
     probe = (
@@ -41,6 +45,9 @@ def test_text_commands_load_no_screen_pins_or_voice(argv, tmp_path):
         "sys.stdout = real\n"
         f"print(json.dumps([code, [m for m in {HEAVY!r} if m in sys.modules]]))\n"
     )
+    (tmp_path / "night.json").write_text(
+        '{"players": ["wolf", "wolf", "seer", "sheep", "sheep", "sheep", "sheep", "sheep", '
+        '"sheep"], "kill": {"target": 3, "knife": 1}}')
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             input='{"at": 0, "tap": "start"}\n{"at": 30}\n', timeout=60,
                             cwd=tmp_path)

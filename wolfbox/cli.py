@@ -35,7 +35,7 @@ EXIT_USAGE = 2
 log = logging.getLogger("wolfbox")
 
 COMMANDS = ("run", "screenshot", "config", "script", "decks", "prepare", "voices", "selftest",
-            "replay", "settings", "referee")
+            "replay", "settings", "referee", "resolve")
 
 
 LONGEST_WORD = 200     # longer than any path a person means to name
@@ -166,6 +166,12 @@ def _parser() -> _Parser:
                          help=_('the game as JSON, such as {"players": [{"card": "werewolf", '
                                 '"vote": 2}, ...], "artifacts": {"3": "claw"}}; without FILE, '
                                 'or with -, standard input'))
+    resolve = sub.add_parser("resolve", help=_("resolve one night of the timed nine-player "
+                                               "game (004), from JSON"))
+    resolve.add_argument("file", nargs="?", default="-", metavar="FILE",
+                         help=_('the night as JSON: {"players": [9 role ids], "dead": [], '
+                                '"actions": {"2": 4}, "kill": {"target": 5, "knife": 1}}; '
+                                'without FILE, or with -, standard input'))
     return p
 
 
@@ -300,18 +306,38 @@ def _settings(args: argparse.Namespace) -> int:
     return 0
 
 
-def _referee(args: argparse.Namespace) -> int:
-    from .referee import judge, read_game
-    source = "<stdin>" if args.file == "-" else args.file
+def _read_input(file: str, what: str) -> tuple[str, str]:
+    """(its name, the text) of FILE or standard input ("-"); one line if unreadable."""
+    source = "<stdin>" if file == "-" else file
     try:
-        if args.file == "-":
+        if file == "-":
             stdin = getattr(sys.stdin, "buffer", None)
             text = stdin.read().decode("utf-8-sig") if stdin else sys.stdin.read()
         else:
-            text = Path(args.file).read_text(encoding="utf-8-sig")
+            text = Path(file).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
-        raise UserError(_("cannot read the game from {path}: {why}").format(
-            path=source, why=getattr(e, "strerror", None) or e)) from None
+        raise UserError(_("cannot read the {what} from {path}: {why}").format(
+            what=what, path=source, why=getattr(e, "strerror", None) or e)) from None
+    return source, text
+
+
+def _resolve(args: argparse.Namespace) -> int:
+    """One night of the timed game (004), resolved (issue 12)."""
+    import json
+
+    from .newd3.resolve import read_night, resolve
+    source, text = _read_input(args.file, _("night"))
+    try:
+        night = resolve(*read_night(text))
+    except UserError as e:
+        raise UserError(f"{source}: {e}") from None
+    print(json.dumps(night.to_json()))
+    return 0
+
+
+def _referee(args: argparse.Namespace) -> int:
+    from .referee import judge, read_game
+    source, text = _read_input(args.file, _("game"))
     try:
         verdict = judge(read_game(text))
     except UserError as e:
@@ -341,6 +367,8 @@ def _dark_arts_sheet(args: argparse.Namespace) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "referee":
         return _referee(args)
+    if args.command == "resolve":
+        return _resolve(args)
     if args.command == "config":
         print(defaults_toml(), end="")
         return 0
