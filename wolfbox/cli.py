@@ -114,9 +114,11 @@ def _parser() -> _Parser:
     script = sub.add_parser("script", help=_("print the night script for a deck"))
     common(script)
     script.add_argument("--json", action="store_true", help=_("print JSON instead of text"))
-    script.add_argument("--mode", choices=("one_night", "dark_arts"), default="one_night",
-                        help=_("the game: One Night (default), or Werewolves of the Dark Arts "
-                               "with a moderator (the Mayor's sheet)"))
+    script.add_argument("--mode", choices=("one_night", "dark_arts", "newd3"),
+                        default="one_night",
+                        help=_("the game: One Night (default), Werewolves of the Dark Arts "
+                               "with a moderator (the Mayor's sheet), or newd3, the timed "
+                               "nine-player game of 004"))
     script.add_argument("--roles", nargs="+", default=[], metavar="ROLE",
                         help=_("dark_arts: the roles dealt, a role once a copy (werewolf "
                                "werewolf hunter, or werewolf,werewolf,hunter); villagers "
@@ -393,6 +395,16 @@ def _dispatch(args: argparse.Namespace) -> int:
                         button_timeout=args.button_timeout)
     if args.command == "script" and args.mode == "dark_arts":
         return _dark_arts_sheet(args)
+    if args.command == "script" and args.mode == "newd3":
+        import json
+
+        from .newd3.sheet import sheet, sheet_text
+        if args.deck is not None or args.roles or args.players not in (None, 9):
+            raise UserError(_("--mode newd3 is nine players and its own setups: no --deck, "
+                              "--roles or --players"))
+        data = sheet()
+        print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else sheet_text(data))
+        return 0
     if args.command == "script" and args.roles:
         raise UserError(_("--roles is for --mode dark_arts; One Night takes --deck"))
     config = _load(args)

@@ -1,0 +1,47 @@
+"""The timed game's plan, as `wolfbox script --mode newd3` prints it: 004's
+phase lengths, the votes an elimination needs at every living count, the
+night limit and the nine setups (issue 12's interface)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules import MAX_NIGHTS, PHASES, votes_needed
+from .setups import PLAYERS, SETUPS
+
+
+def sheet() -> dict[str, Any]:
+    """JSON-safe: {"mode", "players", "phases": [{"id", "seconds"}],
+    "thresholds": {"<living>": votes}, "max_nights", "setups": {name: roles}}."""
+    return {
+        "mode": "newd3",
+        "players": PLAYERS,
+        "phases": [{"id": pid, "seconds": seconds} for pid, seconds in PHASES],
+        "thresholds": {str(n): votes_needed(n) for n in range(PLAYERS, 0, -1)},
+        "max_nights": MAX_NIGHTS,
+        "setups": {name: list(roles) for name, roles in SETUPS.items()},
+    }
+
+
+def sheet_text(data: dict[str, Any]) -> str:
+    """The plan for a table to read."""
+    from ..i18n import _
+    from .roles import ROLES, role_name
+    order = list(ROLES)                 # the Wolves' side first, the Sheep last
+    out = [_("The timed game (004): {players} players, two Wolves, seven Town").format(
+        players=data["players"]), "", _("Phases:")]
+    out += [_("  {phase}: {seconds} s").format(phase=p["id"], seconds=p["seconds"])
+            for p in data["phases"]]
+    out += ["", _("Votes an elimination needs (more than half of the living):")]
+    out += [_("  {living} living: {votes}").format(living=living, votes=votes)
+            for living, votes in data["thresholds"].items()]
+    out += ["", _("A draw if nobody has won after {nights} nights.").format(
+        nights=data["max_nights"]), "", _("The nine setups (one is dealt in secret):")]
+    for name, roles in data["setups"].items():
+        counts: dict[str, int] = {}
+        for r in sorted(roles, key=order.index):
+            counts[r] = counts.get(r, 0) + 1
+        listed = ", ".join(f"{n}× {role_name(r)}" if n > 1 else role_name(r)
+                           for r, n in counts.items())
+        out.append(f"  {name}: {listed}")
+    return "\n".join(out)
