@@ -78,7 +78,7 @@ def gives_keys(fd: int) -> bool:
 QUEUED = 20   # presses of one key that may wait their turn (a Mayor counting hands)
 
 
-class Releases:
+class Presses:
     """Presses and lets go of keys in their time, on one thread for all of them.
 
     A terminal sends no key-up, so every key's release is scheduled. A
@@ -171,7 +171,7 @@ class TerminalKeys:
     gap: float = 0.06          # between presses of one key: longer than the debounce
 
     def __post_init__(self) -> None:
-        self._releases = Releases(self.drive, gap=self.gap)
+        self._presses = Presses(self.drive, gap=self.gap)
 
     def start(self) -> bool:
         """Start reading; False if the stream can give no keys (closed, or
@@ -200,7 +200,7 @@ class TerminalKeys:
         return True
 
     def stop(self) -> None:
-        self._releases.stop()
+        self._presses.stop()
         if hasattr(self, "_stop"):
             self._stop.set()
             self._restore()
@@ -227,4 +227,4 @@ class TerminalKeys:
         if button is None:
             return
         hold = ch != ch.lower()
-        self._releases.press(button, self.hold_seconds + 0.2 if hold else 0.08)
+        self._presses.press(button, self.hold_seconds + 0.2 if hold else 0.08)

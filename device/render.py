@@ -19,6 +19,7 @@ at which size, where its ink landed and in which area, for the tests.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from collections.abc import Sequence
@@ -572,24 +573,23 @@ class _Draw:
             room = [abs(dx) - r - pad for dx, dy in offsets if abs(dy) < half_height + r + pad]
             return min([area.width / 2 - 2 * r - pad, *room])
 
-        widest = free_width(0)
-        chosen: tuple[list[Fit], int, int] | None = None
-        for share in (1.0, 0.92, 0.84, 0.76, 0.68, 0.6):
-            width = round(2 * widest * share)
-            half = next((h for h in range(area.height // 2, 0, -2)
+        def free_half_height(width: int) -> int:
+            """The tallest band of this width clear of the seats, halved."""
+            return next((h for h in range(area.height // 2, 0, -2)
                          if free_width(h) * 2 >= width), 0)
-            if half <= 0 or width <= 0:
-                continue
-            stacked = self.stack(blocks, width, 2 * half, last=False)
+
+        # Widest first; the narrowest is the last resort: set below the floor
+        # if it must be (stack warns once), never cut.
+        widths = [round(2 * free_width(0) * share) for share in (1.0, 0.92, 0.84, 0.76, 0.68,
+                                                                 0.6)]
+        for width in widths:
+            last = width == widths[-1]
+            half = max(free_half_height(width), self.px(20) if last else 0)
+            stacked = self.stack(blocks, width, 2 * half, last=last) if half > 0 else None
             if stacked is not None:
-                chosen = (*stacked, width)
                 break
-        if chosen is None:                      # said once, drawn below the floor
-            width = round(2 * widest * 0.6)
-            half = next((h for h in range(area.height // 2, 0, -2)
-                         if free_width(h) * 2 >= width), self.px(20))
-            chosen = (*self.stack(blocks, width, 2 * half, last=True), width)  # type: ignore[misc]
-        fits, gap, width = chosen
+        assert stacked is not None
+        fits, gap = stacked
         used = [(b, f) for b, f in zip(blocks, fits, strict=True) if b.paragraphs]
         total = sum(f.height for _b, f in used) + gap * max(0, len(used) - 1)
         y = cy - total // 2
@@ -681,6 +681,7 @@ class _Draw:
         self.layer = 0
 
 
+@functools.lru_cache(maxsize=64)
 def _oval_points(count: int, a: float, b: float, cx: float, cy: float,
                  samples: int = 720) -> list[tuple[float, float]]:
     """`count` points equally spaced along an oval (semi-axes a, b), the

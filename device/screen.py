@@ -141,8 +141,8 @@ class TerminalScreen:
             elif view.status != last.status:        # the voice's progress: one short line
                 self._write("   ~ " + (view.status or _("The voice is ready.")))
             elif view.seats != last.seats:          # the Mayor moved along the ring
-                self._write(f"   = {view.big}  " + ring_line(view.seats) if view.big
-                            else "   " + ring_line(view.seats))
+                value = f"= {view.big}  " if view.big else ""
+                self._write(f"   {value}{ring_line(view.seats)}")
             elif view.phase in (Phase.SETTINGS, Phase.REFEREE) and view.big != last.big:
                 self._write(f"   = {view.big}")    # a setting's new value, not a timer
             elif self._tty and view.big != last.big:   # a timer, rewritten in place

@@ -166,12 +166,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     night_1 += [
         "The Mayor will touch the two Lovers. Lovers, open your eyes and look at each other.",
         "Lovers, close your eyes.",
-        "Werewolves, open your eyes. Agree in silence on your victim and point at them.",
-        "Werewolves, close your eyes.",
-        "Seer, open your eyes. Point at a player: the Mayor shows you whether they are a "
-        "werewolf.",
-        "Seer, close your eyes.",
-        "Everyone, open your eyes. Stay silent until the Mayor has told you who died."]
+        *NIGHT_2[1:]]                  # then the calls of every night
     assert heard(pilot) == night_1
 
     # Dawn 1: seat 7 died, a Villager.

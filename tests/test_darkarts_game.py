@@ -67,6 +67,15 @@ class Table:
     def stage_is(self, stage: Stage):
         return self.run_until(lambda g: g.stage is stage)
 
+    def lovers_to_dawn(self) -> None:
+        """Night 1: the Mayor marks seats 3 and 5 as the Lovers; on to the dawn."""
+        self.stage_is(Stage.LOVERS)
+        for seat in (3, 5):
+            self.seat(seat)
+            self.press(VOTE_)
+        self.press(START)
+        self.stage_is(Stage.DAWN)
+
     def seat(self, seat: int) -> None:
         for _ in range(25):
             if self.game.cursor == seat:
@@ -243,12 +252,7 @@ def test_the_village_wins_when_the_last_werewolf_is_lynched():
     t = new_game()
     g = t.game
     t.press(START)
-    t.stage_is(Stage.LOVERS)
-    for seat in (3, 5):
-        t.seat(seat)
-        t.press(VOTE_)
-    t.press(START)
-    t.stage_is(Stage.DAWN)
+    t.lovers_to_dawn()
     t.death(1, "werewolf")                     # (the table's own business how)
     t.press(START)
     t.vote(6, hands=5)
@@ -322,12 +326,7 @@ def test_the_count_never_exceeds_the_hands_that_may_vote_and_adjusts():
     t = new_game()
     g = t.game
     t.press(START)
-    t.stage_is(Stage.LOVERS)
-    for seat in (3, 5):
-        t.seat(seat)
-        t.press(VOTE_)
-    t.press(START)
-    t.stage_is(Stage.DAWN)
+    t.lovers_to_dawn()
     t.press(START)                              # nobody died
     t.vote(4, hands=20)
     assert g.hands == 6                         # 7 alive, the accused does not vote
@@ -370,12 +369,7 @@ def test_setup_screen_changes_players_and_roles_and_refuses_a_bad_deal():
 def play_to_day_one_after_a_failed_vote() -> Table:
     t = new_game()
     t.press(START)
-    t.stage_is(Stage.LOVERS)
-    for seat in (3, 5):
-        t.seat(seat)
-        t.press(VOTE_)
-    t.press(START)
-    t.stage_is(Stage.DAWN)
+    t.lovers_to_dawn()
     t.death(7, "villager")
     t.press(START)
     t.vote(2, hands=1)
@@ -445,12 +439,7 @@ def test_every_word_of_a_game_goes_through_the_translation_function():
     with pseudo_translation():
         t = new_game()
         t.press(START)
-        t.stage_is(Stage.LOVERS)
-        for seat in (3, 5):
-            t.seat(seat)
-            t.press(VOTE_)
-        t.press(START)
-        t.stage_is(Stage.DAWN)
+        t.lovers_to_dawn()
         t.death(7, "villager")
         t.press(START)
         t.vote(2, hands=1)
@@ -558,12 +547,7 @@ def test_the_setup_sets_an_optional_discussion_limit_the_box_remembers():
     while g.view(t.now).details[0] != "Players":
         t.press(NEXT)
     t.press(START)
-    t.stage_is(Stage.LOVERS)
-    for seat in (3, 5):
-        t.seat(seat)
-        t.press(VOTE_)
-    t.press(START)
-    t.stage_is(Stage.DAWN)
+    t.lovers_to_dawn()
     t.press(START)                              # nobody died
     t.run_until(lambda game: game.stage is Stage.DISCUSSION)
     start = t.now
@@ -602,12 +586,7 @@ def test_a_line_about_one_seat_is_not_shown_over_the_next_seats_card():
     t = new_game()
     g = t.game
     t.press(START)
-    t.stage_is(Stage.LOVERS)
-    for seat in (3, 5):
-        t.seat(seat)
-        t.press(VOTE_)
-    t.press(START)
-    t.stage_is(Stage.DAWN)
+    t.lovers_to_dawn()
     t.death(2, "hunter")
     t.settle()
     t.press(START)                              # the Hunter shoots

@@ -26,6 +26,7 @@ from .config import Config, defaults_toml, limits, load
 from .deck import check_deck
 from .errors import UserError
 from .flow import Flow, RoundSettings
+from .games import GAMES
 from .i18n import _
 from .mode import Mode
 from .picker import Picker
@@ -92,7 +93,7 @@ def _parser() -> _Parser:
 
     run = sub.add_parser("run", help=_("run the box (the default command)"))
     common(run)
-    run.add_argument("--mode", choices=("one_night", "dark_arts"),
+    run.add_argument("--mode", choices=tuple(GAMES),
                      help=_("the game (game.mode): one_night, or dark_arts with a moderator"))
     run.add_argument("--display", choices=("auto", "window", "fullscreen", "headless"),
                      help=_("where to draw (default: the config's screen.display, 'auto')"))
@@ -114,7 +115,7 @@ def _parser() -> _Parser:
     script = sub.add_parser("script", help=_("print the night script for a deck"))
     common(script)
     script.add_argument("--json", action="store_true", help=_("print JSON instead of text"))
-    script.add_argument("--mode", choices=("one_night", "dark_arts", "newd3"),
+    script.add_argument("--mode", choices=(*GAMES, "newd3"),
                         default="one_night",
                         help=_("the game: One Night (default), Werewolves of the Dark Arts "
                                "with a moderator (the Mayor's sheet), or newd3, the timed "
@@ -131,7 +132,7 @@ def _parser() -> _Parser:
                         help=_('a file of JSON lines such as {"at": 0.0, "tap": "start"}, '
                                '{"at": 12.5, "hold": "back"}, {"at": 300}; - reads '
                                'standard input'))
-    replay.add_argument("--mode", choices=("one_night", "dark_arts"), default="one_night",
+    replay.add_argument("--mode", choices=tuple(GAMES), default="one_night",
                         help=_("the game to replay: one_night (default) or dark_arts"))
     replay.add_argument("--seed", type=int, default=0, metavar="N",
                         help=_("seed for random decks (default 0): the same seed, the same "

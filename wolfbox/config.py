@@ -21,6 +21,7 @@ from typing import Any
 from .buttons import GAME_BUTTONS, Button
 from .darkarts.night import CALLS
 from .errors import UserError
+from .games import GAMES
 from .i18n import _
 from .pinout import reserved_by
 from .roles import UnknownRole, role
@@ -47,7 +48,7 @@ STARTER_DECK = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villa
 class GameConfig:
     mode: str = _c("one_night", "the game: one_night, or dark_arts (Werewolves of the Dark "
                    "Arts, many nights, run with a moderator)",
-                   choices=("one_night", "dark_arts"))
+                   choices=tuple(GAMES))
     deck: list[str] = _c(STARTER_DECK, "the cards in play: role ids (players + 3 cards), "
                                        "or one preset name (see: wolfbox decks)")
     players: int = _c(0, "players at the table; 0: as many as the deck is for", min=0, max=30)

@@ -42,7 +42,7 @@ from .pages import PER_WORD
 from .picker import Picker
 from .presets import describe
 from .referee import Verdict
-from .timer import Countdown
+from .timer import Countdown, clock_text
 from .view import Phase, View
 
 ONE_NIGHT = "one_night"               # this mode's name, in settings (wolfbox.games)
@@ -643,7 +643,7 @@ class Flow:
                 return self._verdict_view(base)
             case Phase.NIGHT:
                 step = self.settings.night[self.step_index]
-                big = _clock(t.shown_seconds(now)) if t and self.stage == _WAIT else ""
+                big = clock_text(t.shown_seconds(now)) if t and self.stage == _WAIT else ""
                 progress = (self.step_index + (self.stage != _SPEAK) * 0.5) \
                     / len(self.settings.night)
                 title = _("Night · {step}").format(step=step_title(step.id))
@@ -653,7 +653,7 @@ class Flow:
                 assert t is not None
                 shown = t.shown_seconds(now)
                 return dataclasses.replace(
-                    base, title=_("Discussion"), big=_clock(shown),
+                    base, title=_("Discussion"), big=clock_text(shown),
                     progress=min(1.0, shown / t.total) if t.total else 0.0,
                     urgent=shown <= self.settings.tick_from)
             case Phase.VOTE:
@@ -750,6 +750,3 @@ class Flow:
         if self.phase is Phase.VOTE:
             assert 0 <= self.beat < len(lines.COUNTDOWN)
 
-
-def _clock(seconds: int) -> str:
-    return f"{seconds // 60}:{seconds % 60:02d}"

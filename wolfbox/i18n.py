@@ -18,7 +18,7 @@ went through `_()`, and a real translation would miss it too.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -77,3 +77,18 @@ def pseudo_translation() -> Iterator[None]:
         yield
     finally:
         _catalogue = before
+
+
+def listed(items: Sequence[str]) -> str:
+    """Names in a list, in the box's language: "Seer, Robber"."""
+    text = items[0] if items else ""
+    for item in items[1:]:
+        # TRANSLATORS: a list being built, one more added: "Seer, Robber".
+        text = _("{names}, {name}").format(names=text, name=item)
+    return text
+
+
+def copies(name: str, count: int) -> str:
+    """A card or role with its copies: "2× Werewolf", or the name alone for one."""
+    # TRANSLATORS: {count} copies of a card or role: "2× Werewolf".
+    return _("{count}× {role}").format(count=count, role=name) if count > 1 else name

@@ -9,7 +9,7 @@ passes it through `_()` first.
 
 from __future__ import annotations
 
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, listed, ngettext
 from .roles import WEREWOLVES, role_name
 
 COUNTDOWN = (N_("Three."), N_("Two."), N_("One."), N_("Vote!"))
@@ -81,13 +81,8 @@ def reveal_rules(deck: tuple[str, ...] | list[str]) -> tuple[str, ...]:
              and (wolves or card not in ("doppelganger", "paranormal_investigator"))]
     who: tuple[str, ...] = ()
     if extra or any(r != "werewolf" for r in deck if r in WEREWOLVES):
-        names = wolves + extra
-        listed = names[0]
-        for name in names[1:]:
-            # TRANSLATORS: a list being built, one more added: "Werewolf, Dream Wolf".
-            listed = _("{names}, {name}").format(names=listed, name=name)
         # TRANSLATORS: {names} lists the cards and cases that make a werewolf in this deck.
-        who = (_("Werewolves in this deck: {names}.").format(names=listed),)
+        who = (_("Werewolves in this deck: {names}.").format(names=listed(wolves + extra)),)
     # 000 Cudgel: with the Curator any player may become a Tanner.
     cards = set(deck) | ({"tanner"} if "curator" in deck else set())
     rules = REVEAL_RULES + tuple(rule for card, rule in REVEAL_CARD_RULES.items()

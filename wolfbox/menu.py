@@ -17,6 +17,7 @@ from typing import Any
 from .config import Config
 from .games import GAMES, game_name
 from .i18n import N_, _
+from .timer import clock_text
 
 
 @dataclass(frozen=True)
@@ -60,17 +61,12 @@ def _speed(length_scale: float) -> str:
     return _("{percent} %").format(percent=round(100 / length_scale))
 
 
-def _minutes(seconds: float) -> str:
-    s = round(seconds)
-    return f"{s // 60}:{s % 60:02d}"
-
-
 def _on_off(v: bool) -> str:
     return _("On") if v else _("Off")
 
 
 def _warnings(ws: list[int]) -> str:
-    return ", ".join(_minutes(w) for w in sorted(ws, reverse=True)) if ws else _("Off")
+    return ", ".join(clock_text(w) for w in sorted(ws, reverse=True)) if ws else _("Off")
 
 
 def _scale(v: float) -> str:
@@ -91,7 +87,7 @@ ITEMS: tuple[Item, ...] = (
     Item("night.scale", N_("Action time"), (0.5, 0.75, 1.0, 1.25, 1.5, 2.0), _scale,
          N_("Each role's time to act at night, against the usual.")),
     Item("game.discussion_seconds", N_("Discussion"),
-         tuple(float(s) for s in range(60, 901, 30)), _minutes),
+         tuple(float(s) for s in range(60, 901, 30)), clock_text),
     Item("game.warnings", N_("Warnings"), WARNING_CHOICES, _warnings,
          N_("Spoken when this much discussion time is left.")),
     Item("game.lone_wolf", N_("Lone wolf"), (False, True), _on_off,

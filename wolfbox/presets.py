@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .deck import DeckError, check_deck, extra_cards
-from .i18n import N_, _
+from .i18n import N_, _, copies, listed
 from .roles import ROLES, Team, role_name
 
 MAX_PLAYERS = 10          # the picker's upper end; the rules allow more with a helper
@@ -215,11 +215,4 @@ def resolve_deck(text: str, players: int | None,
 
 def describe(deck: Sequence[str]) -> str:
     """'2× Werewolf, Seer, Robber' in deck order, in the box's language."""
-    # TRANSLATORS: {count} copies of a card in a deck: "2× Werewolf".
-    items = [_("{count}× {role}").format(count=n, role=role_name(r)) if n > 1
-             else role_name(r) for r, n in Counter(deck).items()]
-    text = items[0] if items else ""
-    for item in items[1:]:
-        # TRANSLATORS: a list of role names being built, one more added: "Seer, Robber".
-        text = _("{names}, {name}").format(names=text, name=item)
-    return text
+    return listed([copies(role_name(r), n) for r, n in Counter(deck).items()])

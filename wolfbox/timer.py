@@ -75,3 +75,9 @@ class Countdown:
         if shown <= 0:
             return None
         return deadline - (shown - 1)
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds as a timer shows them: 90 -> "1:30"."""
+    s = round(seconds)
+    return f"{s // 60}:{s % 60:02d}"

@@ -44,8 +44,8 @@ from ..effects import (
 )
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game
-from ..i18n import _
-from ..timer import Countdown
+from ..i18n import _, copies, listed
+from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
 from .book import ACCUSATION, DEATH, HEARTBREAK, LYNCH, NIGHT, SHOT, VOTE, WIN, Book, Record
@@ -142,9 +142,6 @@ class Screen:
 class _Action:
     label: str
     run: Callable[[float], list[DarkEffect]]
-
-
-_NO_ACTION = _Action("", lambda now: [])
 
 
 @dataclass
@@ -349,8 +346,8 @@ class Game:
                 ChangeSetting(MODE_KEY, next_game(MODE))])
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
-            taps = self._taps()
-            if not self.reading and taps.get(Button.NEXT, _NO_ACTION).run != self._open_book:
+            next_tap = self._taps().get(Button.NEXT)
+            if not self.reading and (next_tap is None or next_tap.run != self._open_book):
                 holds[Button.NEXT] = _Action(_("Hold: book"), self._open_book)
         return holds
 
@@ -587,12 +584,12 @@ class Game:
         return effects + (self._speak(now, line) if line else [])
 
     def _open_accusation(self, now: float) -> list[DarkEffect]:
-        effects = self._stop_timer(now)
+        self.timer = None
         self.stage = Stage.ACCUSE
         self.cursor = self._first_living()
         if self.cursor == self.previous_accused:
             self.cursor = self._step_seat(self.cursor, +1)
-        return effects
+        return []
 
     def _cancel_accusation(self, now: float) -> list[DarkEffect]:
         return self._begin_discussion(now, "")
@@ -624,11 +621,11 @@ class Game:
         return self._speak(now, said.defend(self.accused))
 
     def _call_hands(self, now: float) -> list[DarkEffect]:
-        effects = self._stop_timer(now)
+        self.timer = None
         self.stage, self.hands, self.adjust, self.adjusting = Stage.HANDS, 0, 0, False
         # The beat starts when the line has been said (see _line_finished);
         # a line still waiting (a defence the Mayor cut short) is dropped.
-        return effects + self._say_now(now, said.raise_hands(self.accused))
+        return self._say_now(now, said.raise_hands(self.accused))
 
     def _start_count(self, now: float) -> list[DarkEffect]:
         effects: list[DarkEffect] = []
@@ -717,10 +714,6 @@ class Game:
             if t is not None:
                 t.resume(now)
         return [ResumeAudio()]
-
-    def _stop_timer(self, now: float) -> list[DarkEffect]:
-        self.timer = None
-        return []
 
     def _time_up(self, now: float) -> list[DarkEffect]:
         """The stage's countdown ran out."""
@@ -920,7 +913,7 @@ class Game:
     def _stage_view(self, v: View, now: float) -> View:
         r = dataclasses.replace
         t = self.timer
-        clock = _clock(t.shown_seconds(now)) if t is not None else ""
+        clock = clock_text(t.shown_seconds(now)) if t is not None else ""
         match self.stage:
             case Stage.SETUP:
                 return r(v, title=_("Werewolf with a Mayor"), big=self._setup_value(),
@@ -991,7 +984,9 @@ class Game:
         return dataclasses.replace(v, title=title, details=shown[page])
 
     def _limit(self, item: str) -> int:
-        seconds = getattr(self.options, f"{item}_seconds")
+        """A day limit's seconds on the setup screen (0: none)."""
+        o = self.options
+        seconds = o.discussion_seconds if item == "discussion" else o.defence_seconds
         return round(seconds) if seconds else 0
 
     def _setup_value(self) -> str:
@@ -1000,7 +995,7 @@ class Game:
             return game_name(MODE)
         if item in LIMITS:
             seconds = self._limit(item)
-            return _clock(seconds) if seconds else _("No limit")
+            return clock_text(seconds) if seconds else _("No limit")
         if item == "players":
             return str(self.players)
         return str(self.chosen.get(item, 0))
@@ -1017,8 +1012,7 @@ class Game:
             return (name, note)
         name = _("Players") if item == "players" else role_name(item)
         setup = rules.Setup.of(self.players, self.chosen)
-        deal = ", ".join(f"{n}× {role_name(r)}" if n > 1 else role_name(r)
-                         for r, n in setup.counts.items())
+        deal = listed([copies(role_name(r), n) for r, n in setup.counts.items()])
         return (name, _("Deal: {cards}").format(cards=deal),
                 _("Seat 1 faces the screen; seats go clockwise."))
 
@@ -1091,9 +1085,6 @@ class Game:
             assert self.ring.alive(self.cursor)
         assert self.paused is False or self.timer is not None or self._line is not None
 
-
-def _clock(seconds: int) -> str:
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _seat_word(seat: int) -> str:

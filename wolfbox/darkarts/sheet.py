@@ -71,10 +71,9 @@ def parse_roles(text: str, players: int) -> Setup:
 
 def sheet_text(data: dict[str, Any]) -> str:
     """The sheet for a human Mayor to print."""
-    from ..i18n import _
+    from ..i18n import _, copies, listed
     from .roles import role_name
-    roles = ", ".join(f"{n}× {role_name(r)}" if n > 1 else role_name(r)
-                      for r, n in data["roles"].items())
+    roles = listed([copies(role_name(r), n) for r, n in data["roles"].items()])
     out = [_("Werewolves of the Dark Arts, {players} players: {roles}").format(
         players=data["players"], roles=roles), "",
         _("Every night, the same calls with the same times, whoever is alive:")]

@@ -4,6 +4,7 @@ night limit and the nine setups (issue 12's interface)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from .rules import MAX_NIGHTS, PHASES, votes_needed
@@ -25,7 +26,7 @@ def sheet() -> dict[str, Any]:
 
 def sheet_text(data: dict[str, Any]) -> str:
     """The plan for a table to read."""
-    from ..i18n import _
+    from ..i18n import _, copies, listed
     from .roles import ROLES, role_name
     order = list(ROLES)                 # the Wolves' side first, the Sheep last
     out = [_("The timed game (004): {players} players, two Wolves, seven Town").format(
@@ -38,10 +39,6 @@ def sheet_text(data: dict[str, Any]) -> str:
     out += ["", _("A draw if nobody has won after {nights} nights.").format(
         nights=data["max_nights"]), "", _("The nine setups (one is dealt in secret):")]
     for name, roles in data["setups"].items():
-        counts: dict[str, int] = {}
-        for r in sorted(roles, key=order.index):
-            counts[r] = counts.get(r, 0) + 1
-        listed = ", ".join(f"{n}× {role_name(r)}" if n > 1 else role_name(r)
-                           for r, n in counts.items())
-        out.append(f"  {name}: {listed}")
+        counts = Counter(sorted(roles, key=order.index))
+        out.append(f"  {name}: " + listed([copies(role_name(r), n) for r, n in counts.items()]))
     return "\n".join(out)
