@@ -534,7 +534,7 @@ def test_the_mayors_lines_are_rendered_and_loaded_before_they_are_due(pilot_for,
     config.game.mode = "dark_arts"
     pilot = pilot_for(config=config, fill=False, renderer=FAKE_WORKER)
     narrator = pilot.parts.narrator
-    wanted = MayorsGame().lines()                 # the default table: 7 seats, 2 werewolves
+    wanted = MayorsGame().lines()                 # a new box's table: 7 seats
     assert "Seat 7 has died." in wanted and "Seat 8 has died." not in wanted
     assert narrator.readiness()[1] == len(wanted)
     assert narrator.renderer.wait_idle(timeout=120)
