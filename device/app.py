@@ -39,6 +39,9 @@ from wolfbox.hardware.leds import LedBank
 from wolfbox.i18n import _
 from wolfbox.menu import default
 from wolfbox.mode import Mode
+from wolfbox.newd3.game import MODE as TIMED
+from wolfbox.newd3.game import Game as Timed
+from wolfbox.newd3.game import Options as TimedOptions
 from wolfbox.pages import PER_WORD
 from wolfbox.settings import SETTINGS
 
@@ -140,7 +143,8 @@ def _game(config: Config, memory: dict, has_brightness: bool) -> Games:
     """The games the box plays, starting with the one the configuration
     names (the table switches on the box)."""
     return Games({"one_night": lambda: Flow.from_config(config, has_brightness=has_brightness),
-                  DARK_ARTS: lambda: _dark_arts(config, memory)}, config.game.mode)
+                  DARK_ARTS: lambda: _dark_arts(config, memory),
+                  TIMED: lambda: _timed(config, memory)}, config.game.mode)
 
 
 def _dark_arts(config: Config, memory: dict) -> Mode:
@@ -164,6 +168,24 @@ def _dark_arts(config: Config, memory: dict) -> Mode:
             log.warning(_("the saved game cannot be resumed ({problem}): a new one starts")
                         .format(problem=e))
     return DarkArts(options=options)
+
+
+def _timed(config: Config, memory: dict) -> Mode:
+    """004's timed game; a game saved before a power cut is offered for
+    resuming. The deal's randomness comes from the system's."""
+    import random
+    options = TimedOptions(times=config.timed.times(), line_gap=config.night.line_gap,
+                           per_word=PER_WORD * config.voice.length_scale)
+    rng = random.SystemRandom()
+    saved = memory.get("game")
+    if isinstance(saved, dict) and saved.get("mode") == TIMED \
+            and isinstance(saved.get("state"), dict):
+        try:
+            return Timed.from_dict(saved["state"], options, rng)
+        except (KeyError, TypeError, ValueError) as e:
+            log.warning(_("the saved game cannot be resumed ({problem}): a new one starts")
+                        .format(problem=e))
+    return Timed(options=options, rng=rng)
 
 
 def build(config: Config, display: str | None = None,

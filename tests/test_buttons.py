@@ -1,4 +1,4 @@
-from wolfbox.buttons import Button, Classifier, Hold, Tap
+from wolfbox.buttons import Button, Classifier, Hold, Release, Tap
 
 
 def classifier() -> Classifier:
@@ -26,13 +26,15 @@ def test_hold_fires_at_the_hold_time_while_still_down_and_once():
     assert c.poll(3.0) == [Hold(Button.BACK)]
     assert c.poll(10.0) == []
     assert c.next_deadline() is None
-    assert c.release(Button.BACK, 10.0) == []      # no tap after a hold
+    # No tap after a hold: the release is told as such (the timed game
+    # shows a card only while it is held).
+    assert c.release(Button.BACK, 10.0) == [Release(Button.BACK)]
 
 
 def test_a_late_release_still_counts_as_a_hold_if_poll_was_missed():
     c = classifier()
     c.press(Button.BACK, 0.0)
-    assert c.release(Button.BACK, 2.5) == [Hold(Button.BACK)]
+    assert c.release(Button.BACK, 2.5) == [Hold(Button.BACK), Release(Button.BACK)]
 
 
 def test_contact_bounce_is_ignored_and_the_level_settles():
@@ -92,6 +94,10 @@ def test_random_edges_never_tap_more_than_presses_and_always_settle(sequence):
     now += 10
     events += c.poll(now)
     for b in Button:
-        assert sum(1 for e in events if e.button is b) <= presses[b]
+        mine = [e for e in events if e.button is b]
+        assert sum(1 for e in mine if not isinstance(e, Release)) <= presses[b]
+        # A release is told only after that press's hold, once.
+        assert sum(1 for e in mine if isinstance(e, Release)) <= \
+            sum(1 for e in mine if isinstance(e, Hold))
         assert c.held(b) == level[b]          # the debounced level ends as the pin's
     assert c.next_deadline() is None          # nothing left pending

@@ -34,14 +34,15 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
     p = tmp_path / "defaults.toml"
     p.write_text(defaults_toml())
     assert load(p) == Config()
-    assert set(tomllib.loads(defaults_toml())) == {"game", "night", "mayor", "buttons", "leds",
-                                                   "hardware", "keys", "screen", "voice",
-                                                   "sound"}
+    assert set(tomllib.loads(defaults_toml())) == {"game", "night", "mayor", "timed",
+                                                   "buttons", "leds", "hardware", "keys",
+                                                   "screen", "voice", "sound"}
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, mayor, buttons, leds, hardware, "
-                  "keys, screen, voice, sound)"),
+    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, mayor, timed, buttons, leds, "
+                  "hardware, keys, screen, voice, sound)"),
+    ({"timed": {"kill_seconds": 2}}, "timed.kill_seconds must be between 5 and 120, got 2"),
     ({"mayor": {"hands_seconds": 9}}, "mayor.hands_seconds must be between 3 and 5, got 9"),
     ({"mayor": {"action_seconds": {"robber": 5}}}, "mayor.action_seconds: unknown call "
                                                    "'robber' (allowed: matchmaker, lovers"),

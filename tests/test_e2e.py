@@ -497,7 +497,8 @@ def test_the_mayors_setup_leads_back_to_one_night(pilot_for):
             break
         pilot.press(Button.NEXT)
     assert pilot.view.big == "Werewolf with a Mayor"
-    pilot.press(Button.VOTE)
+    assert pilot.view.details[1] == "VOTE: Timed Werewolf for nine. BACK: One Night."
+    pilot.press(Button.BACK)
     assert pilot.box.flow.name == "one_night"
     assert pilot.view.title == "One Night · 3 players"  # One Night's start screen
 
@@ -519,7 +520,10 @@ def test_holding_vote_on_the_start_screen_switches_games_and_the_box_remembers(
     again = pilot_for(config=config, fill=False)
     again.settle()
     assert again.box.flow.name == "dark_arts"
-    again.press(Button.VOTE, hold=2.1)                 # and back
+    again.press(Button.VOTE, hold=2.1)                 # on to the timed game
+    assert again.box.flow.name == "newd3"
+    assert again.view.title == "The timed game"
+    again.press(Button.VOTE, hold=2.1)                 # and round to the first
     assert again.box.flow.name == "one_night"
     assert again.view.title == "One Night · 3 players"
 
@@ -529,6 +533,7 @@ def test_the_mayors_lines_are_rendered_and_loaded_before_they_are_due(pilot_for,
     round: on a cold cache they are rendered, then held in memory, so no
     announcement waits on the disk or the voice; a game switch asks again."""
     from wolfbox.darkarts.game import Game as MayorsGame
+    from wolfbox.newd3.game import Game as TimedGame
 
     config = fast_config(tmp_path)
     config.game.mode = "dark_arts"
@@ -542,6 +547,9 @@ def test_the_mayors_lines_are_rendered_and_loaded_before_they_are_due(pilot_for,
     pilot.advance(1)
     assert narrator.readiness() == (len(wanted), len(wanted))
     assert set(wanted) <= set(narrator._files) | set(narrator._sounds)   # in memory
+    pilot.press(Button.VOTE, hold=2.1)           # to the timed game: all its lines
+    assert pilot.box.flow.name == "newd3"
+    assert narrator.readiness()[1] == len(TimedGame().lines())
     pilot.press(Button.VOTE, hold=2.1)           # to One Night: its round's lines
     assert pilot.box.flow.name == "one_night"
     assert narrator.readiness()[1] == len(RoundSettings.from_config(config).lines())

@@ -56,5 +56,5 @@ def test_a_change_of_game_switches_and_a_game_left_is_found_as_it_was():
 def test_an_unknown_game_falls_back_to_the_first_and_names_are_translated():
     games = Games({"one_night": lambda: Stub("one")}, "chess")
     assert games.name == "one_night"
-    assert list(GAMES) == ["one_night", "dark_arts"]
+    assert list(GAMES) == ["one_night", "dark_arts", "newd3"]
     assert game_name("dark_arts") == "Werewolf with a Mayor"

@@ -101,12 +101,12 @@ def test_reads_standard_input_and_takes_a_deck_and_a_seed():
 @pytest.mark.parametrize("line, fragment", [
     ("{nope", "line 1: not JSON"),
     ('["at", 0]', "must be an object"),
-    ('{"at": 0, "press": "start"}', "unknown key 'press' (allowed: at, tap, hold)"),
+    ('{"at": 0, "press": "start"}', "unknown key 'press' (allowed: at, tap, hold, release)"),
     ('{"tap": "start"}', '"at" must be a time in seconds'),
     ('{"at": -1, "tap": "start"}', '"at" must be a time in seconds'),
     ('{"at": NaN, "tap": "start"}', '"at" must be a time in seconds'),
     ('{"at": 0, "tap": "stop"}', "no button 'stop' (buttons: start, vote, next, back, power)"),
-    ('{"at": 0, "tap": "start", "hold": "back"}', "not both"),
+    ('{"at": 0, "tap": "start", "hold": "back"}', "only one"),
 ])
 def test_bad_events_are_one_line_naming_the_line(line, fragment):
     result = run("-", stdin='{"at": 0}\n' + line + "\n")

@@ -33,6 +33,13 @@ class Hold:
     button: Button
 
 
+@dataclass(frozen=True)
+class Release:
+    """A held button let go, after its Hold: the timed game shows a card
+    only while it is held. Other modes ignore it."""
+    button: Button
+
+
 @dataclass
 class _State:
     raw: bool = False             # the level the pin last reported
@@ -60,18 +67,18 @@ class Classifier:
     debounce: float = 0.03
     _states: dict[Button, _State] = field(default_factory=dict)
 
-    def press(self, button: Button, now: float) -> list[Tap | Hold]:
+    def press(self, button: Button, now: float) -> list[Tap | Hold | Release]:
         return self._edge(button, True, now)
 
-    def release(self, button: Button, now: float) -> list[Tap | Hold]:
+    def release(self, button: Button, now: float) -> list[Tap | Hold | Release]:
         return self._edge(button, False, now)
 
-    def _edge(self, button: Button, down: bool, now: float) -> list[Tap | Hold]:
+    def _edge(self, button: Button, down: bool, now: float) -> list[Tap | Hold | Release]:
         state = self._states.setdefault(button, _State())
         state.raw = down
         return self._settle(button, state, now)
 
-    def _settle(self, button: Button, state: _State, now: float) -> list[Tap | Hold]:
+    def _settle(self, button: Button, state: _State, now: float) -> list[Tap | Hold | Release]:
         if now < state.lock_until or state.raw == state.down:
             return []
         state.down, state.lock_until = state.raw, now + self.debounce
@@ -81,15 +88,15 @@ class Classifier:
         if button not in self.hold_seconds:
             return []
         if state.held_fired:
-            return []
+            return [Release(button)]
         if now - state.since >= self.hold_seconds[button]:   # the hold was never polled
             state.held_fired = True
-            return [Hold(button)]
+            return [Hold(button), Release(button)]
         return [Tap(button)]
 
-    def poll(self, now: float) -> list[Tap | Hold]:
+    def poll(self, now: float) -> list[Tap | Hold | Release]:
         """Events due by `now`: settled edges and holds whose time has come."""
-        events: list[Tap | Hold] = []
+        events: list[Tap | Hold | Release] = []
         for button, state in self._states.items():
             if state.raw != state.down and now >= state.lock_until:
                 events += self._settle(button, state, state.lock_until)

@@ -94,7 +94,8 @@ def _parser() -> _Parser:
     run = sub.add_parser("run", help=_("run the box (the default command)"))
     common(run)
     run.add_argument("--mode", choices=tuple(GAMES),
-                     help=_("the game (game.mode): one_night, or dark_arts with a moderator"))
+                     help=_("the game (game.mode): one_night; dark_arts, with a moderator; "
+                            "newd3, the timed game of nine with none"))
     run.add_argument("--display", choices=("auto", "window", "fullscreen", "headless"),
                      help=_("where to draw (default: the config's screen.display, 'auto')"))
     run.add_argument("--headless", dest="display", action="store_const", const="headless",
@@ -115,7 +116,7 @@ def _parser() -> _Parser:
     script = sub.add_parser("script", help=_("print the night script for a deck"))
     common(script)
     script.add_argument("--json", action="store_true", help=_("print JSON instead of text"))
-    script.add_argument("--mode", choices=(*GAMES, "newd3"),
+    script.add_argument("--mode", choices=tuple(GAMES),
                         default="one_night",
                         help=_("the game: One Night (default), Werewolves of the Dark Arts "
                                "with a moderator (the Mayor's sheet), or newd3, the timed "
@@ -133,10 +134,10 @@ def _parser() -> _Parser:
                                '{"at": 12.5, "hold": "back"}, {"at": 300}; - reads '
                                'standard input'))
     replay.add_argument("--mode", choices=tuple(GAMES), default="one_night",
-                        help=_("the game to replay: one_night (default) or dark_arts"))
+                        help=_("the game to replay: one_night (default), dark_arts or newd3"))
     replay.add_argument("--seed", type=int, default=0, metavar="N",
-                        help=_("seed for random decks (default 0): the same seed, the same "
-                               "game"))
+                        help=_("seed for random decks and deals (default 0): the same seed, "
+                               "the same game"))
 
     prep = sub.add_parser("prepare", help=_("render every line ahead of time (run once after "
                                             "installing or changing the voice)"))
@@ -286,6 +287,11 @@ def _replay(args: argparse.Namespace) -> int:
     if args.mode == "dark_arts":
         from .darkarts.game import Game, Options
         flow = Game(options=Options(scale=config.night.scale, line_gap=config.night.line_gap))
+    elif args.mode == "newd3":
+        from .newd3.game import Game as Timed
+        from .newd3.game import Options as TimedOptions
+        flow = Timed(options=TimedOptions(times=config.timed.times(),
+                                          line_gap=config.night.line_gap), rng=rng)
     for record in replay(flow, events):
         print(json.dumps(record, ensure_ascii=False))
     return 0

@@ -23,6 +23,7 @@ from .darkarts.night import CALLS
 from .errors import UserError
 from .games import GAMES
 from .i18n import _
+from .newd3.turns import TIME_KEYS, Times
 from .pinout import reserved_by
 from .roles import UnknownRole, role
 
@@ -81,6 +82,27 @@ class MayorConfig:
     action_seconds: dict[str, float] = _c({}, "per-call action time at night, e.g. "
                                               "werewolf = 40 (night.scale applies too)",
                                           min=0, max=300)
+
+
+@dataclass
+class TimedConfig:
+    """The timed game of 004 (game.mode = "newd3"): the windows of the
+    deal's and the nights' turns (wolfbox/newd3/turns.py says where the
+    defaults come from). 004's day lengths are the game's and stay fixed."""
+    card_seconds: float = _c(Times.card, "the deal: each seat's time to see its card",
+                             min=3, max=60)
+    plan_seconds: float = _c(Times.plan, "the Wolves' and the Nobles' planning turns (004: 30)",
+                             min=5, max=120)
+    action_seconds: float = _c(Times.action, "each role's turn to choose a seat on the ring",
+                               min=5, max=120)
+    kill_seconds: float = _c(Times.kill, "the Wolves' turn to choose the victim and the knife",
+                             min=5, max=120)
+    look_seconds: float = _c(Times.look, "each seat's turn to read its message of the night",
+                             min=3, max=60)
+
+    def times(self) -> Times:
+        """The windows as the game takes them."""
+        return Times(**{attr: float(getattr(self, key)) for key, attr in TIME_KEYS.items()})
 
 
 @dataclass
@@ -178,6 +200,7 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     night: NightConfig = field(default_factory=NightConfig)
     mayor: MayorConfig = field(default_factory=MayorConfig)
+    timed: TimedConfig = field(default_factory=TimedConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     leds: LedsConfig = field(default_factory=LedsConfig)
     hardware: HardwareConfig = field(default_factory=HardwareConfig)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .buttons import Hold, Tap
+from .buttons import Hold, Release, Tap
 
 
 @dataclass(frozen=True)
@@ -17,4 +17,4 @@ class SpeechDone:
     token: int
 
 
-Event = Tap | Hold | SpeechDone
+Event = Tap | Hold | Release | SpeechDone

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from . import lines, menu, pages
-from .buttons import GAME_BUTTONS, Button, Hold
+from .buttons import GAME_BUTTONS, Button, Hold, Release
 from .config import Config
 from .deck import players_for
 from .effects import (
@@ -165,6 +165,8 @@ class Flow:
                 if gap.remaining(now) < self.timer.remaining(now):
                     self.timer = gap
                 effects += self.tick(now)
+            return effects
+        if isinstance(event, Release):  # a hold was its own action
             return effects
         action = self._holds().get(event.button) if isinstance(event, Hold) else None
         if action is None:              # a button with nothing to hold taps however long

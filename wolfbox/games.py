@@ -24,13 +24,21 @@ MODE_KEY = "game.mode"
 GAMES: dict[str, str] = {
     "one_night": N_("One Night"),
     "dark_arts": N_("Werewolf with a Mayor"),
+    "newd3": N_("Timed Werewolf for nine"),
 }
 
 
-def next_game(mode: str) -> str:
-    """The game after `mode` in GAMES order (the start screens' hold VOTE)."""
+def next_game(mode: str, step: int = 1) -> str:
+    """The game after `mode` in GAMES order (the start screens' hold VOTE),
+    or before it with step -1; round the list."""
     names = list(GAMES)
-    return names[(names.index(mode) + 1) % len(names)] if mode in names else names[0]
+    return names[(names.index(mode) + step) % len(names)] if mode in names else names[0]
+
+
+def switch_note(mode: str) -> str:
+    """What a setup screen's game item says its buttons do."""
+    return _("VOTE: {after}. BACK: {before}.").format(
+        after=game_name(next_game(mode)), before=game_name(next_game(mode, -1)))
 
 
 def game_name(mode: object) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .buttons import Button, Hold, Tap
+from .buttons import Button, Hold, Release, Tap
 from .effects import Effect, PlayCue, Say
 from .errors import UserError
 from .i18n import _
@@ -24,7 +24,7 @@ from .mode import Mode
 from .view import View
 
 BUTTON_NAMES = tuple(b.value for b in Button)
-KEYS = ("at", "tap", "hold")
+KEYS = ("at", "tap", "hold", "release")
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class TimedPress:
     at: float
     button: Button | None = None
     hold: bool = False
+    release: bool = False       # a held button let go (the timed game's cards)
 
 
 def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
@@ -66,10 +67,10 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
             raise UserError(_("{where}: at {at} comes before the line above ({last}); events "
                               "must be in time order").format(where=where, at=at, last=last))
         last = float(at)
-        presses = [k for k in ("tap", "hold") if k in item]
+        presses = [k for k in ("tap", "hold", "release") if k in item]
         if len(presses) > 1:
-            raise UserError(_('{where}: a line taps or holds one button, not both').format(
-                where=where))
+            raise UserError(_('{where}: a line taps, holds or releases one button, only one')
+                            .format(where=where))
         button: Button | None = None
         if presses:
             name = item[presses[0]]
@@ -77,7 +78,8 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
                 raise UserError(_("{where}: no button '{name}' (buttons: {buttons})").format(
                     where=where, name=str(name)[:40], buttons=", ".join(BUTTON_NAMES)))
             button = Button(name)
-        events.append(TimedPress(float(at), button, presses == ["hold"]))
+        events.append(TimedPress(float(at), button, presses == ["hold"],
+                                 presses == ["release"]))
     return events
 
 
@@ -120,7 +122,8 @@ def replay(flow: Mode, events: Iterable[TimedPress]) -> Iterator[dict[str, Any]]
         now = event.at
         effects = flow.tick(now)
         if event.button is not None:
-            press = Hold(event.button) if event.hold else Tap(event.button)
+            press: Tap | Hold | Release = Hold(event.button) if event.hold else \
+                Release(event.button) if event.release else Tap(event.button)
             effects += flow.handle(press, now)
         out = record(now, effects)
         if out is not None:

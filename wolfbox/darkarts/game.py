@@ -27,7 +27,7 @@ from enum import StrEnum
 from typing import Any
 
 from .. import pages
-from ..buttons import GAME_BUTTONS, Button, Hold, Tap
+from ..buttons import GAME_BUTTONS, Button, Hold, Release, Tap
 from ..effects import (
     Ambience,
     ChangeSetting,
@@ -43,7 +43,7 @@ from ..effects import (
     Warm,
 )
 from ..events import SpeechDone
-from ..games import MODE_KEY, game_name, next_game
+from ..games import MODE_KEY, game_name, next_game, switch_note
 from ..i18n import _, copies, listed
 from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
@@ -53,7 +53,7 @@ from .night import MATCHMAKER, Step, call_title, night_calls
 from .roles import CHOSEN, ROLES, VILLAGE, VILLAGER, role_name
 from .seats import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Ring
 
-Event = Tap | Hold | SpeechDone
+Event = Tap | Hold | Release | SpeechDone
 SAVE_VERSION = 1
 
 
@@ -204,6 +204,8 @@ class Game:
                 if gap.remaining(now) < self._line.remaining(now):
                     self._line = gap
                 effects += self.tick(now)
+            return effects
+        if isinstance(event, Release):         # a hold was its own action
             return effects
         action = self._holds().get(event.button) if isinstance(event, Hold) else None
         if action is None:
@@ -361,8 +363,8 @@ class Game:
 
     def _change(self, step: int) -> list[DarkEffect]:
         item = self._items()[self.cursor % len(self._items())]
-        if item == GAME_ITEM:              # back to the box's other game
-            return [ChangeSetting(MODE_KEY, next_game(MODE))]
+        if item == GAME_ITEM:              # to the box's next or previous game
+            return [ChangeSetting(MODE_KEY, next_game(MODE, step))]
         if item == "players":
             self.players = (self.players - MIN_PLAYERS + step) % (
                 MAX_PLAYERS - MIN_PLAYERS + 1) + MIN_PLAYERS
@@ -1003,8 +1005,7 @@ class Game:
     def _setup_details(self) -> tuple[str, ...]:
         item = self._items()[self.cursor % len(self._items())]
         if item == GAME_ITEM:
-            return (_("Game"), _("VOTE or BACK: back to {game}.").format(
-                game=game_name(next_game(MODE))))
+            return (_("Game"), switch_note(MODE))
         if item in LIMITS:
             name = _("Discussion limit") if item == "discussion" else _("Defence limit")
             note = _("Set in the config file.") if LIMITS[item][0] in self.options.fixed \

@@ -45,19 +45,31 @@ class Role:
     name: str                   # English, marked N_(); shown through role_name()
     team: Team
     ability: Ability | None     # its targeted night action, if it has one
+    does: str = ""              # what the card's holder does, as the deal shows it (N_)
 
 
 ROLES: dict[str, Role] = {r.id: r for r in (
-    Role(WOLF, N_("Wolf"), Team.WOLVES, None),
-    Role(ALCHEMIST, N_("Alchemist"), Team.WOLVES, Ability.BLOCK),
-    Role(TRACK_READER, N_("Track Reader"), Team.WOLVES, Ability.READ),
-    Role(SEER, N_("Seer"), Team.TOWN, Ability.INSPECT),
-    Role(GUARD, N_("Guard"), Team.TOWN, Ability.PROTECT),
-    Role(CHEF, N_("Chef"), Team.TOWN, Ability.JAIL),
-    Role(DAIRY_MAID, N_("Dairy Maid"), Team.TOWN, Ability.MILK),
-    Role(PRIEST, N_("Priest"), Team.TOWN, Ability.WATCH),
-    Role(NOBLE, N_("Noble"), Team.TOWN, None),      # 004: Nobles only know each other
-    Role(SHEEP, N_("Sheep"), Team.TOWN, None),
+    Role(WOLF, N_("Wolf"), Team.WOLVES, None,
+         N_("Each night the Wolves choose a victim and which of them holds the knife.")),
+    Role(ALCHEMIST, N_("Alchemist"), Team.WOLVES, Ability.BLOCK,
+         N_("A Wolf. Each night you block a seat: its action fails.")),
+    Role(TRACK_READER, N_("Track Reader"), Team.WOLVES, Ability.READ,
+         N_("A Wolf. Each night you learn a seat's role; Wolves and Sheep read as vanilla.")),
+    Role(SEER, N_("Seer"), Team.TOWN, Ability.INSPECT,
+         N_("Each night you learn whether a seat is on the Wolves' side.")),
+    Role(GUARD, N_("Guard"), Team.TOWN, Ability.PROTECT,
+         N_("Each night you protect another seat from the kill.")),
+    Role(CHEF, N_("Chef"), Team.TOWN, Ability.JAIL,
+         N_("Each night you jail a seat: it cannot act and cannot be killed.")),
+    Role(DAIRY_MAID, N_("Dairy Maid"), Team.TOWN, Ability.MILK,
+         N_("Each night you visit a seat, who learns that you are Town.")),
+    Role(PRIEST, N_("Priest"), Team.TOWN, Ability.WATCH,
+         N_("Each night you watch a seat and learn whom it visited.")),
+    # 004: Nobles only know each other.
+    Role(NOBLE, N_("Noble"), Team.TOWN, None,
+         N_("The two Nobles know each other: you can trust your partner.")),
+    Role(SHEEP, N_("Sheep"), Team.TOWN, None,
+         N_("No power: find the Wolves and vote them out.")),
 )}
 
 # The roles whose result resolve() reports, in 004's order of results.
@@ -67,6 +79,14 @@ INFORMATION = (SEER, TRACK_READER, DAIRY_MAID, PRIEST)
 def role_name(role_id: str) -> str:
     """The role's name in the box's language (KeyError for an unknown id)."""
     return _(ROLES[role_id].name)
+
+
+def team_name(team: Team) -> str:
+    """A team's name in the box's language."""
+    return _(TEAM_NAMES[team])
+
+
+TEAM_NAMES = {Team.TOWN: N_("Town"), Team.WOLVES: N_("Wolves")}
 
 
 def team_of(role_id: str) -> Team:

@@ -1,0 +1,1062 @@
+"""004's timed nine-player game at a table, with the box as its only
+moderator: a pure state machine, shaped like the other modes (events in,
+effects out, an injected clock and an injected random source).
+
+The box deals in secret, seat by seat; every night it calls each role of
+every setup in 004's order and each seat for its private message, with
+windows of fixed length (wolfbox.newd3.turns), so nothing about the cards
+shows in what is said or when; it resolves the night with
+wolfbox.newd3.resolve, announces the dawn, runs the day's two clocks, and
+applies the table's vote with the strict majority.
+
+Secrets on the screen: between turns the screen is dimmed to black; in a
+turn it shows only the turn's own screen, the same for a role that is in
+play as for one that is not; a card or a message appears only while its
+seat holds VOTE (and at least `Options.show` seconds, so a quick press
+still reads), never on its own.
+
+A checkpoint is taken at the start of the deal, each night, each dawn,
+each discussion and each vote: after a power cut the game resumes at the
+start of the phase it was in, with the same cards and the same dead.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .. import pages
+from ..buttons import GAME_BUTTONS, Button, Hold, Release, Tap
+from ..effects import (
+    Ambience,
+    ChangeSetting,
+    Checkpoint,
+    Cue,
+    Effect,
+    PauseAudio,
+    PlayCue,
+    ResumeAudio,
+    Say,
+    Shutdown,
+    StopSpeech,
+    Warm,
+)
+from ..events import SpeechDone
+from ..games import MODE_KEY, game_name, next_game, switch_note
+from ..i18n import N_, _, copies, listed
+from ..timer import Countdown, clock_text
+from ..view import Phase, Seat, View
+from . import rules, said
+from .resolve import VANILLA, Kill, Night, Result, resolve
+from .roles import (
+    ALCHEMIST,
+    CHEF,
+    DAIRY_MAID,
+    GUARD,
+    NOBLE,
+    PRIEST,
+    ROLES,
+    SEER,
+    TRACK_READER,
+    Team,
+    is_wolf_team,
+    role_name,
+    team_name,
+    team_of,
+)
+from .setups import PLAYERS, SETUPS
+from .tracker import possible_setups
+from .turns import Kind, Times, Turn, deal_turns, night_turns
+
+MODE = "newd3"
+SAVE_VERSION = 1
+SEATS = tuple(range(1, PLAYERS + 1))
+RANDOM = ""                 # the setup item's value for "deal one at random"
+SETUP_ITEMS = ("setup", "game")
+
+
+class Stage(StrEnum):
+    SETUP = "setup"            # which setup (random by default), or another game
+    RESUME = "resume"          # a saved game was found
+    DEAL = "deal"              # seat by seat, each sees its card
+    NIGHT = "night"            # the turns of a night
+    DAWN = "dawn"              # who died, what they were
+    DISCUSSION = "discussion"  # 2:30 of talk
+    VOTE = "vote"              # 0:45 to decide
+    POINT = "point"            # 3, 2, 1: everyone points
+    TALLY = "tally"            # the table enters the seat with the most votes
+    COUNT = "count"            # ... and its count
+    RESULT = "result"          # the strict majority applied
+    END = "end"                # who won, and every card
+
+
+CHECKPOINTS = (Stage.DEAL, Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION, Stage.VOTE, Stage.END)
+DAY_STAGES = (Stage.DISCUSSION, Stage.VOTE, Stage.POINT, Stage.TALLY, Stage.COUNT,
+              Stage.RESULT)
+# The stages of many turns, each a line, a window and a line.
+_SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
+
+
+@dataclass(frozen=True)
+class Options:
+    times: Times = field(default_factory=Times)
+    setup: str = RANDOM          # the table's choice of setup; RANDOM: secret
+    show: float = 3.0            # a card or message shows at least this long once held
+    line_gap: float = 0.6        # silence after a line
+    per_word: float = pages.PER_WORD
+
+
+@dataclass(frozen=True)
+class _Action:
+    label: str
+    run: Callable[[float], list[Effect]]
+
+
+@dataclass
+class Game:
+    """The timed game (wolfbox.mode.Mode)."""
+    options: Options = field(default_factory=Options)
+    rng: random.Random = field(default_factory=random.Random, compare=False, repr=False)
+    stage: Stage = Stage.SETUP
+    choice: str = RANDOM                    # the setup picked on the setup screen
+    item: int = 0                           # the setup screen's item
+    setup: str = ""                         # the setup dealt
+    seats: tuple[str, ...] = ()             # the role of seat 1, 2, ...
+    dead: dict[int, str] = field(default_factory=dict)
+    night: int = 0                          # nights begun; today is day night + 1
+    winner: str | None = None
+    paused: bool = False
+    alert: str = ""
+    caption: str = ""
+    # a run of turns (the deal, a night)
+    turns: tuple[Turn, ...] = ()
+    turn_index: int = 0
+    turn_stage: str = _SPEAK
+    timer: Countdown | None = None
+    cursor: int = 1
+    chosen: int | None = None               # CHOOSE: the seat picked
+    victims: list[int] = field(default_factory=list)     # KILL: the pack's marks
+    knives: list[int] = field(default_factory=list)
+    asking_knife: bool = False
+    actions: dict[int, int] = field(default_factory=dict)
+    kill: Kill | None = None
+    outcome: Night | None = None
+    killed: int | None = None               # tonight's death, told at dawn
+    showing: bool = False                   # a card or message is on the screen
+    _hide: Countdown | None = None          # ... at least until this runs out
+    _released: bool = False
+    # the day
+    count_in: int = 0
+    tally: int = 0                          # the seat with the most votes
+    votes: int = 0
+    tie: bool = False
+    applied: bool = False
+    warned: set[int] = field(default_factory=set)
+    reading: bool = False                   # the setup tracker is open
+    page: int = 0
+    # speech
+    _queue: list[str] = field(default_factory=list)
+    _line: Countdown | None = None
+    _speaking: int | None = None
+    _tokens: int = 0
+    _checkpoint: dict[str, Any] | None = None
+    _end_armed: bool = False
+    _resume_to: Stage | None = None
+
+    # ================================================================ input
+    def handle(self, event: Tap | Hold | Release | SpeechDone, now: float) -> list[Effect]:
+        effects = self.tick(now)
+        if isinstance(event, SpeechDone):
+            if event.token == self._speaking and self._line is not None:
+                self._speaking = None
+                gap = Countdown.start(now, self.options.line_gap)
+                if gap.remaining(now) < self._line.remaining(now):
+                    self._line = gap
+                effects += self.tick(now)
+            return effects
+        if isinstance(event, Release):
+            if event.button is Button.VOTE and self.showing:
+                self._released = True
+                effects += self.tick(now)
+            return effects
+        action = self._holds().get(event.button) if isinstance(event, Hold) else None
+        if action is None and isinstance(event, Tap):
+            action = self._taps().get(event.button)
+        if action is not None:
+            self.alert = ""
+            if action.run != self._abandon:
+                self._end_armed = False
+            effects += action.run(now)
+            effects += self.tick(now)
+        return effects
+
+    def tick(self, now: float) -> list[Effect]:
+        """Move on past every deadline that has passed by `now`, in order."""
+        effects: list[Effect] = []
+        for _pass in range(1000):
+            if self.showing and self._released and self._hide is not None \
+                    and self._hide.expired(now):
+                self.showing, self._hide = False, None
+            if self.paused:
+                break
+            due = [(t.deadline, i) for i, t in enumerate((self._line, self.timer))
+                   if t is not None and t.deadline is not None and t.expired(now)]
+            if not due:
+                break
+            at, which = min(due)
+            assert at is not None
+            at = min(now, at)       # the next stage starts when this one was due
+            if which == 0:
+                self._line = None
+                effects += self._next_line(at)
+            else:
+                self.timer = None
+                effects += self._time_up(at)
+        return effects + self._warnings(now)
+
+    def next_change(self, now: float) -> float | None:
+        if self.paused:
+            return None
+        times = [t.deadline for t in (self._line, self.timer) if t is not None]
+        if self.timer is not None:
+            times.append(self.timer.next_change(now))
+        if self.showing and self._released and self._hide is not None:
+            times.append(self._hide.deadline)
+        return min((t for t in times if t is not None), default=None)
+
+    # ====================================================== what buttons do
+    def _taps(self) -> dict[Button, _Action]:
+        if self.reading:
+            taps = {Button.START: _Action(_("Back"), self._close_tracker)}
+            if len(self._tracker_pages()) > 1:
+                taps[Button.NEXT] = _Action(_("More"), self._next_page)
+            return taps
+        if self.paused:
+            return {Button.START: _Action(_("Resume"), self._resume)}
+        match self.stage:
+            case Stage.SETUP:
+                item = SETUP_ITEMS[self.item]
+                return {Button.START: _Action(_("Deal"), self._start),
+                        Button.NEXT: _Action(_("Next"), self._next_item),
+                        Button.VOTE: _Action(_("Switch") if item == "game" else _("Change"),
+                                             lambda now: self._change(+1)),
+                        Button.BACK: _Action(_("Switch") if item == "game" else _("Back"),
+                                             lambda now: self._change(-1))}
+            case Stage.RESUME:
+                return {Button.START: _Action(_("Resume"), self._resume_saved),
+                        Button.BACK: _Action(_("New game"), self._to_setup)}
+            case Stage.DEAL | Stage.NIGHT:
+                return self._turn_taps()
+            case Stage.DISCUSSION:
+                return {Button.START: _Action(_("Pause"), self._pause),
+                        Button.VOTE: _Action(_("Vote now"), self._begin_vote),
+                        Button.NEXT: _Action(_("Setups"), self._open_tracker)}
+            case Stage.VOTE:
+                return {Button.START: _Action(_("Pause"), self._pause),
+                        Button.VOTE: _Action(_("Point now"), self._begin_point),
+                        Button.NEXT: _Action(_("Setups"), self._open_tracker)}
+            case Stage.TALLY:
+                taps = self._seat_keys()
+                taps[Button.VOTE] = _Action(_("Most votes"), self._tallied)
+                taps[Button.START] = _Action(_("Tie"), self._tied)
+                return taps
+            case Stage.COUNT:
+                return {Button.VOTE: _Action(_("Vote +1"), lambda now: self._count(+1)),
+                        Button.BACK: _Action(_("Vote −1"), lambda now: self._count(-1)),
+                        Button.START: _Action(_("Done"), self._counted)}
+            case Stage.RESULT:
+                if self.applied:
+                    return {}
+                return {Button.START: _Action(_("OK"), self._result_ok),
+                        Button.BACK: _Action(_("Recount"), self._recount)}
+            case Stage.END:
+                taps = {Button.START: _Action(_("New game"), self._to_setup)}
+                if len(self._end_pages()) > 1:
+                    taps[Button.NEXT] = _Action(_("More"), self._next_page)
+                return taps
+        return {}
+
+    def _turn_taps(self) -> dict[Button, _Action]:
+        """A turn's buttons work only in its window; between turns nothing
+        does (a press would be heard, and would do nothing anyway)."""
+        if self.turn_stage != _WAIT:
+            return {}
+        turn = self._turn()
+        if turn.kind is Kind.CHOOSE:
+            taps = self._seat_keys()
+            taps[Button.VOTE] = _Action(_("Choose"), self._choose)
+            return taps
+        if turn.kind is Kind.KILL:
+            taps = self._seat_keys()
+            taps[Button.VOTE] = _Action(_("Mark"), self._mark)
+            taps[Button.START] = _Action(_("Victim") if self.asking_knife else _("Knife"),
+                                         self._switch_question)
+            return taps
+        return {}
+
+    def _holds(self) -> dict[Button, _Action]:
+        holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
+        if self.stage is Stage.SETUP:
+            holds[Button.VOTE] = _Action(_("Hold: other game"), lambda now: [
+                ChangeSetting(MODE_KEY, next_game(MODE))])
+        if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
+            holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
+        if self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage == _WAIT \
+                and self._turn().kind in (Kind.CARD, Kind.LOOK):
+            holds[Button.VOTE] = _Action(_("Hold: show"), self._show)
+        return holds
+
+    def _seat_keys(self) -> dict[Button, _Action]:
+        return {Button.NEXT: _Action(_("Next seat"), lambda now: self._move(+1)),
+                Button.BACK: _Action(_("Previous seat"), lambda now: self._move(-1))}
+
+    # ================================================================ setup
+    def _next_item(self, now: float) -> list[Effect]:
+        self.item = (self.item + 1) % len(SETUP_ITEMS)
+        return []
+
+    def _change(self, step: int) -> list[Effect]:
+        if SETUP_ITEMS[self.item] == "game":
+            return [ChangeSetting(MODE_KEY, next_game(MODE, step))]
+        choices = [RANDOM, *SETUPS]
+        here = choices.index(self.choice) if self.choice in choices else 0
+        self.choice = choices[(here + step) % len(choices)]
+        return []
+
+    def _start(self, now: float) -> list[Effect]:
+        name = self.choice or self.rng.choice(list(SETUPS))
+        roles = list(SETUPS[name])
+        self.rng.shuffle(roles)
+        self.setup, self.seats, self.dead = name, tuple(roles), {}
+        self.night, self.winner = 0, None
+        return [Warm(tuple(self.lines()))] + self._begin_deal(now)
+
+    def _to_setup(self, now: float) -> list[Effect]:
+        dark = self.stage in (Stage.DEAL, Stage.NIGHT)
+        effects: list[Effect] = [Ambience(False)] if dark else []
+        self.stage, self.item, self.paused, self.timer = Stage.SETUP, 0, False, None
+        self.reading, self._end_armed, self.showing = False, False, False
+        self._queue, self._line, self._speaking, self.caption = [], None, None, ""
+        self._checkpoint = None
+        return effects + [Checkpoint(MODE, {})]
+
+    def _abandon(self, now: float) -> list[Effect]:
+        """The first hold asks, a second one (before any other button) ends."""
+        if not self._end_armed:
+            self._end_armed = True
+            self.alert = _("Hold BACK again to end the game.")
+            return []
+        effects: list[Effect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
+        return effects + self._to_setup(now)
+
+    def _shutdown(self, now: float) -> list[Effect]:
+        return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
+
+    # ================================================================ turns
+    def _turn(self) -> Turn:
+        return self.turns[self.turn_index]
+
+    def _begin_turns(self, now: float, turns: tuple[Turn, ...]) -> list[Effect]:
+        self.turns, self.turn_index = turns, 0
+        return self._turn_stage(now, _SPEAK)
+
+    def _turn_stage(self, now: float, stage: str) -> list[Effect]:
+        self.turn_stage = stage
+        turn = self._turn()
+        if stage == _WAIT:
+            self.timer = Countdown.start(now, turn.seconds)
+            self._open_window(turn)
+            return []
+        return self._speak(now, turn.wake if stage == _SPEAK else turn.sleep)
+
+    def _turn_next(self, now: float) -> list[Effect]:
+        """The current part of a turn is over: the next part, or turn."""
+        if self.turn_stage == _SPEAK:
+            return self._turn_stage(now, _WAIT)
+        if self.turn_stage == _WAIT:
+            self._close_window(self._turn())
+            return self._turn_stage(now, _AFTER)
+        if self.turn_index + 1 < len(self.turns):
+            self.turn_index += 1
+            if self._turn().kind is Kind.LOOK and self.outcome is None:
+                self._resolve()
+            return self._turn_stage(now, _SPEAK)
+        if self.stage is Stage.DEAL:
+            return self._begin_day(now, wake=True)
+        return self._begin_dawn(now)
+
+    def _open_window(self, turn: Turn) -> None:
+        self.showing, self._hide, self._released = False, None, False
+        self.chosen, self.victims, self.knives, self.asking_knife = None, [], [], False
+        options = self._choices()
+        self.cursor = options[0] if options else 1
+
+    def _close_window(self, turn: Turn) -> None:
+        self.showing, self._hide = False, None
+        if turn.kind is Kind.CHOOSE:
+            actor = self._actor(turn.role)
+            if actor is not None and self.chosen is not None:
+                self.actions[actor] = self.chosen
+        elif turn.kind is Kind.KILL:
+            self.kill = self._pack_choice()
+
+    def _actor(self, role: str) -> int | None:
+        """The living seat with `role`, if it is dealt and alive."""
+        return next((s for s in SEATS if self.seats[s - 1] == role and s not in self.dead),
+                    None)
+
+    def _wolves(self) -> list[int]:
+        return [s for s in SEATS if is_wolf_team(self.seats[s - 1]) and s not in self.dead]
+
+    def _choices(self) -> list[int]:
+        """The seats the cursor may stop on in this window."""
+        living = [s for s in SEATS if s not in self.dead]
+        turn = self._turn()
+        if turn.kind is Kind.KILL:
+            wolves = self._wolves()
+            return wolves if self.asking_knife else [s for s in living if s not in wolves]
+        if turn.kind is Kind.CHOOSE:
+            actor = self._actor(turn.role)
+            return [s for s in living if s != actor]     # nobody targets themselves
+        return living
+
+    def _move(self, step: int) -> list[Effect]:
+        options = self._choices() if self.stage in (Stage.DEAL, Stage.NIGHT) else \
+            [s for s in SEATS if s not in self.dead]
+        if not options:
+            return []
+        if self.cursor not in options:
+            self.cursor = options[0]
+            return []
+        self.cursor = options[(options.index(self.cursor) + step) % len(options)]
+        return []
+
+    def _choose(self, now: float) -> list[Effect]:
+        self.chosen = self.cursor
+        return []
+
+    def _mark(self, now: float) -> list[Effect]:
+        """Each Wolf marks a seat; the pack's choice is the most marked,
+        ties broken at random (004). A third mark replaces the oldest."""
+        marks = self.knives if self.asking_knife else self.victims
+        if self.cursor in marks:
+            marks.remove(self.cursor)
+        else:
+            marks.append(self.cursor)
+            del marks[:max(0, len(marks) - max(1, len(self._wolves())))]
+        return []
+
+    def _switch_question(self, now: float) -> list[Effect]:
+        self.asking_knife = not self.asking_knife
+        options = self._choices()
+        self.cursor = options[0] if options else 1
+        return []
+
+    def _pack_choice(self) -> Kill | None:
+        """The victim and the knife by plurality of the marks, ties (and an
+        unmarked knife) broken at random, as 004 decides them."""
+        if not self.victims or not self._wolves():
+            return None
+        return Kill(self._plurality(self.victims), self._plurality(self.knives or self._wolves()))
+
+    def _plurality(self, marks: list[int]) -> int:
+        counts = Counter(marks)
+        most = max(counts.values())
+        return self.rng.choice(sorted(s for s, n in counts.items() if n == most))
+
+    def _show(self, now: float) -> list[Effect]:
+        self.showing, self._released = True, False
+        self._hide = Countdown.start(now, self.options.show)
+        return []
+
+    # ================================================================ deal
+    def _begin_deal(self, now: float) -> list[Effect]:
+        self.stage = Stage.DEAL
+        effects: list[Effect] = [self._take_checkpoint(), Ambience(True)]
+        effects += self._speak(now, _(said.DEAL))
+        self.turns, self.turn_index, self.turn_stage = deal_turns(self.options.times), 0, _SPEAK
+        return effects + self._speak(now, self._turn().wake)
+
+    # ================================================================ night
+    def _begin_night(self, now: float, number: int) -> list[Effect]:
+        self.stage, self.night = Stage.NIGHT, number
+        self.actions, self.kill, self.outcome, self.killed = {}, None, None, None
+        effects: list[Effect] = [self._take_checkpoint(), PlayCue(Cue.CHIME), Ambience(True)]
+        effects += self._speak(now, said.night_falls(number))
+        self.turns, self.turn_index, self.turn_stage = night_turns(self.options.times), 0, _SPEAK
+        return effects + self._speak(now, self._turn().wake)
+
+    def _resolve(self) -> None:
+        self.outcome = resolve(self.seats, set(self.dead), self.actions, self.kill)
+        self.killed = self.outcome.killed
+
+    def message(self, seat: int) -> tuple[str, str]:
+        """What seat `seat` reads in its turn tonight: a headline and a line.
+        A blocked result reads "No result", in the same layout as any other."""
+        assert self.outcome is not None
+        lines: list[tuple[str, str]] = []
+        if seat in self.outcome.results:
+            lines.append(_result_words(self.seats[seat - 1], self.actions.get(seat, 0),
+                                       self.outcome.results[seat]))
+        for maid, told in self.outcome.results.items():
+            if told is not None and told.get("told") == seat:
+                lines.append((team_name(Team.TOWN), _(
+                    "The Dairy Maid visited you: seat {seat} is Town.").format(seat=maid)))
+        if not lines:
+            return _("Nothing"), _("Nothing for you tonight.")
+        return lines[0][0], " ".join(note for _head, note in lines)
+
+    # ================================================================= dawn
+    def _begin_dawn(self, now: float) -> list[Effect]:
+        self.stage = Stage.DAWN
+        if self.killed is not None:
+            self.dead[self.killed] = self.seats[self.killed - 1]
+        effects: list[Effect] = [Ambience(False), self._take_checkpoint()]
+        return effects + self._dawn_lines(now)
+
+    def _dawn_lines(self, now: float) -> list[Effect]:
+        effects = self._speak(now, _(said.EVERYONE_WAKE))
+        if self.killed is None:
+            return effects + self._speak(now, _(said.NOBODY_DIED))
+        effects += self._speak(now, said.killed(self.killed))
+        return effects + self._speak(now, said.was(self.killed, self.seats[self.killed - 1]))
+
+    def _check_win(self, now: float) -> list[Effect]:
+        """After a death and at each dawn: the game ends, or goes on."""
+        self.winner = rules.winner(self.seats, set(self.dead), self.night)
+        if self.winner is not None:
+            return self._end(now)
+        if self.stage is Stage.DAWN:
+            return self._begin_day(now)
+        return self._begin_night(now, self.night + 1)
+
+    def _end(self, now: float) -> list[Effect]:
+        assert self.winner is not None
+        self.stage, self.page, self.reading, self.timer = Stage.END, 0, False, None
+        effects: list[Effect] = [Ambience(False), PlayCue(Cue.CHIME), self._take_checkpoint()]
+        return effects + self._speak(now, _(said.END_LINES[self.winner]))
+
+    # ============================================================= the day
+    def _begin_day(self, now: float, wake: bool = False) -> list[Effect]:
+        self.stage, self.warned = Stage.DISCUSSION, set()
+        self.timer = Countdown.start(now, rules.DISCUSSION)
+        effects: list[Effect] = [self._take_checkpoint()]
+        if wake:
+            effects += [Ambience(False)] + self._speak(now, _(said.EVERYONE_WAKE))
+        return effects + self._speak(now, said.day_begins(self.night + 1))
+
+    def _begin_vote(self, now: float) -> list[Effect]:
+        self.stage, self.warned, self.reading = Stage.VOTE, set(), False
+        self.timer = Countdown.start(now, rules.VOTE)
+        effects: list[Effect] = [self._take_checkpoint(), PlayCue(Cue.TIME_UP)]
+        return effects + self._say_now(now, _(said.VOTE_NOW))
+
+    def _begin_point(self, now: float) -> list[Effect]:
+        self.stage, self.count_in, self.reading = Stage.POINT, 0, False
+        self.timer = Countdown.start(now, 1.0)
+        return self._say_now(now, _(said.COUNT_IN[0]))
+
+    def _warnings(self, now: float) -> list[Effect]:
+        """The day's clocks speak at set times left (said.*_WARNINGS)."""
+        if self.paused or self.timer is None or self.stage not in (Stage.DISCUSSION,
+                                                                    Stage.VOTE):
+            return []
+        marks = said.DISCUSSION_WARNINGS if self.stage is Stage.DISCUSSION else \
+            said.VOTE_WARNINGS
+        shown = self.timer.shown_seconds(now)
+        crossed = [w for w in marks if w not in self.warned and shown <= w]
+        if not crossed:
+            return []
+        self.warned.update(crossed)
+        if shown < min(crossed) - 1:       # long past (a resume): no stale warning
+            return []
+        return self._say_now(now, said.left(min(crossed)))
+
+    def _tallied(self, now: float) -> list[Effect]:
+        self.tally, self.tie, self.stage = self.cursor, False, Stage.COUNT
+        self.votes = min(self.votes, self._living())
+        return []
+
+    def _tied(self, now: float) -> list[Effect]:
+        self.tie = True
+        return self._show_result(now)
+
+    def _count(self, step: int) -> list[Effect]:
+        most = self._living()
+        if self.votes + step > most:
+            self.alert = _("At most {most} votes: one a living player.").format(most=most)
+        self.votes = max(0, min(most, self.votes + step))
+        return []
+
+    def _counted(self, now: float) -> list[Effect]:
+        return self._show_result(now)
+
+    def _show_result(self, now: float) -> list[Effect]:
+        self.stage, self.applied = Stage.RESULT, False
+        if self.tie:
+            return self._say_now(now, _(said.TIE))
+        if self._out():
+            return self._say_now(now, said.out(self.tally, self.votes))
+        needed = rules.votes_needed(self._living())
+        return self._say_now(now, said.short(self.votes, needed)) + \
+            self._speak(now, _(said.NOBODY_OUT))
+
+    def _out(self) -> bool:
+        return not self.tie and rules.eliminated(self.votes, self._living())
+
+    def _recount(self, now: float) -> list[Effect]:
+        self.stage, self.cursor = Stage.TALLY, self.tally or self._first_living()
+        return []
+
+    def _result_ok(self, now: float) -> list[Effect]:
+        self.applied = True
+        if not self._out():
+            return self._check_win(now)
+        self.dead[self.tally] = self.seats[self.tally - 1]
+        effects = self._say_now(now, said.was(self.tally, self.dead[self.tally]))
+        return effects
+
+    # ============================================================ tracker
+    def _open_tracker(self, now: float) -> list[Effect]:
+        self.reading, self.page = True, 0
+        return []
+
+    def _close_tracker(self, now: float) -> list[Effect]:
+        self.reading = False
+        return []
+
+    def _next_page(self, now: float) -> list[Effect]:
+        shown = self._tracker_pages() if self.reading else self._end_pages()
+        self.page = (self.page + 1) % len(shown)
+        return []
+
+    def possible(self) -> list[str]:
+        """The setups the dead's roles still allow (public facts only)."""
+        return possible_setups(self.dead)
+
+    def _tracker_pages(self) -> tuple[tuple[str, ...], ...]:
+        possible = self.possible()
+        items = [_setup_line(name) for name in possible]
+        ruled_out = [name for name in SETUPS if name not in possible]
+        if ruled_out:
+            items.append(_("Ruled out by the dead: {names}").format(names=" ".join(ruled_out)))
+        return pages.group(items, pages.RULES_LINES)
+
+    def _end_pages(self) -> tuple[tuple[str, ...], ...]:
+        items = [_("The setup was {name}.").format(name=self.setup)]
+        for seat, role in enumerate(self.seats, 1):
+            mark = _(" (died)") if seat in self.dead else ""
+            items.append(_("Seat {seat}: {role}, {team}{dead}").format(
+                seat=seat, role=role_name(role), team=team_name(team_of(role)), dead=mark))
+        return pages.group(items, pages.RULES_LINES)
+
+    # ======================================================= pause, timers
+    def _pause(self, now: float) -> list[Effect]:
+        self.paused = True
+        for t in (self.timer, self._line):
+            if t is not None:
+                t.pause(now)
+        return [PauseAudio()]
+
+    def _resume(self, now: float) -> list[Effect]:
+        self.paused = False
+        for t in (self.timer, self._line):
+            if t is not None:
+                t.resume(now)
+        return [ResumeAudio()]
+
+    def _time_up(self, now: float) -> list[Effect]:
+        match self.stage:
+            case Stage.DEAL | Stage.NIGHT:
+                return self._turn_next(now)
+            case Stage.DISCUSSION:
+                return self._begin_vote(now)
+            case Stage.VOTE:
+                return self._begin_point(now)
+            case Stage.POINT:
+                self.count_in += 1
+                if self.count_in < len(said.COUNT_IN):
+                    self.timer = Countdown.start(now, 1.0)
+                    return self._say_now(now, _(said.COUNT_IN[self.count_in]))
+                self.stage, self.cursor, self.votes = Stage.TALLY, self._first_living(), 0
+                return [PlayCue(Cue.VOTE)] + self._say_now(now, _(said.POINT))
+        return []
+
+    # =============================================================== speech
+    def _speak(self, now: float, text: str) -> list[Effect]:
+        """Say `text` after the lines already queued."""
+        self._queue.append(text)
+        if self._line is None:
+            return self._next_line(now)
+        return []
+
+    def _say_now(self, now: float, text: str) -> list[Effect]:
+        """Say `text` at once, dropping what was queued."""
+        self._queue, self._line = [text], None
+        return self._next_line(now)
+
+    def _next_line(self, now: float) -> list[Effect]:
+        if not self._queue:
+            self._speaking = None
+            return self._line_finished(now)
+        text = self._queue.pop(0)
+        self._tokens += 1
+        self._speaking = self._tokens
+        self.caption = text
+        self._line = Countdown.start(now, pages.caption_seconds(text, self.options.per_word))
+        if self.paused:
+            self._line.pause(now)
+        return [Say(text, self._tokens)]
+
+    def _line_finished(self, now: float) -> list[Effect]:
+        """Every queued line has been said: a stage waiting on them goes on."""
+        self.caption = ""
+        if self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage in (_SPEAK, _AFTER):
+            return self._turn_next(now)
+        if self.stage is Stage.DAWN:
+            return self._check_win(now)
+        if self.stage is Stage.RESULT and self.applied:
+            return self._check_win(now)
+        return []
+
+    # ========================================================= save, resume
+    def _take_checkpoint(self) -> Checkpoint:
+        self._checkpoint = self._state()
+        return Checkpoint(MODE, self._checkpoint)
+
+    def _state(self) -> dict[str, Any]:
+        return {"version": SAVE_VERSION, "stage": str(self.stage), "choice": self.choice,
+                "setup": self.setup, "seats": list(self.seats),
+                "dead": {str(s): r for s, r in sorted(self.dead.items())},
+                "night": self.night, "killed": self.killed, "winner": self.winner}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: the game at the start of its current phase."""
+        if self.stage is Stage.SETUP or self._checkpoint is None:
+            return {"version": SAVE_VERSION, "stage": str(Stage.SETUP), "choice": self.choice}
+        return copy.deepcopy(self._checkpoint)
+
+    @classmethod
+    def from_dict(cls, state: Mapping[str, Any], options: Options | None = None,
+                  rng: random.Random | None = None) -> Game:
+        """A game restored from `to_dict`, asking to resume at the start of
+        its saved phase. ValueError for a state that cannot be a game."""
+        if state.get("version") != SAVE_VERSION:
+            raise ValueError(f"saved game version {state.get('version')!r}")
+        stage = Stage(state["stage"])
+        choice = str(state.get("choice", RANDOM))
+        game = cls(options or Options(), rng or random.Random(),
+                   choice=choice if choice in SETUPS else RANDOM)
+        if stage is Stage.SETUP:
+            return game
+        if stage not in CHECKPOINTS:
+            raise ValueError(f"a game is never saved at {stage}")
+        seats = tuple(str(r) for r in state["seats"])
+        if tuple(sorted(seats)) != SETUPS.get(str(state["setup"])):
+            raise ValueError("the saved cards are not the saved setup")
+        game.setup, game.seats = str(state["setup"]), seats
+        game.dead = {int(s): str(r) for s, r in state["dead"].items()}
+        if any(seats[s - 1] != r for s, r in game.dead.items()):
+            raise ValueError("a saved death does not match its seat's card")
+        game.night = int(state["night"])
+        killed = state.get("killed")
+        game.killed = int(killed) if killed is not None else None
+        game.winner = state.get("winner")
+        game._checkpoint = dict(state)
+        game.stage, game._resume_to = Stage.RESUME, stage
+        return game
+
+    def _resume_saved(self, now: float) -> list[Effect]:
+        to = self._resume_to
+        assert to is not None
+        self._resume_to = None
+        match to:
+            case Stage.DEAL:
+                return self._begin_deal(now)
+            case Stage.NIGHT:
+                return self._begin_night(now, self.night)
+            case Stage.DAWN:
+                self.stage = Stage.DAWN
+                return [self._take_checkpoint()] + self._dawn_lines(now)
+            case Stage.DISCUSSION:
+                return self._begin_day(now)
+            case Stage.VOTE:
+                return self._begin_vote(now)
+        self.stage, self.page = Stage.END, 0
+        return []
+
+    # ================================================================ mode
+    def lines(self) -> list[str]:
+        """Every line a game can say (wolfbox.mode.Mode)."""
+        return said.all_lines()
+
+    def busy(self) -> bool:
+        return self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END)
+
+    # ================================================================ view
+    def view(self, now: float) -> View:
+        legend = {b: a.label for b, a in self._taps().items()}
+        holds = {b: a.label for b, a in self._holds().items()}
+        for b, label in holds.items():
+            legend.setdefault(b, label)
+        v = View(phase=Phase.NIGHT, title="", paused=self.paused, alert=self.alert,
+                 legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
+                 holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
+        if self.reading:
+            return self._tracker_view(v)
+        return self._stage_view(v, now)
+
+    def _clock(self, now: float) -> str:
+        return clock_text(self.timer.shown_seconds(now)) if self.timer is not None else ""
+
+    def _stage_view(self, v: View, now: float) -> View:
+        r = dataclasses.replace
+        match self.stage:
+            case Stage.SETUP:
+                return r(v, phase=Phase.REFEREE, title=_("The timed game"),
+                         big=self._setup_value(), details=self._setup_details(),
+                         hint=Button.START)
+            case Stage.RESUME:
+                return r(v, phase=Phase.IDLE, title=_("Resume the saved game?"),
+                         details=(self._resume_words(),), hint=Button.START)
+            case Stage.DEAL | Stage.NIGHT:
+                return self._turn_view(v, now)
+            case Stage.DAWN:
+                return r(v, phase=Phase.DISCUSSION, title=_("Dawn {n}").format(n=self.night),
+                         caption=self.caption, seats=self._ring())
+            case Stage.DISCUSSION | Stage.VOTE:
+                vote = self.stage is Stage.VOTE
+                title = _("Day {n} · Vote") if vote else _("Day {n} · Discussion")
+                words = self.caption or (self._needed_words() if vote else self._tracker_line())
+                left = self.timer.remaining(now) if self.timer is not None else 0.0
+                return r(v, phase=Phase.VOTE if vote else Phase.DISCUSSION,
+                         title=title.format(n=self.night + 1), big=self._clock(now),
+                         details=(words,), seats=self._ring(), urgent=0 < left <= 10,
+                         hint=Button.VOTE)
+            case Stage.POINT:
+                number = str(len(said.COUNT_IN) - self.count_in)
+                return r(v, phase=Phase.VOTE, title=_("Point at your choice"), big=number,
+                         caption=self.caption)
+            case Stage.TALLY:
+                return r(v, phase=Phase.REFEREE, title=_("Who has the most votes?"),
+                         big=_seat_word(self.cursor), seats=self._ring(self.cursor),
+                         details=(_("Or START: a tie."),))
+            case Stage.COUNT:
+                return r(v, phase=Phase.REFEREE, title=_("Votes for seat {seat}").format(
+                    seat=self.tally), big=str(self.votes), details=(
+                    _("Votes"), self._needed_words()), hint=Button.START)
+            case Stage.RESULT:
+                return r(v, phase=Phase.REFEREE, title=_("The vote"),
+                         big=_("Out") if self._out() else _("Nobody out"),
+                         details=(self._result_words(), self._needed_words()),
+                         hint=None if self.applied else Button.START)
+        return self._end_view(v)
+
+    def _turn_view(self, v: View, now: float) -> View:
+        r = dataclasses.replace
+        turn = self._turn()
+        head = _("Night {n}").format(n=self.night) if self.stage is Stage.NIGHT else _("The deal")
+        if self.turn_stage != _WAIT:
+            # Between turns: dark, the same for every setup.
+            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, dim=True)
+        clock = self._clock(now)
+        if turn.kind in (Kind.CARD, Kind.LOOK):
+            if not self.showing:
+                return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
+                    seat=turn.seat, clock=clock), big=_("Hold VOTE"), details=(
+                    _("Seat {seat} only").format(seat=turn.seat),
+                    _("Let go when you have read it, and close your eyes.")))
+            name, big, notes = self._private(turn)
+            return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
+                seat=turn.seat, clock=clock), big=big, details=(name, *notes))
+        if turn.kind is Kind.PLAN:
+            who = _("Wolves") if turn.id == "wolves" else _("Nobles")
+            return r(v, phase=Phase.DISCUSSION, title=_("{who} · plan").format(who=who),
+                     big=clock, details=(_("Plan in silence. Eyes closed when it ends."),))
+        if turn.kind is Kind.KILL:
+            question = _("Who holds the knife?") if self.asking_knife else \
+                _("Whom do the Wolves kill?")
+            marks = self.knives if self.asking_knife else self.victims
+            return r(v, phase=Phase.REFEREE, title=_("Wolves · {clock}").format(clock=clock),
+                     big=_seat_word(self.cursor), details=(question, self._kill_words()),
+                     seats=self._ring(self.cursor, marks))
+        role = role_name(turn.role)
+        question = _ACTION_QUESTIONS[turn.role]
+        chosen = [self.chosen] if self.chosen is not None else []
+        return r(v, phase=Phase.REFEREE, title=_("{role} · {clock}").format(role=role,
+                                                                            clock=clock),
+                 big=_seat_word(self.cursor), details=(_(question),),
+                 seats=self._ring(self.cursor, chosen))
+
+    def _private(self, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
+        """A seat's card (the deal) or its message (a night): its name line,
+        its big word and its notes."""
+        seat = turn.seat
+        if turn.kind is Kind.LOOK:
+            big, note = self.message(seat)
+            return _("Seat {seat} · tonight").format(seat=seat), big, (note,)
+        role = self.seats[seat - 1]
+        notes = [_("Team: {team}").format(team=team_name(team_of(role)))]
+        partner = self._partner(seat)
+        if partner:
+            notes.append(_("Your partner: seat {seat}").format(seat=partner))
+        notes.append(_(ROLES[role].does))
+        return _("Seat {seat} · your card").format(seat=seat), role_name(role), tuple(notes)
+
+    def _partner(self, seat: int) -> int | None:
+        """Wolves know each other and Nobles know each other (004)."""
+        role = self.seats[seat - 1]
+        if not is_wolf_team(role) and role != NOBLE:
+            return None
+        same = (lambda r: is_wolf_team(r)) if is_wolf_team(role) else (lambda r: r == NOBLE)
+        return next(s for s in SEATS if s != seat and same(self.seats[s - 1]))
+
+    def _ring(self, cursor: int = 0, marked: list[int] | None = None) -> tuple[Seat, ...]:
+        return tuple(Seat(seat=s, alive=s not in self.dead,
+                          role=role_name(self.dead[s]) if s in self.dead else "",
+                          cursor=s == cursor, marked=s in (marked or ()))
+                     for s in SEATS)
+
+    def _kill_words(self) -> str:
+        victim = " ".join(str(s) for s in self.victims) or "–"
+        knife = " ".join(str(s) for s in self.knives) or "–"
+        return _("Victim: {victim} · Knife: {knife}").format(victim=victim, knife=knife)
+
+    def _tracker_line(self) -> str:
+        possible = self.possible()
+        return _("Possible setups: {names}").format(names=" ".join(possible))
+
+    def _tracker_view(self, v: View) -> View:
+        shown = self._tracker_pages()
+        page = self.page % len(shown)
+        title = _("Setups still possible")
+        if len(shown) > 1:
+            title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
+                                                        pages=len(shown))
+        return dataclasses.replace(v, phase=Phase.VERDICT, title=title, details=shown[page])
+
+    def _end_view(self, v: View) -> View:
+        shown = self._end_pages()
+        page = self.page % len(shown)
+        title = {"town": _("The Town wins"), "wolves": _("The Wolves win"),
+                 "draw": _("A draw")}.get(self.winner or "", _("The end"))
+        if len(shown) > 1:
+            title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
+                                                        pages=len(shown))
+        return dataclasses.replace(v, phase=Phase.VERDICT, title=title, details=shown[page])
+
+    def _setup_value(self) -> str:
+        if SETUP_ITEMS[self.item] == "game":
+            return game_name(MODE)
+        return self.choice or _("Random")
+
+    def _setup_details(self) -> tuple[str, ...]:
+        if SETUP_ITEMS[self.item] == "game":
+            return (_("Game"), switch_note(MODE))
+        if not self.choice:
+            what = _("One of the nine setups, dealt in secret.")
+        else:
+            what = _setup_line(self.choice)
+        return (_("Setup"), what, _("Nine players. Seat 1 faces the screen; seats go "
+                                    "clockwise."))
+
+    def _resume_words(self) -> str:
+        to = self._resume_to
+        if to is Stage.DEAL:
+            return _("The deal, from seat 1")
+        if to is Stage.NIGHT:
+            return _("Night {n}, from its start").format(n=self.night)
+        if to is Stage.DAWN:
+            return _("Dawn {n}").format(n=self.night)
+        if to is Stage.END:
+            return _("The end")
+        return _("Day {n}").format(n=self.night + 1)
+
+    def _needed_words(self) -> str:
+        living = self._living()
+        return _("{living} alive: {needed} votes put a seat out.").format(
+            living=living, needed=rules.votes_needed(living))
+
+    def _result_words(self) -> str:
+        if self.tie:
+            return _("A tie")
+        if self._out():
+            return _("Seat {seat}: {votes} votes").format(seat=self.tally, votes=self.votes)
+        return _("Seat {seat}: {votes} votes, short of a majority").format(
+            seat=self.tally, votes=self.votes)
+
+    # ================================================================ seats
+    def _living(self) -> int:
+        return PLAYERS - len(self.dead)
+
+    def _first_living(self) -> int:
+        return next((s for s in SEATS if s not in self.dead), 1)
+
+    # =============================================================== checks
+    def check(self) -> None:
+        """AssertionError if the game is in a state it should never reach."""
+        if self.stage in (Stage.SETUP, Stage.RESUME):
+            return
+        assert tuple(sorted(self.seats)) == SETUPS[self.setup]
+        assert all(self.seats[s - 1] == r for s, r in self.dead.items())
+        assert 0 <= self.night <= rules.MAX_NIGHTS
+        if self.stage in DAY_STAGES and not self.applied or self.stage is Stage.NIGHT:
+            assert rules.winner(self.seats, set(self.dead), self.night) is None, \
+                "a win was missed"
+        if self.stage is Stage.END:
+            assert self.winner == rules.winner(self.seats, set(self.dead), self.night)
+        for actor, target in self.actions.items():
+            assert actor != target and actor not in self.dead
+
+
+# What each ability's turn asks, by role.
+_ACTION_QUESTIONS = {
+    ALCHEMIST: N_("Whom do you block?"),
+    CHEF: N_("Whom do you jail?"),
+    GUARD: N_("Whom do you protect?"),
+    SEER: N_("Whom do you inspect?"),
+    TRACK_READER: N_("Whose tracks do you read?"),
+    DAIRY_MAID: N_("Whom do you visit?"),
+    PRIEST: N_("Whom do you watch?"),
+}
+
+
+def _result_words(role: str, target: int, result: Result | None) -> tuple[str, str]:
+    """An information role's result as its owner reads it."""
+    if result is None:
+        return _("No result"), _("Your action did not work tonight.")
+    if role == SEER:
+        if result["wolf"]:
+            return _("Wolf"), _("Seat {seat} is on the Wolves' side.").format(seat=target)
+        return _("Not a Wolf"), _("Seat {seat} is not on the Wolves' side.").format(seat=target)
+    if role == TRACK_READER:
+        seen = str(result["role"])
+        if seen == VANILLA:
+            return _("Vanilla"), _("Seat {seat} is a Wolf or a Sheep.").format(seat=target)
+        return role_name(seen), _("Seat {seat} is the {role}.").format(
+            seat=target, role=role_name(seen))
+    if role == PRIEST:
+        went = result["visited"]
+        if went is None:
+            return _("Nobody"), _("Seat {seat} visited nobody.").format(seat=target)
+        return _seat_word(int(went)), _("Seat {seat} visited seat {other}.").format(
+            seat=target, other=went)
+    assert role == DAIRY_MAID
+    return _("Milk"), _("Seat {seat} now knows you are Town.").format(seat=target)
+
+
+def _setup_line(name: str) -> str:
+    order = list(ROLES)
+    counts = Counter(sorted(SETUPS[name], key=order.index))
+    return f"{name}: " + listed([copies(role_name(r), n) for r, n in counts.items()])
+
+
+def _seat_word(seat: int) -> str:
+    return _("Seat {seat}").format(seat=seat)
+
