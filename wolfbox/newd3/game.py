@@ -868,10 +868,12 @@ class Game:
         clock = self._clock(now)
         if turn.kind in (Kind.CARD, Kind.LOOK):
             if not self.showing:
+                what = _("Hold VOTE to see your card; let go to hide it.") \
+                    if turn.kind is Kind.CARD else \
+                    _("Hold VOTE to read your message; let go to hide it.")
                 return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
                     seat=turn.seat, clock=clock), big=_("Hold VOTE"), details=(
-                    _("Seat {seat} only").format(seat=turn.seat),
-                    _("Let go when you have read it, and close your eyes.")))
+                    _("Seat {seat} only").format(seat=turn.seat), what))
             name, big, notes = self._private(turn)
             return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
                 seat=turn.seat, clock=clock), big=big, details=(name, *notes))
