@@ -93,6 +93,7 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     yield from special_views()
     yield from settings_views(config)
     yield from dark_arts_views()
+    yield from timed_views()
 
 
 def dark_arts_views() -> Iterator[tuple[str, View, str]]:
@@ -209,6 +210,126 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     run(lambda: game.stage is Stage.DAWN)
     to_seat(17)
     yield "c-mayor-ring-20", game.view(now), ""
+
+
+def timed_views() -> Iterator[tuple[str, View, str]]:
+    """The timed game of nine, A1 dealt: the setup, the deal (dark between
+    seats, a seat's window, a Wolf's card), a night (dark, the Wolves'
+    planning, the Seer's choice, the kill and its knife, a message and a
+    blocked one), the dawn, the day with the setup tracker, the last
+    seconds of the vote, the 3-2-1, the table's entry and the verdict, the
+    tracker's page, the end."""
+    import random
+
+    from wolfbox.newd3.game import Game, Stage
+
+    game = Game(choice="A1", rng=random.Random(4))
+    now = 0.0
+
+    def tap(*buttons: Button) -> None:
+        for button in buttons:
+            game.handle(Tap(button), now)
+
+    def run(done: Callable[[], bool]) -> None:
+        nonlocal now
+        for _step in range(5000):
+            if done():
+                return
+            due = game.next_change(now)
+            assert due is not None, game.stage
+            now = due
+            game.tick(now)
+        raise AssertionError(f"stuck at {game.stage}")
+
+    def window(turn_id: str, seat: int = 0) -> None:
+        run(lambda: game.turn_stage == "wait" and game._turn().id == turn_id
+            and (not seat or game._turn().seat == seat))
+
+    def to_seat(seat: int) -> None:
+        for _i in range(10):
+            if game.cursor == seat:
+                return
+            tap(Button.NEXT)
+        raise AssertionError(f"seat {seat} cannot be chosen")
+
+    yield "d-timed-setup", game.view(now), ""
+    tap(Button.START)
+    seat = {role: s for s, role in enumerate(game.seats, 1)}
+    wolf, alchemist, seer, guard = (seat[r] for r in ("wolf", "alchemist", "seer", "guard"))
+    sheep = [s for s, role in enumerate(game.seats, 1) if role == "sheep"]
+    run(lambda: game.stage is Stage.DEAL and game._line is not None and game.turn_index == 0)
+    yield "d-timed-deal-dark", game.view(now), ""
+    window("card", 1)
+    now += 2.3
+    game.tick(now)
+    yield "d-timed-deal-seat", game.view(now), ""
+    window("card", wolf)
+    game.handle(Hold(Button.VOTE), now)
+    yield "d-timed-deal-card", game.view(now), ""
+    run(lambda: game.stage is Stage.TALLY)
+    tap(Button.START, Button.START)                        # a tie; night 1
+    run(lambda: game._line is not None and game.turn_index == 0 and game.stage is Stage.NIGHT)
+    yield "d-timed-night-dark", game.view(now), ""
+    window("wolves")
+    now += 11.2
+    game.tick(now)
+    yield "d-timed-night-plan", game.view(now), ""
+    window("alchemist")
+    to_seat(seer)
+    tap(Button.VOTE)                                       # the Seer is blocked
+    window("kill")
+    to_seat(sheep[0])
+    tap(Button.VOTE)
+    yield "d-timed-night-kill", game.view(now), ""
+    tap(Button.START)
+    to_seat(alchemist)
+    yield "d-timed-night-knife", game.view(now), ""
+    window("seer")
+    to_seat(wolf)
+    tap(Button.VOTE)
+    yield "d-timed-night-choose", game.view(now), ""
+    window("look", seer)
+    game.handle(Hold(Button.VOTE), now)
+    yield "d-timed-message-blocked", game.view(now), ""
+    run(lambda: game.stage is Stage.DAWN and game._line is not None
+        and game.caption.endswith("Town."))
+    yield "d-timed-dawn", game.view(now), ""
+    run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
+    yield "d-timed-discussion", game.view(now), ""
+    tap(Button.NEXT)
+    yield "d-timed-tracker", game.view(now), ""
+    tap(Button.START, Button.VOTE)                         # back; vote now
+    run(lambda: game.timer is not None and game.timer.remaining(now) <= 8)
+    yield "d-timed-vote", game.view(now), ""
+    run(lambda: game.stage is Stage.POINT)
+    yield "d-timed-point", game.view(now), ""
+    run(lambda: game.stage is Stage.TALLY)
+    to_seat(alchemist)
+    yield "d-timed-tally", game.view(now), ""
+    tap(*[Button.VOTE] * 6)
+    yield "d-timed-count", game.view(now), ""
+    tap(Button.START)
+    yield "d-timed-result", game.view(now), ""
+    tap(Button.START)                                      # the Alchemist is out
+    # Night 2: the Seer looks at the Wolf and reads her result.
+    window("guard")
+    to_seat(sheep[1])
+    tap(Button.VOTE)
+    window("kill")
+    to_seat(sheep[1])
+    tap(Button.VOTE)
+    window("seer")
+    to_seat(wolf)
+    tap(Button.VOTE)
+    window("look", seer)
+    game.handle(Hold(Button.VOTE), now)
+    yield "d-timed-message", game.view(now), ""
+    run(lambda: game.stage is Stage.TALLY)
+    to_seat(wolf)
+    tap(*[Button.VOTE] * 5, Button.START, Button.START)
+    run(lambda: game.stage is Stage.END and game._line is None)
+    yield "d-timed-end", game.view(now), ""
+    del guard
 
 
 def referee_views(flow: Flow, now: float) -> Iterator[tuple[str, View, str]]:

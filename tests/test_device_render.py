@@ -107,7 +107,10 @@ def test_every_screen_of_a_round_reads_from_across_the_table(painter, size):
         check(painter, view, size, notice)
         names.append(name)
     assert {"1-start", "2-night", "3-discussion", "4-paused", "5-last-seconds", "7-vote",
-            "8-reveal", "9-reveal-paged", "9-night-call-paged"} <= set(names)
+            "8-reveal", "9-reveal-paged", "9-night-call-paged",
+            # The timed game's: the deal, a night turn, the dawn, the vote, the tracker.
+            "d-timed-deal-card", "d-timed-night-kill", "d-timed-message-blocked",
+            "d-timed-dawn", "d-timed-vote", "d-timed-tally", "d-timed-tracker"} <= set(names)
 
 
 @pytest.mark.parametrize("size", SIZES)

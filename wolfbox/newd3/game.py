@@ -26,7 +26,7 @@ import copy
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -880,14 +880,16 @@ class Game:
         if turn.kind is Kind.PLAN:
             who = _("Wolves") if turn.id == "wolves" else _("Nobles")
             return r(v, phase=Phase.DISCUSSION, title=_("{who} · plan").format(who=who),
-                     big=clock, details=(_("Plan in silence. Eyes closed when it ends."),))
+                     big=clock, caption=_("Plan in silence. Eyes closed when it ends."))
         if turn.kind is Kind.KILL:
             question = _("Who holds the knife?") if self.asking_knife else \
                 _("Whom do the Wolves kill?")
             marks = self.knives if self.asking_knife else self.victims
+            # The pack's own seats are no victims: outlined red, passed over.
+            ring = self._ring(self.cursor, marks, () if self.asking_knife else self._wolves())
             return r(v, phase=Phase.REFEREE, title=_("Wolves · {clock}").format(clock=clock),
                      big=_seat_word(self.cursor), details=(question, self._kill_words()),
-                     seats=self._ring(self.cursor, marks))
+                     seats=ring)
         role = role_name(turn.role)
         question = _ACTION_QUESTIONS[turn.role]
         chosen = [self.chosen] if self.chosen is not None else []
@@ -919,10 +921,11 @@ class Game:
         same = (lambda r: is_wolf_team(r)) if is_wolf_team(role) else (lambda r: r == NOBLE)
         return next(s for s in SEATS if s != seat and same(self.seats[s - 1]))
 
-    def _ring(self, cursor: int = 0, marked: list[int] | None = None) -> tuple[Seat, ...]:
+    def _ring(self, cursor: int = 0, marked: Sequence[int] = (),
+              refused: Sequence[int] = ()) -> tuple[Seat, ...]:
         return tuple(Seat(seat=s, alive=s not in self.dead,
                           role=role_name(self.dead[s]) if s in self.dead else "",
-                          cursor=s == cursor, marked=s in (marked or ()))
+                          cursor=s == cursor, marked=s in marked, refused=s in refused)
                      for s in SEATS)
 
     def _kill_words(self) -> str:
