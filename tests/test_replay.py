@@ -161,3 +161,26 @@ def test_the_mayors_game_replays_from_events_too():
     titles = [r["title"] for r in out]
     assert "Night 1 · Werewolves" in titles and "Dawn 1 · Who died?" in titles
     assert out[-1]["title"].startswith("Seat 1")       # VOTE at dawn: seat 1 died; its role
+
+
+def test_the_timed_game_replays_its_deal_from_the_seed():
+    """Seat 1 holds VOTE in its deal turn and lets go: its card shows from
+    the hold until 3 s after it; the seed decides the deal, so the same
+    seed replays the same card."""
+    from wolfbox.newd3.roles import ROLES
+    events = "".join(json.dumps(e) + "\n" for e in (
+        {"at": 0, "tap": "start"}, {"at": 15, "hold": "vote"}, {"at": 16, "release": "vote"},
+        {"at": 25}))
+    a, b = (run("--mode", "newd3", "--seed", "7", "-", stdin=events) for _ in range(2))
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    out = [json.loads(line) for line in a.stdout.splitlines()]
+    names = {r.name for r in ROLES.values()}
+    shown = [r for r in out if r["big"] in names]
+    assert shown and shown[0]["at"] == 15 and shown[0]["details"][0] == "Seat 1 · your card"
+    after = [r for r in out if r["at"] >= 18 and r["title"].startswith("Seat 1 ·")]
+    assert after and all(r["big"] == "Hold VOTE" for r in after)
+    cards = {json.loads(line)["big"] for seed in range(6)
+             for line in run("--mode", "newd3", "--seed", str(seed), "-",
+                             stdin=events).stdout.splitlines()} & names
+    assert len(cards) > 1                               # the seed deals, not a fixed deck
