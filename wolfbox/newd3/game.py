@@ -394,8 +394,11 @@ class Game:
     def _open_window(self, turn: Turn) -> None:
         self.showing, self._hide, self._released = False, None, False
         self.chosen, self.victims, self.knives, self.asking_knife = None, [], [], False
-        options = self._choices()
-        self.cursor = options[0] if options else 1
+        # No seat is pointed at until NEXT or BACK is pressed: where the
+        # cursor would start depends on who acts (never on themselves, never
+        # on a Wolf for the kill), and a window must look the same whoever
+        # is dealt the role.
+        self.cursor = 0
 
     def _close_window(self, turn: Turn) -> None:
         self.showing, self._hide = False, None
@@ -432,19 +435,22 @@ class Game:
         if not options:
             return []
         if self.cursor not in options:
-            self.cursor = options[0]
+            self.cursor = options[0] if step > 0 else options[-1]
             return []
         self.cursor = options[(options.index(self.cursor) + step) % len(options)]
         return []
 
     def _choose(self, now: float) -> list[Effect]:
-        self.chosen = self.cursor
+        if self.cursor in self._choices():
+            self.chosen = self.cursor
         return []
 
     def _mark(self, now: float) -> list[Effect]:
         """Each Wolf marks a seat; the pack's choice is the most marked,
         ties broken at random (004). A third mark replaces the oldest."""
         marks = self.knives if self.asking_knife else self.victims
+        if self.cursor not in self._choices():
+            return []
         if self.cursor in marks:
             marks.remove(self.cursor)
         else:
@@ -454,8 +460,7 @@ class Game:
 
     def _switch_question(self, now: float) -> list[Effect]:
         self.asking_knife = not self.asking_knife
-        options = self._choices()
-        self.cursor = options[0] if options else 1
+        self.cursor = 0
         return []
 
     def _pack_choice(self) -> Kill | None:
@@ -579,6 +584,9 @@ class Game:
         return self._say_now(now, said.left(min(crossed)))
 
     def _tallied(self, now: float) -> list[Effect]:
+        if self.cursor in self.dead:
+            self.cursor = self._first_living()
+            return []
         self.tally, self.tie, self.stage = self.cursor, False, Stage.COUNT
         self.votes = min(self.votes, self._living())
         return []
@@ -611,7 +619,9 @@ class Game:
         return not self.tie and rules.eliminated(self.votes, self._living())
 
     def _recount(self, now: float) -> list[Effect]:
-        self.stage, self.cursor = Stage.TALLY, self.tally or self._first_living()
+        self.stage = Stage.TALLY
+        self.cursor = self.tally if self.tally and self.tally not in self.dead else \
+            self._first_living()
         return []
 
     def _result_ok(self, now: float) -> list[Effect]:
@@ -762,6 +772,8 @@ class Game:
             raise ValueError("the saved cards are not the saved setup")
         game.setup, game.seats = str(state["setup"]), seats
         game.dead = {int(s): str(r) for s, r in state["dead"].items()}
+        if any(s not in SEATS for s in game.dead):
+            raise ValueError(f"a saved dead seat is not a seat: seats are 1 to {PLAYERS}")
         if any(seats[s - 1] != r for s, r in game.dead.items()):
             raise ValueError("a saved death does not match its seat's card")
         game.night = int(state["night"])
@@ -888,15 +900,19 @@ class Game:
             # The pack's own seats are no victims: outlined red, passed over.
             ring = self._ring(self.cursor, marks, () if self.asking_knife else self._wolves())
             return r(v, phase=Phase.REFEREE, title=_("Wolves · {clock}").format(clock=clock),
-                     big=_seat_word(self.cursor), details=(question, self._kill_words()),
+                     big=self._pointed(), details=(question, self._kill_words()),
                      seats=ring)
         role = role_name(turn.role)
         question = _ACTION_QUESTIONS[turn.role]
         chosen = [self.chosen] if self.chosen is not None else []
         return r(v, phase=Phase.REFEREE, title=_("{role} · {clock}").format(role=role,
                                                                             clock=clock),
-                 big=_seat_word(self.cursor), details=(_(question),),
+                 big=self._pointed(), details=(_(question),),
                  seats=self._ring(self.cursor, chosen))
+
+    def _pointed(self) -> str:
+        """The seat a turn's buttons point at; "?" before the first press."""
+        return _seat_word(self.cursor) if self.cursor else _("NEXT: a seat")
 
     def _private(self, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
         """A seat's card (the deal) or its message (a night): its name line,
@@ -1011,13 +1027,18 @@ class Game:
         assert tuple(sorted(self.seats)) == SETUPS[self.setup]
         assert all(self.seats[s - 1] == r for s, r in self.dead.items())
         assert 0 <= self.night <= rules.MAX_NIGHTS
-        if self.stage in DAY_STAGES and not self.applied or self.stage is Stage.NIGHT:
+        if self.stage in DAY_STAGES and not self.applied:
             assert rules.winner(self.seats, set(self.dead), self.night) is None, \
                 "a win was missed"
+        if self.stage is Stage.NIGHT:
+            # Tonight is not done: the nights done are the ones before it.
+            assert rules.winner(self.seats, set(self.dead), self.night - 1) is None, \
+                "a win was missed"
+            # Only the living act (those killed tonight die at dawn).
+            for actor, target in self.actions.items():
+                assert actor != target and actor not in self.dead
         if self.stage is Stage.END:
             assert self.winner == rules.winner(self.seats, set(self.dead), self.night)
-        for actor, target in self.actions.items():
-            assert actor != target and actor not in self.dead
 
 
 # What each ability's turn asks, by role.
