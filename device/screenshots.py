@@ -298,7 +298,8 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
     yield "d-timed-discussion", game.view(now), ""
     tap(Button.NEXT)
     yield "d-timed-tracker", game.view(now), ""
-    tap(Button.START, Button.VOTE)                         # back; vote now
+    tap(Button.START)                                      # back to the day
+    game.handle(Hold(Button.VOTE), now)                    # vote now
     run(lambda: game.timer is not None and game.timer.remaining(now) <= 8)
     yield "d-timed-vote", game.view(now), ""
     run(lambda: game.stage is Stage.POINT)

@@ -182,8 +182,8 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     seat_of = {role: s for s, role in cards.items() if role != "sheep"}
     wolf, alchemist, seer, guard = (seat_of[r] for r in ("wolf", "alchemist", "seer", "guard"))
     sheep = sorted(s for s, role in cards.items() if role == "sheep")
-    assert f"Your partner: seat {alchemist}" in notes[wolf]       # Wolves know each other
-    assert f"Your partner: seat {wolf}" in notes[alchemist]
+    assert f"Your partner: seat {alchemist}, Alchemist" in notes[wolf]  # Wolves know each other
+    assert f"Your partner: seat {wolf}, Wolf" in notes[alchemist]
     assert not any("partner" in n for n in notes[seer])
 
     # Day 1: both clocks run out, with their warnings; then 3, 2, 1, point.
@@ -196,13 +196,14 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     assert pilot.clock.now - began == pytest.approx(DISCUSSION + VOTE + 3, abs=1.2)
     day_1 = heard(pilot)[heard(pilot).index("Day 1. The discussion begins."):]
     assert day_1 == ["Day 1. The discussion begins.", "1 minute left.", "30 seconds left.",
-                     "10 seconds left.", "Time to vote. Decide whom you will point at.",
+                     "10 seconds left.", "Time to vote. When the count ends, everyone alive "
+                     "points at a player, or at the ceiling to skip.",
                      "10 seconds left.", "Three.", "Two.", "One.", "Point!"]
     assert pilot.view.title == "Who has the most votes?"
     pilot.press(Button.START)                           # a tie
     assert (pilot.view.big, pilot.view.details[0]) == ("Nobody out", "A tie")
-    pilot.press(Button.START)                           # OK: night 1
-    assert game(pilot).stage is Stage.NIGHT
+    pilot.press(Button.START)                           # OK: said, then night 1
+    pilot.until(lambda: game(pilot).stage is Stage.NIGHT, limit=30)
     assert heard(pilot)[-2:] == ["A tie: nobody is out.", "Night 1. Everyone, close your eyes."]
 
     # Night 1: a blocked kill, a Seer's result.
@@ -224,18 +225,22 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     # Day 2: the table votes early; the Alchemist is out with 5 of 9.
     assert pilot.view.details == ("Possible setups: A1 A2 A3 B1 B2 B3 C1 C2 C3",) or \
         pilot.view.details[0].startswith("Day 2")
-    pilot.press(Button.VOTE)                            # vote now
+    pilot.press(Button.VOTE)                            # a tap does not end the day
+    assert game(pilot).stage is Stage.DISCUSSION
+    pilot.press(Button.VOTE, hold=2.1)                  # hold: vote now
     assert game(pilot).stage is Stage.VOTE
-    pilot.press(Button.VOTE)                            # point now
+    pilot.press(Button.VOTE, hold=2.1)                  # hold: point now
     enter_votes(pilot, alchemist, 5)
     assert (pilot.view.big, pilot.view.details) == (
         "Out", (f"Seat {alchemist}: 5 votes", "9 alive: 5 votes put a seat out."))
     pilot.press(Button.START)
     pilot.until(lambda: game(pilot).stage is Stage.NIGHT, limit=30)
     mark = heard(pilot).index("Night 2. Everyone, close your eyes.")
-    assert heard(pilot)[mark - 2:mark] == [
+    assert heard(pilot)[mark - 3:mark] == [
         f"Seat {alchemist} is out, with 5 votes.",
-        f"Seat {alchemist} was the Alchemist, Wolves."]
+        f"Seat {alchemist} was the Alchemist, Wolves.",
+        f"Seat {alchemist}, you are out: say nothing, do not point, and keep your eyes "
+        "closed at night."]
 
     # Night 2: the dead Alchemist is called, his window whole; a Sheep dies.
     choose(pilot, "guard", sheep[0])
@@ -248,9 +253,11 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     assert big == "Not a Wolf"
     pilot.until(lambda: game(pilot).stage is Stage.DISCUSSION, limit=300)
     night_2 = night_lines(pilot, mark)
-    assert [text for _at, text in night_2][-4:-1] == [
+    assert [text for _at, text in night_2][-5:-1] == [
         "Everyone, open your eyes.", f"Seat {sheep[1]} was killed in the night.",
-        f"Seat {sheep[1]} was the Sheep, Town."]
+        f"Seat {sheep[1]} was the Sheep, Town.",
+        f"Seat {sheep[1]}, you are out: say nothing, do not point, and keep your eyes "
+        "closed at night."]
     # The two nights sounded the same, line for line and second for second,
     # though a different number of seats were alive and acting.
     calls = len(CALLS) * 2 + 9 * 2 + 1
@@ -273,9 +280,11 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     enter_votes(pilot, wolf, 3)
     assert (pilot.view.big, pilot.view.details[1]) == (
         "Nobody out", "7 alive: 4 votes put a seat out.")
+    assert heard(pilot)[-1] == "Point!"                 # nothing said before it is confirmed
     pilot.press(Button.START)
-    assert heard(pilot)[-2:] == ["3 votes, and 4 were needed.", "Nobody is out."] or \
-        heard(pilot)[-1].startswith("Night 3")
+    pilot.until(lambda: game(pilot).stage is Stage.NIGHT, limit=30)
+    assert heard(pilot)[-3:] == ["3 votes, and 4 were needed.", "Nobody is out.",
+                                 "Night 3. Everyone, close your eyes."]
 
     # Night 3: no knife marked: the only living Wolf holds it.
     choose(pilot, "guard", seer)
@@ -288,8 +297,8 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     pilot.press(Button.START)
     pilot.until(lambda: game(pilot).stage is Stage.END and game(pilot)._line is None,
                 limit=30)
-    assert heard(pilot)[-3:] == [f"Seat {wolf} is out, with 4 votes.",
-                                 f"Seat {wolf} was the Wolf, Wolves.",
+    assert heard(pilot)[-4:] == [f"Seat {wolf} is out, with 4 votes.",
+                                 f"Seat {wolf} was the Wolf, Wolves.", said.silent(wolf),
                                  "Both Wolves are dead. The Town wins."]
     assert pilot.view.title == "The Town wins · 1/2"
     shown = list(pilot.view.details)

@@ -373,7 +373,9 @@ def test_the_wolf_team_and_the_nobles_see_their_partner_and_nobody_else_does(cho
             other = [s for s in range(1, 10) if s != seat and seats[s - 1] == "noble"]
         else:
             other = []
-        assert partner_lines == [f"Your partner: seat {s}" for s in other]
+        # The partner's role too: a silent pack cannot say it at the table.
+        assert partner_lines == [f"Your partner: seat {s}, {role_name(seats[s - 1])}"
+                                 for s in other]
 
 
 def test_after_the_deal_everyone_wakes_to_day_one():
@@ -589,6 +591,59 @@ def test_a_third_mark_replaces_the_oldest():
     assert table.view().details[1] == "Victim: 2 3 · Knife: –"
 
 
+def test_two_wolves_marking_the_same_seat_are_two_votes_for_it():
+    """Marking a seat a second time is the second Wolf's vote, not an undo:
+    two Wolves who agree both press VOTE on their victim."""
+    table = resumed("night", A1_SPREAD)
+    table.to_window("kill")
+    table.point_at(3)
+    table.tap(Button.VOTE, times=2)
+    assert table.g.victims == [3, 3]
+    table.point_at(5)
+    table.tap(Button.VOTE)                      # a third mark pushes out the oldest
+    assert table.g.victims == [3, 5]
+    table.tap(Button.VOTE)
+    assert table.g.victims == [5, 5]
+    finish_night(table)
+    assert table.g.dead == {5: "sheep"}
+
+
+def test_a_long_press_in_a_choice_window_still_chooses():
+    """VOTE is a holdable button: a press held past the hold time arrives
+    as a Hold, and in a window with nothing to hold it chooses as a tap."""
+    table = resumed("night", A1)
+    table.to_window("seer")
+    table.point_at(5)
+    table.hold(Button.VOTE)
+    assert table.g.chosen == 5
+
+
+def test_the_end_games_question_never_lights_the_dark():
+    """A BACK held in one turn asks "again?"; the question ends with that
+    part of the turn: it neither glows between turns nor arms the next
+    turn's player to end the game with a single hold."""
+    table = resumed("night", A1)
+    table.to_window("guard")
+    table.hold(Button.BACK)
+    assert table.view().alert
+    table.until(lambda: not table.in_window())
+    assert table.view().dim and not table.view().alert
+    table.to_window("kill")
+    table.hold(Button.BACK)
+    assert table.g.stage is Stage.NIGHT             # only asked, again
+
+
+def test_the_victim_of_the_night_reads_nothing():
+    """004 leaves open whether a killed information role sees its result:
+    at a table it would only show on a face at dawn. The box shows nothing."""
+    table = resumed("night", A1)
+    play_night(table, {"seer": 2}, victims=[3], knives=[1])
+    v = table.read_message(3)
+    assert (v.big, v.details[1]) == ("Nothing", "Nothing for you tonight.")
+    finish_night(table)
+    assert table.g.dead == {3: "seer"}
+
+
 def test_no_victim_marked_means_no_kill():
     table = resumed("night", A1_SPREAD)
     play_night(table, knives=[4])
@@ -752,7 +807,8 @@ def test_the_days_clocks_warnings_and_count_in():
         (d - 60, "1 minute left."),
         (d - 30, "30 seconds left."),
         (d - 10, "10 seconds left."),
-        (d, "Time to vote. Decide whom you will point at."),
+        (d, "Time to vote. When the count ends, everyone alive points at a player, or at "
+            "the ceiling to skip."),
         (d + v - 10, "10 seconds left."),
         (d + v, "Three."),
         (d + v + 1, "Two."),
@@ -773,11 +829,16 @@ def test_the_day_screens_clock():
 
 
 def test_vote_now_skips_the_rest_of_the_discussion():
+    """A hold, not a tap: one stray tap must not cut the day short."""
     table = resumed("discussion", A1)
     table.wait(20)
     table.tap(Button.VOTE)
+    assert table.g.stage is Stage.DISCUSSION
+    table.g.handle(Hold(Button.VOTE), table.now)
     assert table.g.stage is Stage.VOTE
     table.tap(Button.VOTE)
+    assert table.g.stage is Stage.VOTE
+    table.g.handle(Hold(Button.VOTE), table.now)
     assert table.g.stage is Stage.POINT
     to_tally(table)
     assert table.now == pytest.approx(23)
@@ -812,8 +873,9 @@ def test_a_tie_puts_nobody_out():
     table.tap(Button.START)
     assert table.g.stage is Stage.RESULT
     assert table.view().details[0] == "A tie"
-    assert table.texts()[-1] == "A tie: nobody is out."
+    assert table.texts()[-1] == "Point!"                # said once confirmed
     table.tap(Button.START)
+    assert table.texts()[-1] == "A tie: nobody is out."
     table.until(lambda: table.g.stage is Stage.NIGHT)
     assert table.g.dead == {} and table.g.night == 2
 
@@ -891,7 +953,8 @@ def test_town_wins_when_the_second_wolf_is_voted_out():
     table.until(lambda: table.g.stage is Stage.END)
     assert table.g.winner == "town"
     texts = table.texts()
-    assert texts[-2:] == ["Seat 2 was the Alchemist, Wolves.", said.TOWN_WINS]
+    assert texts[-3:] == ["Seat 2 was the Alchemist, Wolves.", said.silent(2),
+                          said.TOWN_WINS]
     assert table.view().title.startswith("The Town wins")
 
 
@@ -913,8 +976,9 @@ def test_the_wolves_win_at_parity_after_a_nights_kill():
     finish_night(table)
     table.until(lambda: table.g.stage is Stage.END)
     assert table.g.winner == "wolves"
-    assert table.texts()[-3:] == ["Seat 9 was killed in the night.",
-                                  "Seat 9 was the Sheep, Town.", said.WOLVES_WIN]
+    assert table.texts()[-4:] == ["Seat 9 was killed in the night.",
+                                  "Seat 9 was the Sheep, Town.", said.silent(9),
+                                  said.WOLVES_WIN]
 
 
 def test_no_win_after_a_vote_goes_on_to_the_next_night():
@@ -1022,14 +1086,19 @@ def full_game() -> tuple[Table, dict[str, dict]]:
     vote(table, wolves[1], 4)                          # day 3: 4 of 7
     table.tap(Button.START)
     table.until(lambda: table.g.stage is Stage.END)
-    states = {e.state["stage"]: e.state for e in table.effects
-              if isinstance(e, Checkpoint) and e.state}
+    states: dict[str, dict] = {}
+    for e in table.effects:
+        if isinstance(e, Checkpoint) and e.state:
+            # A night's second checkpoint, once its choices are in, by its own name.
+            name = "night-chosen" if e.state.get("chosen") else e.state["stage"]
+            states[name] = e.state
     return table, states
 
 
 def test_a_checkpoint_is_taken_at_each_phase():
     table, states = full_game()
-    assert set(states) == {"deal", "night", "dawn", "discussion", "vote", "end"}
+    assert set(states) == {"deal", "night", "night-chosen", "dawn", "discussion", "vote",
+                           "end"}
     assert table.g.winner == "town"
     assert states["end"]["winner"] == "town"
     assert table.g.to_dict() == states["end"]
@@ -1059,6 +1128,19 @@ def test_a_night_resumes_from_its_first_call():
     assert table.texts()[:1] == [f"Night {n}. Everyone, close your eyes."]
     table.until(lambda: table.in_window())
     assert table.turn().id == CALLS[0].id
+
+
+def test_a_night_cut_after_its_choices_resumes_at_its_messages():
+    """Nobody chooses twice: the Seer would choose again knowing a result."""
+    _table, states = full_game()
+    state = states["night-chosen"]
+    game = Game.from_dict(json.loads(json.dumps(state)))
+    table = Table(game)
+    assert table.view().details == (f"Night {state['night']}, from its messages",)
+    table.tap(Button.START)
+    table.until(lambda: table.in_window())
+    assert (table.turn().kind, table.turn().seat) == (Kind.LOOK, 1)
+    assert table.g.actions == {int(a): t for a, t in state["chosen"]["actions"].items()}
 
 
 def test_a_dawn_resumes_with_its_death_told_again():

@@ -169,16 +169,16 @@ def test_the_timed_game_replays_its_deal_from_the_seed():
     seed replays the same card."""
     from wolfbox.newd3.roles import ROLES
     events = "".join(json.dumps(e) + "\n" for e in (
-        {"at": 0, "tap": "start"}, {"at": 15, "hold": "vote"}, {"at": 16, "release": "vote"},
-        {"at": 25}))
+        {"at": 0, "tap": "start"}, {"at": 25, "hold": "vote"}, {"at": 26, "release": "vote"},
+        {"at": 35}))
     a, b = (run("--mode", "newd3", "--seed", "7", "-", stdin=events) for _ in range(2))
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout
     out = [json.loads(line) for line in a.stdout.splitlines()]
     names = {r.name for r in ROLES.values()}
     shown = [r for r in out if r["big"] in names]
-    assert shown and shown[0]["at"] == 15 and shown[0]["details"][0] == "Seat 1 · your card"
-    after = [r for r in out if r["at"] >= 18 and r["title"].startswith("Seat 1 ·")]
+    assert shown and shown[0]["at"] == 25 and shown[0]["details"][0] == "Seat 1 · your card"
+    after = [r for r in out if r["at"] >= 28 and r["title"].startswith("Seat 1 ·")]
     assert after and all(r["big"] == "Hold VOTE" for r in after)
     cards = {json.loads(line)["big"] for seed in range(6)
              for line in run("--mode", "newd3", "--seed", str(seed), "-",

@@ -53,7 +53,7 @@ from ..i18n import N_, _, copies, listed
 from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
-from .resolve import VANILLA, Kill, Night, Result, resolve
+from .resolve import VANILLA, IllegalNight, Kill, Night, Result, resolve
 from .roles import (
     ALCHEMIST,
     CHEF,
@@ -156,6 +156,7 @@ class Game:
     tally: int = 0                          # the seat with the most votes
     votes: int = 0
     tie: bool = False
+    verdict: tuple[bool, int] = (False, 0)  # out?, and of how many living, as entered
     applied: bool = False
     warned: set[int] = field(default_factory=set)
     reading: bool = False                   # the setup tracker is open
@@ -168,6 +169,7 @@ class Game:
     _checkpoint: dict[str, Any] | None = None
     _end_armed: bool = False
     _resume_to: Stage | None = None
+    _resume_chosen: bool = False                # resume a night at its messages
 
     # ================================================================ input
     def handle(self, event: Tap | Hold | Release | SpeechDone, now: float) -> list[Effect]:
@@ -186,7 +188,7 @@ class Game:
                 effects += self.tick(now)
             return effects
         action = self._holds().get(event.button) if isinstance(event, Hold) else None
-        if action is None and isinstance(event, Tap):
+        if action is None:          # a button with nothing to hold taps however long
             action = self._taps().get(event.button)
         if action is not None:
             self.alert = ""
@@ -241,25 +243,23 @@ class Game:
             return {Button.START: _Action(_("Resume"), self._resume)}
         match self.stage:
             case Stage.SETUP:
-                item = SETUP_ITEMS[self.item]
+                game = SETUP_ITEMS[self.item] == "game"
                 return {Button.START: _Action(_("Deal"), self._start),
-                        Button.NEXT: _Action(_("Next"), self._next_item),
-                        Button.VOTE: _Action(_("Switch") if item == "game" else _("Change"),
+                        Button.NEXT: _Action(_("Next item"), self._next_item),
+                        Button.VOTE: _Action(_("Next game") if game else _("Next setup"),
                                              lambda now: self._change(+1)),
-                        Button.BACK: _Action(_("Switch") if item == "game" else _("Back"),
+                        Button.BACK: _Action(_("Previous game") if game else
+                                             _("Previous setup"),
                                              lambda now: self._change(-1))}
             case Stage.RESUME:
                 return {Button.START: _Action(_("Resume"), self._resume_saved),
                         Button.BACK: _Action(_("New game"), self._to_setup)}
             case Stage.DEAL | Stage.NIGHT:
                 return self._turn_taps()
-            case Stage.DISCUSSION:
+            case Stage.DISCUSSION | Stage.VOTE:
+                # Ending a clock early is a hold (see _holds): one stray tap
+                # must not cut 004's discussion short.
                 return {Button.START: _Action(_("Pause"), self._pause),
-                        Button.VOTE: _Action(_("Vote now"), self._begin_vote),
-                        Button.NEXT: _Action(_("Setups"), self._open_tracker)}
-            case Stage.VOTE:
-                return {Button.START: _Action(_("Pause"), self._pause),
-                        Button.VOTE: _Action(_("Point now"), self._begin_point),
                         Button.NEXT: _Action(_("Setups"), self._open_tracker)}
             case Stage.TALLY:
                 taps = self._seat_keys()
@@ -307,6 +307,10 @@ class Game:
                 ChangeSetting(MODE_KEY, next_game(MODE))])
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
+        if self.stage is Stage.DISCUSSION and not self.paused and not self.reading:
+            holds[Button.VOTE] = _Action(_("Hold: vote now"), self._begin_vote)
+        if self.stage is Stage.VOTE and not self.paused and not self.reading:
+            holds[Button.VOTE] = _Action(_("Hold: point now"), self._begin_point)
         if self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage == _WAIT \
                 and self._turn().kind in (Kind.CARD, Kind.LOOK):
             holds[Button.VOTE] = _Action(_("Hold: show"), self._show)
@@ -367,7 +371,9 @@ class Game:
         return self._turn_stage(now, _SPEAK)
 
     def _turn_stage(self, now: float, stage: str) -> list[Effect]:
-        self.turn_stage = stage
+        # A word from the box (the end game's question) never outlives the
+        # part of a turn it was asked in: it would glow through the dark.
+        self.turn_stage, self.alert, self._end_armed = stage, "", False
         turn = self._turn()
         if stage == _WAIT:
             self.timer = Countdown.start(now, turn.seconds)
@@ -384,9 +390,13 @@ class Game:
             return self._turn_stage(now, _AFTER)
         if self.turn_index + 1 < len(self.turns):
             self.turn_index += 1
+            effects: list[Effect] = []
             if self._turn().kind is Kind.LOOK and self.outcome is None:
+                # Every choice is in: resolve, and keep the choices, so a
+                # power cut from here on does not ask for them again.
                 self._resolve()
-            return self._turn_stage(now, _SPEAK)
+                effects.append(self._take_checkpoint())
+            return effects + self._turn_stage(now, _SPEAK)
         if self.stage is Stage.DEAL:
             return self._begin_day(now, wake=True)
         return self._begin_dawn(now)
@@ -446,16 +456,15 @@ class Game:
         return []
 
     def _mark(self, now: float) -> list[Effect]:
-        """Each Wolf marks a seat; the pack's choice is the most marked,
-        ties broken at random (004). A third mark replaces the oldest."""
+        """Each Wolf marks a seat, a press a vote (two Wolves who agree both
+        mark the same seat); the pack's choice is the most marked, ties
+        broken at random (004). Only the last mark of each living Wolf
+        counts: a new one pushes out the oldest."""
         marks = self.knives if self.asking_knife else self.victims
         if self.cursor not in self._choices():
             return []
-        if self.cursor in marks:
-            marks.remove(self.cursor)
-        else:
-            marks.append(self.cursor)
-            del marks[:max(0, len(marks) - max(1, len(self._wolves())))]
+        marks.append(self.cursor)
+        del marks[:max(0, len(marks) - max(1, len(self._wolves())))]
         return []
 
     def _switch_question(self, now: float) -> list[Effect]:
@@ -484,17 +493,26 @@ class Game:
     def _begin_deal(self, now: float) -> list[Effect]:
         self.stage = Stage.DEAL
         effects: list[Effect] = [self._take_checkpoint(), Ambience(True)]
+        effects += self._speak(now, _(said.SEATING))
         effects += self._speak(now, _(said.DEAL))
         self.turns, self.turn_index, self.turn_stage = deal_turns(self.options.times), 0, _SPEAK
         return effects + self._speak(now, self._turn().wake)
 
     # ================================================================ night
-    def _begin_night(self, now: float, number: int) -> list[Effect]:
+    def _begin_night(self, now: float, number: int, chosen: bool = False) -> list[Effect]:
+        """Night `number` from its first turn; with `chosen` (a resume after
+        every choice was made) from its first message turn, the night
+        resolved again from the saved choices."""
         self.stage, self.night = Stage.NIGHT, number
-        self.actions, self.kill, self.outcome, self.killed = {}, None, None, None
+        self.outcome, self.killed = None, None
+        if not chosen:
+            self.actions, self.kill = {}, None
+        self.turns, self.turn_index, self.turn_stage = night_turns(self.options.times), 0, _SPEAK
+        if chosen:
+            self.turn_index = next(i for i, t in enumerate(self.turns) if t.kind is Kind.LOOK)
+            self._resolve()
         effects: list[Effect] = [self._take_checkpoint(), PlayCue(Cue.CHIME), Ambience(True)]
         effects += self._speak(now, said.night_falls(number))
-        self.turns, self.turn_index, self.turn_stage = night_turns(self.options.times), 0, _SPEAK
         return effects + self._speak(now, self._turn().wake)
 
     def _resolve(self) -> None:
@@ -506,6 +524,11 @@ class Game:
         A blocked result reads "No result", in the same layout as any other."""
         assert self.outcome is not None
         lines: list[tuple[str, str]] = []
+        if seat == self.killed:
+            # The box's choice where 004 leaves it open: a player killed
+            # tonight cannot use a result, and a face reading one at dawn
+            # would say more than the role the dawn reveals.
+            return _("Nothing"), _("Nothing for you tonight.")
         if seat in self.outcome.results:
             lines.append(_result_words(self.seats[seat - 1], self.actions.get(seat, 0),
                                        self.outcome.results[seat]))
@@ -530,7 +553,8 @@ class Game:
         if self.killed is None:
             return effects + self._speak(now, _(said.NOBODY_DIED))
         effects += self._speak(now, said.killed(self.killed))
-        return effects + self._speak(now, said.was(self.killed, self.seats[self.killed - 1]))
+        effects += self._speak(now, said.was(self.killed, self.seats[self.killed - 1]))
+        return effects + self._speak(now, said.silent(self.killed))
 
     def _check_win(self, now: float) -> list[Effect]:
         """After a death and at each dawn: the game ends, or goes on."""
@@ -606,14 +630,11 @@ class Game:
         return self._show_result(now)
 
     def _show_result(self, now: float) -> list[Effect]:
+        """The verdict on the screen for the table to check; said once it
+        is confirmed (a recount must not follow an announcement)."""
         self.stage, self.applied = Stage.RESULT, False
-        if self.tie:
-            return self._say_now(now, _(said.TIE))
-        if self._out():
-            return self._say_now(now, said.out(self.tally, self.votes))
-        needed = rules.votes_needed(self._living())
-        return self._say_now(now, said.short(self.votes, needed)) + \
-            self._speak(now, _(said.NOBODY_OUT))
+        self.verdict = (self._out(), self._living())
+        return []
 
     def _out(self) -> bool:
         return not self.tie and rules.eliminated(self.votes, self._living())
@@ -625,11 +646,21 @@ class Game:
         return []
 
     def _result_ok(self, now: float) -> list[Effect]:
+        """Apply and announce the vote; the game goes on once it is said."""
+        if self.tie:
+            lines = [_(said.TIE)]
+        elif self.verdict[0]:
+            role = self.seats[self.tally - 1]
+            lines = [said.out(self.tally, self.votes), said.was(self.tally, role),
+                     said.silent(self.tally)]
+            self.dead[self.tally] = role
+        else:
+            lines = [said.short(self.votes, rules.votes_needed(self._living())),
+                     _(said.NOBODY_OUT)]
         self.applied = True
-        if not self._out():
-            return self._check_win(now)
-        self.dead[self.tally] = self.seats[self.tally - 1]
-        effects = self._say_now(now, said.was(self.tally, self.dead[self.tally]))
+        effects = self._say_now(now, lines[0])
+        for line in lines[1:]:
+            effects += self._speak(now, line)
         return effects
 
     # ============================================================ tracker
@@ -744,7 +775,11 @@ class Game:
         return {"version": SAVE_VERSION, "stage": str(self.stage), "choice": self.choice,
                 "setup": self.setup, "seats": list(self.seats),
                 "dead": {str(s): r for s, r in sorted(self.dead.items())},
-                "night": self.night, "killed": self.killed, "winner": self.winner}
+                "night": self.night, "killed": self.killed, "winner": self.winner,
+                # A night's choices, once all are made (see _turn_next).
+                "chosen": None if self.outcome is None or self.stage is not Stage.NIGHT else {
+                    "actions": {str(a): t for a, t in sorted(self.actions.items())},
+                    "kill": [self.kill.target, self.kill.knife] if self.kill else None}}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: the game at the start of its current phase."""
@@ -779,6 +814,18 @@ class Game:
         game.night = int(state["night"])
         killed = state.get("killed")
         game.killed = int(killed) if killed is not None else None
+        chosen = state.get("chosen")
+        if chosen is not None:
+            if stage is not Stage.NIGHT:
+                raise ValueError("a night's choices are saved only in the night")
+            game.actions = {int(a): int(t) for a, t in chosen["actions"].items()}
+            kill = chosen["kill"]
+            game.kill = Kill(int(kill[0]), int(kill[1])) if kill is not None else None
+            try:
+                resolve(seats, set(game.dead), game.actions, game.kill)
+            except IllegalNight as e:
+                raise ValueError(f"the saved night cannot happen: {e}") from None
+            game._resume_chosen = True
         game.winner = state.get("winner")
         game._checkpoint = dict(state)
         game.stage, game._resume_to = Stage.RESUME, stage
@@ -792,7 +839,7 @@ class Game:
             case Stage.DEAL:
                 return self._begin_deal(now)
             case Stage.NIGHT:
-                return self._begin_night(now, self.night)
+                return self._begin_night(now, self.night, chosen=self._resume_chosen)
             case Stage.DAWN:
                 self.stage = Stage.DAWN
                 return [self._take_checkpoint()] + self._dawn_lines(now)
@@ -865,8 +912,8 @@ class Game:
                     _("Votes"), self._needed_words()), hint=Button.START)
             case Stage.RESULT:
                 return r(v, phase=Phase.REFEREE, title=_("The vote"),
-                         big=_("Out") if self._out() else _("Nobody out"),
-                         details=(self._result_words(), self._needed_words()),
+                         big=_("Out") if self.verdict[0] else _("Nobody out"),
+                         details=(self._result_words(), self._needed_words(self.verdict[1])),
                          hint=None if self.applied else Button.START)
         return self._end_view(v)
 
@@ -875,8 +922,10 @@ class Game:
         turn = self._turn()
         head = _("Night {n}").format(n=self.night) if self.stage is Stage.NIGHT else _("The deal")
         if self.turn_stage != _WAIT:
-            # Between turns: dark, the same for every setup.
-            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, dim=True)
+            # Between turns: dark, the same for every setup, with no word
+            # from the box lit above the dark.
+            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, dim=True,
+                     alert="")
         clock = self._clock(now)
         if turn.kind in (Kind.CARD, Kind.LOOK):
             if not self.showing:
@@ -911,7 +960,7 @@ class Game:
                  seats=self._ring(self.cursor, chosen))
 
     def _pointed(self) -> str:
-        """The seat a turn's buttons point at; "?" before the first press."""
+        """The seat a turn's buttons point at; a hint before the first press."""
         return _seat_word(self.cursor) if self.cursor else _("NEXT: a seat")
 
     def _private(self, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
@@ -925,7 +974,10 @@ class Game:
         notes = [_("Team: {team}").format(team=team_name(team_of(role)))]
         partner = self._partner(seat)
         if partner:
-            notes.append(_("Your partner: seat {seat}").format(seat=partner))
+            # The role too: a silent pack cannot tell each other whether the
+            # partner is a plain Wolf, the Alchemist or the Track Reader.
+            notes.append(_("Your partner: seat {seat}, {role}").format(
+                seat=partner, role=role_name(self.seats[partner - 1])))
         notes.append(_(ROLES[role].does))
         return _("Seat {seat} · your card").format(seat=seat), role_name(role), tuple(notes)
 
@@ -991,6 +1043,8 @@ class Game:
         to = self._resume_to
         if to is Stage.DEAL:
             return _("The deal, from seat 1")
+        if to is Stage.NIGHT and self._resume_chosen:
+            return _("Night {n}, from its messages").format(n=self.night)
         if to is Stage.NIGHT:
             return _("Night {n}, from its start").format(n=self.night)
         if to is Stage.DAWN:
@@ -999,15 +1053,16 @@ class Game:
             return _("The end")
         return _("Day {n}").format(n=self.night + 1)
 
-    def _needed_words(self) -> str:
-        living = self._living()
+    def _needed_words(self, living: int = 0) -> str:
+        """The strict majority of `living` (of the living now, by default)."""
+        living = living or self._living()
         return _("{living} alive: {needed} votes put a seat out.").format(
             living=living, needed=rules.votes_needed(living))
 
     def _result_words(self) -> str:
         if self.tie:
             return _("A tie")
-        if self._out():
+        if self.verdict[0]:
             return _("Seat {seat}: {votes} votes").format(seat=self.tally, votes=self.votes)
         return _("Seat {seat}: {votes} votes, short of a majority").format(
             seat=self.tally, votes=self.votes)

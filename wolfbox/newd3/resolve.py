@@ -273,7 +273,7 @@ def read_night(text: str) -> tuple[list[str], set[int], dict[int, int], Kill | N
                              '{"2": 4}'))
     actions: dict[int, int] = {}
     for actor, target in raw.items():
-        if not str(actor).isdigit() or not _is_seat(target):
+        if not (str(actor).isascii() and str(actor).isdigit()) or not _is_seat(target):
             raise IllegalNight(_('"actions": {actor!r}: {target!r} is not a seat and its '
                                  'target\'s seat').format(actor=str(actor)[:20],
                                                           target=str(target)[:20]))

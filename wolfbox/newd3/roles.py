@@ -52,9 +52,11 @@ ROLES: dict[str, Role] = {r.id: r for r in (
     Role(WOLF, N_("Wolf"), Team.WOLVES, None,
          N_("Each night the Wolves choose a victim and which of them holds the knife.")),
     Role(ALCHEMIST, N_("Alchemist"), Team.WOLVES, Ability.BLOCK,
-         N_("A Wolf. Each night you block a seat: its action fails.")),
+         N_("A Wolf who may hold the knife. Each night you block a seat: its action "
+            "fails; blocking the knife stops the kill.")),
     Role(TRACK_READER, N_("Track Reader"), Team.WOLVES, Ability.READ,
-         N_("A Wolf. Each night you learn a seat's role; Wolves and Sheep read as vanilla.")),
+         N_("A Wolf who may hold the knife. Each night you learn a seat's role; Wolves "
+            "and Sheep read as vanilla.")),
     Role(SEER, N_("Seer"), Team.TOWN, Ability.INSPECT,
          N_("Each night you learn whether a seat is on the Wolves' side.")),
     Role(GUARD, N_("Guard"), Team.TOWN, Ability.PROTECT,

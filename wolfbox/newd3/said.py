@@ -15,10 +15,14 @@ from .rules import MAX_NIGHTS, votes_needed
 from .setups import PLAYERS
 from .turns import CALLS, deal_turns, night_turns
 
+# Said before the deal: a seat's number is how the box calls it all game.
+SEATING = N_("Seat 1 is the player facing the screen; the seats count on clockwise, to "
+             "the left. Remember your number.")
 DEAL = N_("Everyone, close your eyes. The box deals the cards, one seat at a time.")
 EVERYONE_WAKE = N_("Everyone, open your eyes.")
 NOBODY_DIED = N_("Nobody died in the night.")
-VOTE_NOW = N_("Time to vote. Decide whom you will point at.")
+VOTE_NOW = N_("Time to vote. When the count ends, everyone alive points at a player, "
+              "or at the ceiling to skip.")
 POINT = N_("Point!")
 COUNT_IN = (N_("Three."), N_("Two."), N_("One."))
 TIE = N_("A tie: nobody is out.")
@@ -26,7 +30,7 @@ NOBODY_OUT = N_("Nobody is out.")
 TOWN_WINS = N_("Both Wolves are dead. The Town wins.")
 WOLVES_WIN = N_("The Wolves are as many as the Town. The Wolves win.")
 DRAW = N_("Eight nights have passed and nobody has won. The game is a draw.")
-FIXED = (DEAL, EVERYONE_WAKE, NOBODY_DIED, VOTE_NOW, POINT, *COUNT_IN, TIE, NOBODY_OUT,
+FIXED = (SEATING, DEAL, EVERYONE_WAKE, NOBODY_DIED, VOTE_NOW, POINT, *COUNT_IN, TIE, NOBODY_OUT,
          TOWN_WINS, WOLVES_WIN, DRAW)
 # When the day's clocks speak: seconds left.
 DISCUSSION_WARNINGS = (60, 30, 10)
@@ -53,6 +57,12 @@ def was(seat: int, role: str) -> str:
         seat=seat, role=role_name(role), team=team_name(team_of(role)))
 
 
+def silent(seat: int) -> str:
+    """What a player who is out must do: at a table nobody can mute them."""
+    return _("Seat {seat}, you are out: say nothing, do not point, and keep your eyes "
+             "closed at night.").format(seat=seat)
+
+
 def out(seat: int, votes: int) -> str:
     return ngettext("Seat {seat} is out, with {votes} vote.",
                     "Seat {seat} is out, with {votes} votes.", votes).format(
@@ -76,7 +86,7 @@ def left(seconds: int) -> str:
 
 def all_lines() -> list[str]:
     """Every line a game can say, in the order a game first needs them."""
-    out_lines = [_(DEAL)]
+    out_lines = [_(SEATING), _(DEAL)]
     out_lines += [t for turn in deal_turns() for t in (turn.wake, turn.sleep)]
     out_lines += [_(EVERYONE_WAKE), day_begins(1)]
     out_lines += [left(s) for s in (*DISCUSSION_WARNINGS, *VOTE_WARNINGS)]
@@ -87,6 +97,7 @@ def all_lines() -> list[str]:
     seats = range(1, PLAYERS + 1)
     out_lines += [killed(s) for s in seats]
     out_lines += [was(s, r) for s in seats for r in ROLES]
+    out_lines += [silent(s) for s in seats]
     out_lines += [day_begins(d) for d in range(2, MAX_NIGHTS + 1)]
     # A day goes on with at least three alive (one Wolf and two Town), where
     # two votes put a seat out.

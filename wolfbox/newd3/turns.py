@@ -25,12 +25,13 @@ screen 0.5 s, reading at 250 words a minute), one player's choice takes:
 
 and the window adds half as much again for a slow reader or a second
 thought: 15 s. The Wolves' kill is two choices made by two players who
-must first agree by pointing (about 5 s), so 25 s. Reading a card or a
-night's message is orientation plus a hold of the button plus reading two
-short lines: about 6 s; the deal gives 10 s since it is the first time
-a player meets their card and its note. The coordination turns keep
-004's 30 s: planning takes what it takes. All of them can be changed in
-the `[timed]` section of the config.
+must first agree by pointing (about 5 s), so 25 s. Reading a message is
+finding the box (2 s), holding VOTE until it shows (the buttons' hold
+time, 2 s), reading up to two short sentences (2.9 s) and a mental step:
+about 8 s, so 10 s. A card in the deal has a longer note and is new to
+its player: about 11 s, so 14 s. The coordination turns keep 004's 30 s:
+planning takes what it takes. All of them can be changed in the
+`[timed]` section of the config.
 """
 
 from __future__ import annotations
@@ -56,11 +57,11 @@ class Kind(StrEnum):
 @dataclass(frozen=True)
 class Times:
     """The windows, in seconds (see the module doc for where they come from)."""
-    card: float = 10.0
+    card: float = 14.0
     plan: float = float(COORDINATION)
     action: float = 15.0
     kill: float = 25.0
-    look: float = 6.0
+    look: float = 10.0
 
 
 # The config keys of the windows, and what each sets: one list for the
@@ -103,7 +104,8 @@ CALLS: tuple[Call, ...] = (
          N_("Guard, open your eyes and choose a seat to protect."),
          N_("Guard, close your eyes."), GUARD),
     Call(KILL, Kind.KILL,
-         N_("Wolves, open your eyes. Choose your victim, then who holds the knife."),
+         N_("Wolves, open your eyes. Mark your victim with VOTE, then press START and "
+            "mark who holds the knife."),
          N_("Wolves, close your eyes.")),
     Call(SEER, Kind.CHOOSE,
          N_("Seer, open your eyes and choose a seat to inspect."),
