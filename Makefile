@@ -27,7 +27,10 @@ bench: install
 	$(BIN)/python bench/bench.py $(ARGS)
 
 screenshots: install
-	$(BIN)/wolfbox screenshot --out docs/screenshots --size 480x320
+	rm -f docs/screenshots/*.png docs/screenshots/de/*.png docs/screenshots/zh/*.png
+	$(BIN)/wolfbox screenshot --lang en --out docs/screenshots --size 480x320
+	$(BIN)/wolfbox screenshot --lang de --out docs/screenshots/de --size 480x320
+	$(BIN)/wolfbox screenshot --lang zh --out docs/screenshots/zh --size 480x320
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis
@@ -44,8 +47,10 @@ lint: install
 	cd $(TYPED) && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/.importlinter
 
 # Every message the box can show or say, for translators (xgettext, from gettext).
-pot:
+pot: install
 	@mkdir -p wolfbox/locale
-	xgettext --language=Python --from-code=UTF-8 --keyword=_ --keyword=N_ \
-	  --keyword=ngettext:1,2 --add-comments=TRANSLATORS: --package-name=wolfbox \
-	  -o wolfbox/locale/wolfbox.pot $$(git ls-files 'wolfbox/*.py' 'device/*.py' 'audio/*.py' 'hardware/*.py')
+	$(BIN)/pybabel -q extract -k _ -k N_ -k ngettext:1,2 -c TRANSLATORS: --no-wrap \
+	  --sort-by-file --project=wolfbox -o wolfbox/locale/wolfbox.pot wolfbox device audio hardware
+	for lang in de zh; do \
+	  $(BIN)/pybabel -q update --no-wrap --no-fuzzy-matching -i wolfbox/locale/wolfbox.pot \
+	    -o wolfbox/locale/$$lang.po -l $$lang; done

@@ -56,11 +56,16 @@ class LineCache:
     voice_identity: str
     settings: SynthSettings
     format: WavFormat | None = None     # None: any complete WAV will do
+    lang: str = "en"                    # the language the lines are in
 
     def key(self, text: str) -> str:
-        blob = json.dumps({"voice": self.voice_identity, "text": text,
-                           "length_scale": self.settings.length_scale,
-                           "volume": self.settings.volume}, sort_keys=True)
+        fields: dict[str, object] = {"voice": self.voice_identity, "text": text,
+                                     "length_scale": self.settings.length_scale,
+                                     "volume": self.settings.volume}
+        if self.lang != "en":
+            # English keys stay as they were, so a box's rendered lines stay valid.
+            fields["lang"] = self.lang
+        blob = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
     def path(self, text: str) -> Path:
@@ -155,7 +160,7 @@ def cache_for(config, voice) -> LineCache:
     """The cache a configuration and voice use (one place builds it)."""
     return LineCache(config.cache_dir() / voice.name, voice.identity,
                      SynthSettings(config.voice.length_scale, config.voice.volume),
-                     WavFormat(voice.sample_rate))
+                     WavFormat(voice.sample_rate), lang=config.box.lang)
 
 
 def cache_size(root: Path) -> tuple[int, int]:

@@ -18,7 +18,7 @@ from wolfbox.i18n import _
 
 from .cache import cache_for, cache_size
 from .renderer import Renderer
-from .voice import find_voice
+from .voice import VoiceError, choose_voice
 
 
 class Progress:
@@ -52,7 +52,11 @@ class Progress:
 
 def prepare(config: Config, check: bool = False, out: TextIO = sys.stderr,
             command: list[str] | None = None) -> int:
-    voice = find_voice(config.voice.model)
+    voice, problem = choose_voice(config.voice.model, config.box.lang)
+    if voice is None:
+        raise VoiceError(problem or _("no voice"))
+    if problem:
+        print(problem, file=out)                   # which voice speaks, once
     cache = cache_for(config, voice)
     lines = game_lines(config)
     missing = cache.missing(lines)

@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--length-scale", type=float, default=1.0)
     parser.add_argument("--volume", type=float, default=1.0)
     parser.add_argument("--engine", choices=("piper", "espeak"), default="piper")
+    parser.add_argument("--espeak-voice", default="", help="espeak-ng's voice (-v); "
+                        "empty: its default")
     parser.add_argument("--threads", type=int, default=0, help="0: cores minus one")
     parser.add_argument("--priority", choices=("idle", "normal"), default="idle")
     args = parser.parse_args(argv)
@@ -184,9 +186,11 @@ def _espeak(args: argparse.Namespace) -> Callable[[str], bytes]:
     speed = max(80, min(450, round(165 / args.length_scale)))   # words a minute
     amplitude = round(100 * args.volume)
 
+    voice = ["-v", args.espeak_voice] if args.espeak_voice else []
+
     def render(text: str) -> bytes:
         raw = subprocess.run([str(args.model), "--stdout", "-s", str(speed),
-                              "-a", str(amplitude), text],
+                              "-a", str(amplitude), *voice, text],
                              capture_output=True, check=True, timeout=60).stdout
         # A stream's header cannot know its length: write a WAV that does.
         with wave.open(io.BytesIO(raw), "rb") as streamed:

@@ -164,12 +164,15 @@ class Renderer:
                 self._ensure_thread()
                 self._cond.notify_all()
 
-    def retarget(self, cache: LineCache) -> None:
-        """Render into `cache` from now on (new synthesis settings). What was
-        queued is dropped (the narrator asks again); a worker started with the
-        old settings is stopped before its next line, never used for the new."""
+    def retarget(self, cache: LineCache, voice: Voice | None = None) -> None:
+        """Render into `cache` from now on (new synthesis settings, or with
+        `voice`, another language's voice). What was queued is dropped (the
+        narrator asks again); a worker started with the old settings is
+        stopped before its next line, never used for the new."""
         with self._cond:
             self.cache = cache
+            if voice is not None:
+                self.voice = voice
             self._queue.clear()
             self._cond.notify_all()
 
@@ -244,8 +247,9 @@ class Renderer:
             return self.command
         # -I: the worker imports the installed wolfbox, never a source folder
         # that happens to be the current directory.
+        espeak = ["--espeak-voice", self.voice.espeak] if self.voice.espeak else []
         return [sys.executable, "-I", "-m", "wolfbox.audio.render_worker", str(self.voice.model),
-                "--engine", self.voice.engine,
+                "--engine", self.voice.engine, *espeak,
                 "--length-scale", str(self.cache.settings.length_scale),
                 "--volume", str(self.cache.settings.volume),
                 "--threads", str(self._threads()), "--priority", self.priority]

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wolfbox.errors import UserError
-from wolfbox.i18n import _
+from wolfbox.i18n import LANGUAGES, SOURCE, _
+
+# espeak-ng's voice for each of the box's languages, where it is not
+# espeak's default (English: the default, as the box has always used).
+ESPEAK_VOICES = {"de": "de", "zh": "cmn"}
+# A Piper voice's language family (its .onnx.json "language"."family", or
+# its espeak voice) as the box's language code.
+_FAMILIES = {"en": "en", "de": "de", "zh": "zh", "cmn": "zh"}
 
 # Sample rates a voice may have: piper's voices are 16 000 or 22 050 Hz. A
 # rate outside this range is a broken file, and the mixer, opened at it,
@@ -33,10 +40,14 @@ class Voice:
     sample_rate: int
     identity: str        # changes whenever the voice files change
     engine: str = "piper"
+    lang: str = SOURCE   # the language it speaks (a box language code, or another)
+    espeak: str = ""     # espeak-ng's voice name; "" its default
 
     @property
     def name(self) -> str:
-        return "espeak-ng" if self.engine == "espeak" else self.model.name.removesuffix(".onnx")
+        if self.engine == "espeak":
+            return f"espeak-ng-{self.espeak}" if self.espeak else "espeak-ng"
+        return self.model.name.removesuffix(".onnx")
 
 
 def bundled_model() -> Path | None:
@@ -82,7 +93,9 @@ def find_voice(model: str) -> Voice:
     try:
         _regular_file(config, MAX_CONFIG_BYTES)
         raw = config.read_bytes()
-        rate = int(json.loads(raw)["audio"]["sample_rate"])
+        data = json.loads(raw)
+        rate = int(data["audio"]["sample_rate"])
+        lang = _language_of(data)
     except FileNotFoundError:
         raise VoiceError(_("voice config not found next to the model: {path}")
                          .format(path=config)) from None
@@ -93,11 +106,24 @@ def find_voice(model: str) -> Voice:
         raise VoiceError(_("voice config {path} has an impossible sample rate ({rate} Hz)")
                          .format(path=config, rate=rate))
     identity = hashlib.sha256(raw + f"{path.name}:{st.st_size}".encode()).hexdigest()[:16]
-    return Voice(model=path, config=config, sample_rate=rate, identity=identity)
+    return Voice(model=path, config=config, sample_rate=rate, identity=identity, lang=lang)
 
 
-def espeak_voice() -> Voice | None:
-    """espeak-ng as a fallback voice, if it is installed: robotic, but a voice."""
+def _language_of(data: dict) -> str:
+    """The language a Piper voice's config says it speaks (the box's code
+    where it is one of the box's languages)."""
+    language = data.get("language")
+    family = language.get("family") if isinstance(language, dict) else None
+    if not isinstance(family, str):
+        espeak = data.get("espeak")
+        family = espeak.get("voice", "") if isinstance(espeak, dict) else ""
+        family = str(family).split("-")[0]
+    return _FAMILIES.get(family, family or SOURCE)
+
+
+def espeak_voice(lang: str = SOURCE) -> Voice | None:
+    """espeak-ng as a fallback voice, if it is installed: robotic, but a
+    voice, and it speaks German and Mandarin as well as English."""
     program = shutil.which("espeak-ng")
     if program is None:
         return None
@@ -106,8 +132,12 @@ def espeak_voice() -> Voice | None:
                                  timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
+    espeak = ESPEAK_VOICES.get(lang, "")
+    # English keeps the identity it always had, so its cached lines stay valid.
+    seed = version if not espeak else f"{version}:{espeak}"
     return Voice(model=Path(program), config=None, sample_rate=22050,
-                 identity=hashlib.sha256(version.encode()).hexdigest()[:16], engine="espeak")
+                 identity=hashlib.sha256(seed.encode()).hexdigest()[:16], engine="espeak",
+                 lang=lang, espeak=espeak)
 
 
 def licence_text(voice: Voice) -> str | None:
@@ -125,15 +155,35 @@ def licence_text(voice: Voice) -> str | None:
     return None
 
 
-def choose_voice(model: str) -> tuple[Voice | None, str | None]:
-    """The configured voice, else espeak-ng, else none; and what to tell the table."""
-    try:
-        return find_voice(model), None
-    except VoiceError as e:
-        fallback = espeak_voice()
-        if fallback is not None:
-            return fallback, _("{problem}; speaking with espeak-ng instead").format(problem=e)
-        return None, _("{problem}; no espeak-ng either: captions only").format(problem=e)
+def choose_voice(model: str, lang: str = SOURCE) -> tuple[Voice | None, str | None]:
+    """The voice for `lang`, and what to tell the table (once) about it.
+
+    English: the configured voice (voice.model) or the bundled one. German
+    and Chinese: a Piper voice for that language, the configured one if it
+    speaks it, else the first in the voices folder. Else espeak-ng in that
+    language, else none (captions only)."""
+    if lang == SOURCE:
+        try:
+            return find_voice(model), None
+        except VoiceError as e:
+            problem = str(e)
+    else:
+        for voice in piper_voices(model):
+            if voice.lang == lang:
+                return voice, None
+        problem = _("no Piper voice for {language} in {folder}").format(
+            language=LANGUAGES.get(lang, lang), folder=voices_dir())
+    fallback = espeak_voice(lang)
+    if fallback is not None:
+        return fallback, _("{problem}; speaking with espeak-ng instead").format(problem=problem)
+    return None, _("{problem}; no espeak-ng either: captions only").format(problem=problem)
+
+
+def piper_voices(model: str) -> list[Voice]:
+    """Every Piper voice the box can use: the configured one, then those in
+    the voices folder (unreadable ones left out; `wolfbox voices` names them)."""
+    return [v for v, _origin, _problem in known_voices(model)
+            if v is not None and v.engine == "piper"]
 
 
 def voices_dir() -> Path:
@@ -172,17 +222,24 @@ def known_voices(model: str) -> list[tuple[Voice | None, str, str]]:
 
 
 def describe_voices(model: str) -> str:
-    in_use, _problem = choose_voice(model)
+    """`wolfbox voices`: every voice found, then which one speaks each of
+    the box's languages."""
     out = []
-    for voice, origin, problem in known_voices(model):
+    for voice, origin, trouble in known_voices(model):
         if voice is None:
-            out.append(f"- {origin}: {problem}")
+            out.append(f"- {origin}: {trouble}")
             continue
-        mark = "  " + _("<- in use") if in_use is not None and voice.model == in_use.model \
-            else ""
-        out.append(f"- {voice.name} [{voice.engine}, {voice.sample_rate} Hz], {origin}: "
-                   f"{voice.model}{mark}")
+        out.append(f"- {voice.name} [{voice.engine}, {voice.lang}, {voice.sample_rate} Hz], "
+                   f"{origin}: {voice.model}")
         licence = licence_text(voice)
         if licence:
             out += ["    " + line for line in licence.splitlines()]
+    out.append("")
+    out.append(_("Each language is spoken by:"))
+    for code, name in LANGUAGES.items():
+        chosen, problem = choose_voice(model, code)
+        used = f"{chosen.name} [{chosen.engine}]" if chosen is not None else _("no voice")
+        out.append(f"  {code} ({name}): {used}")
+        if problem:
+            out.append(f"      {problem}")
     return "\n".join(out)

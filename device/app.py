@@ -36,7 +36,7 @@ from wolfbox.games import MODE_KEY, Games
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
-from wolfbox.i18n import _
+from wolfbox.i18n import LANGUAGE_KEY, _, use_language
 from wolfbox.menu import default
 from wolfbox.mode import Mode
 from wolfbox.newd3.game import MODE as TIMED
@@ -139,6 +139,36 @@ def _live_settings(narrator: Narrator,
     return sink
 
 
+def _language_sink(config: Config, narrator: Narrator, renderer: Renderer | None,
+                   lines: Callable[[], list[str]],
+                   notice: Callable[[str], None]) -> Callable[[Effect], None]:
+    """Another language chosen on the box: the flow has already switched
+    every word (wolfbox.i18n); here the voice follows, and the game's lines
+    are rendered in it (the table sees captions until each is ready)."""
+    def sink(effect: Effect) -> None:
+        if not isinstance(effect, ChangeSetting) or effect.key != LANGUAGE_KEY:
+            return
+        lang = str(effect.value)
+        if narrator.cache is None or renderer is None:
+            return
+        voice, problem = choose_voice(config.voice.model, lang)
+        if voice is None or voice.sample_rate != renderer.voice.sample_rate:
+            log.warning("%s", problem or _("the voice for {language} needs another sample "
+                                           "rate: captions until the box restarts").format(
+                language=lang))
+            notice(_(notice_texts.NO_VOICE))
+            return
+        if problem:
+            log.warning("%s", problem)            # said once, in full, in the journal
+            notice(_(notice_texts.ESPEAK))
+        changed = dataclasses.replace(config, box=dataclasses.replace(config.box, lang=lang))
+        cache = cache_for(changed, voice)
+        renderer.retarget(cache, voice)
+        narrator.retarget(cache)
+        narrator.warm(lines())
+    return sink
+
+
 def _game(config: Config, memory: dict, has_brightness: bool) -> Games:
     """The games the box plays, starting with the one the configuration
     names (the table switches on the box)."""
@@ -211,6 +241,9 @@ def _build(opened: ExitStack, config: Config, display: str | None,
            renderer_command: list[str] | None, notices: list[str],
            render_priority: str) -> Parts:
     codes = key_codes(config.keys.keys())
+    problem = use_language(config.box.lang)
+    if problem:
+        notices.append(problem)
     shown = init_video(display or config.screen.display)
     opened.callback(pygame.quit)
 
@@ -235,7 +268,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     if not config.voice.enabled:
         notice(_(notice_texts.VOICE_OFF))
     else:
-        voice, problem = choose_voice(config.voice.model)
+        voice, problem = choose_voice(config.voice.model, config.box.lang)
         if problem:
             notice(_(notice_texts.ESPEAK) if voice is not None
                    else _(notice_texts.NO_VOICE), problem)
@@ -328,6 +361,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
             narrator.warm(flow.lines())
     sinks.append(switched)
     sinks.append(_live_settings(narrator, backlight))
+    sinks.append(_language_sink(config, narrator, renderer, flow.lines, inbox.notice))
 
     box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
               inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,

@@ -58,13 +58,56 @@ Color = tuple[int, int, int]
 
 
 class Face(StrEnum):
-    """The typefaces, by file name in FONT_DIR."""
+    """The typefaces, by file name in FONT_DIR; the CJK ones are the
+    system's (cjk_font_file), for any text with Chinese in it."""
     SANS = "DejaVuSans.ttf"
     BOLD = "DejaVuSans-Bold.ttf"
     CONDENSED = "DejaVuSansCondensed.ttf"
+    CJK = "cjk"
+    CJK_BOLD = "cjk-bold"
 
 
 FONT_DIR = Path(str(resources.files("wolfbox") / "fonts"))
+# Where Debian and its derivatives put a CJK face (fonts-wqy-microhei,
+# fonts-noto-cjk, fonts-droid-fallback), best first.
+CJK_FONTS = ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+             "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+             "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
+             "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+             "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+
+
+@functools.cache
+def cjk_font_file() -> str | None:
+    """A font with Chinese in it: a known file, else fontconfig's choice."""
+    for path in CJK_FONTS:
+        if Path(path).is_file():
+            return path
+    import shutil
+    import subprocess
+    program = shutil.which("fc-match")
+    if program is None:
+        return None
+    try:
+        found = subprocess.run([program, "-f", "%{file}", "sans-serif:lang=zh-cn"],
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    # fontconfig answers with its best match even without Chinese: DejaVu is no answer.
+    return found if found and Path(found).is_file() and "DejaVu" not in found else None
+
+
+def line_step(font: pygame.font.Font) -> int:
+    """The height of one line: the font's line size, or the height it
+    renders a line at where that is more (a CJK face draws a pixel taller)."""
+    return max(font.get_linesize(), font.size("Ég中")[1])
+
+
+def cjk_faces(block_faces: tuple[Face, ...], paragraphs: Sequence[str]) -> tuple[Face, ...]:
+    """The faces for a text: a CJK face where it has Chinese in it."""
+    if not any(pages.is_wide(c) for p in paragraphs for c in p):
+        return block_faces
+    return (Face.CJK_BOLD,) if Face.BOLD in block_faces else (Face.CJK,)
 
 # Preferred sizes (logical px); each text shrinks from here to the floor.
 TITLE_PX = 26
@@ -138,10 +181,19 @@ class Painter:
         f = self._fonts.get((face, px))
         if f is None:
             f = pygame.font.Font(self._font_file(face), px)
+            if face is Face.CJK_BOLD:
+                f.bold = True              # the CJK faces have no bold of their own
             self._fonts[(face, px)] = f
         return f
 
     def _font_file(self, face: Face) -> str | None:
+        if face in (Face.CJK, Face.CJK_BOLD):
+            found = cjk_font_file()
+            if found is None and "cjk" not in self._warned:
+                self._warned.add("cjk")
+                log.warning(_("no font with Chinese characters found: install "
+                              "fonts-wqy-microhei (or fonts-noto-cjk)"))
+            return found if found is not None else self._font_file(Face.SANS)
         if self.font_dir is None or self._missing:
             return None
         path = self.font_dir / face.value
@@ -174,18 +226,19 @@ class Painter:
 
     # --------------------------------------------------------------- fitting
     def wrap(self, message: str, px: int, width: float, face: Face = Face.SANS) -> list[str]:
-        """Greedy word wrap for the font of `px` pixels within `width` pixels.
+        """Greedy wrap for the font of `px` pixels within `width` pixels,
+        between words, and between Chinese characters (wolfbox.pages.tokens).
         A word wider than `width` keeps a line of its own (never cut)."""
         font = self.font(px, face)
         out: list[str] = []
         line = ""
-        for word in message.split():
-            trial = f"{line} {word}" if line else word
+        for glue, unit in pages.tokens(message):
+            trial = f"{line}{glue}{unit}" if line else unit
             if not line or font.size(trial)[0] <= width:
                 line = trial
             else:
                 out.append(line)
-                line = word
+                line = unit
         if line:
             out.append(line)
         return out
@@ -196,7 +249,7 @@ class Painter:
         font = self.font(px, face)
         paras = tuple(tuple(self.wrap(p, px, width, face)) for p in block.paragraphs if p)
         lines = sum(len(p) for p in paras)
-        height = lines * font.get_linesize() + gap * max(0, len(paras) - 1)
+        height = lines * line_step(font) + gap * max(0, len(paras) - 1)
         wide = all(font.size(line)[0] <= width for p in paras for line in p)
         return paras, height, wide
 
@@ -212,7 +265,7 @@ class Painter:
             return self._fits[key]
         found: Fit | None = None
         gap = max(1, round(block.gap * s))
-        for face in block.faces:
+        for face in cjk_faces(block.faces, block.paragraphs):
             low = self.floor_px(s, face)
             sizes = range(max(top, low), low - 1, -1) if floor else range(low - 1,
                                                                             SMALLEST_PX - 1, -1)
@@ -245,7 +298,7 @@ class Painter:
         got = self.fit(block, s, width, height, floor=False)
         if got is not None:
             return got
-        face = block.faces[-1]
+        face = cjk_faces(block.faces, block.paragraphs)[-1]
         paras, h, _wide = self.layout(block, SMALLEST_PX, face, width, 0)
         return Fit(face, SMALLEST_PX, paras, h, under=True)
 
@@ -282,7 +335,7 @@ class _Draw:
         return max(1, round(logical * self.s))
 
     def floor_linesize(self, face: Face = Face.SANS) -> int:
-        return self.p.font(self.p.floor_px(self.s, face), face).get_linesize()
+        return line_step(self.p.font(self.p.floor_px(self.s, face), face))
 
     # --------------------------------------------------------------- drawing
     def all(self) -> None:
@@ -313,7 +366,7 @@ class _Draw:
              valign: str = "top") -> None:
         """Draw a fitted block in its area, line by line, recording each line."""
         font = self.p.font(fit.px, fit.face)
-        step = font.get_linesize()
+        step = line_step(font)
         gap = (area.height - fit.height) if valign == "bottom" else \
             (area.height - fit.height) // 2 if valign == "center" else 0
         gaps = max(0, len(fit.paragraphs) - 1)
@@ -381,7 +434,7 @@ class _Draw:
         """The timer or a setting's value, as large as fits (by its ink)."""
         view = self.view
         color = PAUSED if view.paused else URGENT if view.urgent else TEXT
-        face = Face.BOLD
+        face = cjk_faces((Face.BOLD,), (view.big,))[0]
         top = self.px(pref)
         low = self.p.floor_px(self.s, face)
         size = top

@@ -102,6 +102,7 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     the discussion, a refused accusation, the hand count against the
     threshold, the book over the night, the final screen; and a ring of 20."""
     from wolfbox.darkarts.game import Game, Options, Stage
+    from wolfbox.darkarts.roles import ROLES, role_name
     # Who sits where (the box never knows): 1 villager, 2 hunter, 3 seer,
     # 4 werewolf, 5 matchmaker, 6 villager, 7 villager, 8 werewolf, 9 villager.
     game = Game(options=Options(scale=0.5), players=9,
@@ -127,9 +128,14 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
         while game.cursor != seat:
             tap(Button.NEXT)
 
-    def role(name: str) -> None:
-        while game.view(now).big != name:
+    def role(role_id: str) -> None:
+        """The Mayor enters a card: its name in the box's language."""
+        for _i in range(len(ROLES) + 1):
+            if game.view(now).big == role_name(role_id):
+                break
             tap(Button.NEXT)
+        else:
+            raise AssertionError(f"no role {role_id} offered")
         tap(Button.START)
 
     def said() -> None:
@@ -151,7 +157,7 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     yield "c-mayor-dawn", game.view(now), ""
     tap(Button.VOTE)
     yield "c-mayor-role", game.view(now), ""
-    role("Villager")
+    role("villager")
     yield "c-mayor-dawn-said", game.view(now), ""
     said()
     tap(Button.START)                                      # no more deaths
@@ -177,7 +183,7 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     tap(*[Button.VOTE] * 5, Button.START)                  # lynched
     said()
     tap(Button.START)
-    role("Werewolf")
+    role("werewolf")
     run(lambda: game.stage is Stage.NIGHT and game.night == 2 and bool(game.view(now).big))
     game.handle(Hold(Button.NEXT), now)
     yield "c-mayor-book", game.view(now), ""
@@ -185,13 +191,13 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     run(lambda: game.stage is Stage.DAWN)
     to_seat(2)
     tap(Button.VOTE)
-    role("Hunter")
+    role("hunter")
     tap(Button.START)                                      # no more deaths: the Hunter shoots
     run(lambda: game._line is None)
     to_seat(8)
     yield "c-mayor-shot", game.view(now), ""
     tap(Button.VOTE)
-    role("Werewolf")
+    role("werewolf")
     said()
     yield "c-mayor-end", game.view(now), ""
     if game.view(now).title.endswith("/2"):
@@ -221,6 +227,7 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
     tracker's page, the end."""
     import random
 
+    from wolfbox.newd3 import said
     from wolfbox.newd3.game import Game, Stage
 
     game = Game(choice="A1", rng=random.Random(4))
@@ -291,8 +298,8 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
     window("look", seer)
     game.handle(Hold(Button.VOTE), now)
     yield "d-timed-message-blocked", game.view(now), ""
-    run(lambda: game.stage is Stage.DAWN and game._line is not None
-        and game.caption.endswith("Town."))
+    run(lambda: game.stage is Stage.DAWN and game.killed is not None
+        and game.caption == said.was(game.killed, game.seats[game.killed - 1]))
     yield "d-timed-dawn", game.view(now), ""
     run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
     yield "d-timed-discussion", game.view(now), ""
@@ -357,9 +364,9 @@ def settings_views(config: Config) -> Iterator[tuple[str, View, str]]:
     one moved a step, one the config file fixes, and reset's question."""
     flow = Flow.from_config(config, has_brightness=True)
     flow.handle(Hold(Button.NEXT), 0.0)
-    for i in range(len(menu.items(True))):
+    for i, item in enumerate(menu.items(True)):
         view = flow.view(0.0)
-        if i == 0:
+        if item.key == "sound.volume":
             flow.handle(Tap(Button.BACK), 0.0)
             yield "a-settings-volume-90", flow.view(0.0), ""
         if not view.details[0] or i == len(menu.items(True)) - 1:
@@ -373,7 +380,8 @@ def settings_views(config: Config) -> Iterator[tuple[str, View, str]]:
     fixed.from_file.add("voice.length_scale")
     flow = Flow.from_config(fixed)
     flow.handle(Hold(Button.NEXT), 0.0)
-    flow.handle(Tap(Button.NEXT), 0.0)
+    while menu.items(False)[flow.item_index].key != "voice.length_scale":
+        flow.handle(Tap(Button.NEXT), 0.0)
     yield "a-settings-fixed", flow.view(0.0), ""
 
 

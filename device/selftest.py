@@ -29,6 +29,7 @@ from wolfbox.effects import Say
 from wolfbox.i18n import N_, _
 from wolfbox.view import Phase, View
 
+from . import notices as notice_texts
 from .app import build
 from .loop import Edge
 
@@ -61,7 +62,7 @@ def _watchdog() -> Check:
 
 
 def _voice_speed(config: Config) -> Check:
-    voice, problem = choose_voice(config.voice.model)
+    voice, problem = choose_voice(config.voice.model, config.box.lang)
     if voice is None:
         return Check(_("voice"), problem or _("no voice"), FAIL)
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,7 +110,8 @@ def selftest(config: Config, display: str | None = None, auto: bool = False,
         mixer = pygame.mixer.get_init()
         checks.append(Check(_("sound"), _("mixer {rate} Hz, {channels} channel(s)").format(
                                 rate=mixer[0], channels=mixer[2]) if mixer
-                            else "; ".join(n for n in parts.notices if "sound" in n)
+                            else "; ".join(n for n in parts.notices
+                                           if n == _(notice_texts.NO_SOUND))
                             or _("no sound device"), OK if mixer else FAIL))
         checks.append(_voice_speed(config))
         cache_dir = config.cache_dir()
@@ -123,7 +125,7 @@ def selftest(config: Config, display: str | None = None, auto: bool = False,
         # A test line through the real narrator, from the real cache.
         narrator = parts.narrator
         if narrator.sound and narrator.renderer is not None:
-            cache = cache_for(config, choose_voice(config.voice.model)[0])
+            cache = cache_for(config, choose_voice(config.voice.model, config.box.lang)[0])
             line = _(TEST_LINE)
             narrator.renderer.request([line], urgent=True)
             narrator.renderer.wait_idle(300)

@@ -23,8 +23,10 @@ UNIT=$ROOT/etc/systemd/system/wolfbox.service
 POLKIT_RULE=$ROOT/etc/polkit-1/rules.d/50-wolfbox.rules
 USER_NAME=${WOLFBOX_USER:-wolfbox}
 read -r -a GROUPS_WANTED <<< "${WOLFBOX_GROUPS-gpio audio video render input tty}"
+# espeak-ng speaks German and Mandarin where no Piper voice for them is
+# installed; fonts-wqy-microhei draws Chinese.
 APT_PACKAGES=(python3 python3-venv python3-pip python3-lgpio espeak-ng libgbm1 libegl1
-              libgles2 libasound2)
+              libgles2 libasound2 fonts-wqy-microhei)
 
 DRY_RUN=0
 MODE=install

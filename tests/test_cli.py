@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -239,8 +240,9 @@ def test_screenshot_renders_every_screen(tmp_path):
     names = sorted(p.stem for p in tmp_path.glob("*.png"))
     assert {"1-start", "1-start-no-sound", "2-night", "3-discussion", "4-paused",
             "5-last-seconds", "6-vote-3", "7-vote", "8-reveal", "9-reveal-paged",
-            "a-settings-01-volume", "a-settings-fixed", "a-settings-reset-ask"} <= set(names)
-    assert len([n for n in names if n.startswith("a-settings-0")]) == 9   # every setting
+            "a-settings-01-lang", "a-settings-02-volume", "a-settings-fixed",
+            "a-settings-reset-ask"} <= set(names)
+    assert len([n for n in names if re.match(r"a-settings-\d\d-", n)]) == 11  # every setting
     pygame.init()
     images = {n: pygame.image.load(str(tmp_path / f"{n}.png")) for n in names}
     assert all(img.get_size() == (480, 320) for img in images.values())
@@ -267,30 +269,38 @@ def test_a_huge_bad_value_is_quoted_not_echoed_whole(args):
 
 
 def test_a_setting_made_on_the_box_survives_a_restart(tmp_path, notify):
-    """Volume down one step with the buttons alone (hold NEXT, tap BACK),
-    quit, start again: the box still plays at 90 %, and says where it comes from."""
+    """German, and the volume down one step, with the buttons alone (hold
+    NEXT, VOTE on the language page, NEXT, BACK), quit, start again: the
+    box starts in German, still at 90 %, and says where each comes from."""
     env = {"XDG_STATE_HOME": str(tmp_path / "state"), "NOTIFY_SOCKET": notify.address}
     proc = start_box(tmp_path, env=env)
     notify.wait_for("READY=1")
     type_keys(proc, "N")                     # capital: hold NEXT
-    proc.lines.wait_for("== Settings · 1/10")
+    proc.lines.wait_for("== Settings · 1/11  English")
+    type_keys(proc, "v")                     # VOTE: the next language
+    proc.lines.wait_for("== Optionen · 1/11  Deutsch")
+    type_keys(proc, "n")                     # NEXT: the volume
+    proc.lines.wait_for("== Optionen · 2/11  100 %")
     type_keys(proc, "b")                     # BACK: quieter
     proc.lines.wait_for("90 %")
     type_keys(proc, "s")                     # START: done
-    proc.lines.wait_for("== One Night · 3 players")
+    proc.lines.wait_for("== Vollmondnacht · 3 Spieler")
     type_keys(proc, "q")
     assert proc.wait(timeout=60) == 0
     state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
-    assert state["settings"] == {"sound.volume": 0.9}
+    assert state["settings"] == {"box.lang": "de", "sound.volume": 0.9}
 
-    shown = wolfbox("settings", env={**ENV, **env})
+    shown = wolfbox("settings", "--lang", "en", env={**ENV, **env})
     assert shown.returncode == 0, shown.stderr
     line = next(x for x in shown.stdout.splitlines() if x.startswith("sound.volume"))
     assert "0.9" in line and "remembered by the box" in line
 
     again = start_box(tmp_path, env=env)
+    again.lines.wait_for("== Vollmondnacht · 3 Spieler")         # German from the start
     type_keys(again, "N")
-    assert "90 %" in again.lines.wait_for("== Settings · 1/10")
+    again.lines.wait_for("== Optionen · 1/11  Deutsch")
+    type_keys(again, "n")
+    assert "90 %" in again.lines.wait_for("== Optionen · 2/11")
     type_keys(again, "sq")
     assert again.wait(timeout=60) == 0
 
@@ -305,6 +315,8 @@ def test_killing_the_box_while_it_saves_a_setting_leaves_a_valid_file(tmp_path, 
         notify.wait_for("READY=1")
         type_keys(proc, "N")
         proc.lines.wait_for("== Settings")
+        type_keys(proc, "n")                   # from the language to the volume
+        proc.lines.wait_for("== Settings · 2/")
         start = json.loads(state.read_text())["settings"]["sound.volume"]
         for _ in range(round_ + 1):            # louder, quieter: a save each
             type_keys(proc, "v")

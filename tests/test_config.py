@@ -34,14 +34,16 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
     p = tmp_path / "defaults.toml"
     p.write_text(defaults_toml())
     assert load(p) == Config()
-    assert set(tomllib.loads(defaults_toml())) == {"game", "night", "mayor", "timed",
+    assert set(tomllib.loads(defaults_toml())) == {"box", "game", "night", "mayor", "timed",
                                                    "buttons", "leds", "hardware", "keys",
                                                    "screen", "voice", "sound"}
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"gme": {}}, "unknown key 'gme' (allowed: game, night, mayor, timed, buttons, leds, "
-                  "hardware, keys, screen, voice, sound)"),
+    ({"gme": {}}, "unknown key 'gme' (allowed: box, game, night, mayor, timed, buttons, "
+                  "leds, hardware, keys, screen, voice, sound)"),
+    ({"lang": "fr"}, 'box.lang must be one of en, de, zh; got "fr"'),
+    ({"box": {"lang": 3}}, "box.lang must be"),
     ({"timed": {"kill_seconds": 2}}, "timed.kill_seconds must be between 5 and 120, got 2"),
     ({"mayor": {"hands_seconds": 9}}, "mayor.hands_seconds must be between 3 and 5, got 9"),
     ({"mayor": {"action_seconds": {"robber": 5}}}, "mayor.action_seconds: unknown call "

@@ -23,7 +23,7 @@ from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.config import Config
 from wolfbox.device.render import Painter, render_view
 from wolfbox.device.screenshots import SPECIAL_DECK, notices, round_views
-from wolfbox.i18n import _
+from wolfbox.i18n import _, speaking
 from wolfbox.night import NightOptions, all_lines, setup_notes
 from wolfbox.presets import PRESETS, describe
 from wolfbox.roles import ROLES
@@ -42,6 +42,13 @@ REVEAL_LEGEND = ((Button.START, "Done"), (Button.NEXT, "More rules"))
 SETTINGS_LEGEND = ((Button.START, "Done"), (Button.VOTE, "Faster"), (Button.NEXT, "Next"),
                    (Button.BACK, "Slower"))
 LONG_NOTICES = ["; ".join(pair) for pair in itertools.combinations(notices(), 2)]
+
+
+@pytest.fixture(params=["en", "de", "zh"])
+def language(request) -> Iterator[str]:
+    """The test in each of the box's languages: every text drawn in it."""
+    with speaking(request.param):
+        yield request.param
 
 
 @pytest.fixture(scope="module")
@@ -93,19 +100,27 @@ def check(painter: Painter, view: View, size: tuple[int, int], notice: str = "")
     for a, b in itertools.combinations(drawn, 2):
         if a.layer == b.layer:
             assert not a.rect.colliderect(b.rect), f"{a.text!r} overlaps {b.text!r} at {size}"
-    shown = " ".join(d.text for d in drawn)
+    # Whole, in order: compared without spaces, since Chinese lines break
+    # between characters where the text has no space.
+    shown = "".join("".join(d.text.split()) for d in drawn)
     for text in expected(view, notice):
-        assert text in shown, f"{text!r} is not drawn whole at {size}: {shown!r}"
+        assert "".join(text.split()) in shown, \
+            f"{text!r} is not drawn whole at {size}: {shown!r}"
 
 
 # ------------------------------------------------------------ a played round
 
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
 @pytest.mark.parametrize("size", SIZES)
-def test_every_screen_of_a_round_reads_from_across_the_table(painter, size):
+def test_every_screen_of_a_round_reads_from_across_the_table(painter, size, lang):
+    """Every screen of every game, in each of the box's languages: nothing
+    cut, off the screen, overlapping or under the size floor (German's long
+    words and Chinese included)."""
     names = []
-    for name, view, notice in round_views(Config()):
-        check(painter, view, size, notice)
-        names.append(name)
+    with speaking(lang):
+        for name, view, notice in round_views(Config()):
+            check(painter, view, size, notice)
+            names.append(name)
     assert {"1-start", "2-night", "3-discussion", "4-paused", "5-last-seconds", "7-vote",
             "8-reveal", "9-reveal-paged", "9-night-call-paged",
             # The timed game's: the deal, a night turn, the dawn, the vote, the tracker.
@@ -129,7 +144,7 @@ def test_the_timed_games_pictures_show_what_their_names_say():
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_start_screen_holds_every_notice_with_the_status_and_footer(painter, size):
+def test_the_start_screen_holds_every_notice_with_the_status_and_footer(painter, size, language):
     """Room for: the deck's title, IDLE_LINES of notes, two notices, the
     footer; or one notice and the voice's status. (Two notices and the status
     at once, with a full page of notes, are drawn below the floor: the status
@@ -229,7 +244,7 @@ def test_the_longest_caption_is_the_doppelgangers_call_with_every_daybreak_role(
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_every_caption_page_fits_the_night_with_and_without_the_timer(painter, size):
+def test_every_caption_page_fits_the_night_with_and_without_the_timer(painter, size, language):
     for text in every_caption():
         for page in pages.split_text(text, pages.CAPTION_LINES):
             view = View(phase=Phase.NIGHT, title=_("Night · {step}").format(
@@ -253,7 +268,7 @@ def test_discussion_lines_fit_under_the_timer_which_stays_put(painter, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_every_reveal_page_fits(painter, size):
+def test_every_reveal_page_fits(painter, size, language):
     rules = lines.reveal_rules(list(SPECIAL_DECK))
     assert set(rules) >= {_(r) for r in lines.REVEAL_RULES} | \
         {_(r) for r in lines.REVEAL_CARD_RULES.values()}      # every rule there is
@@ -279,7 +294,7 @@ def deck_pages() -> set[tuple[str, tuple[str, ...]]]:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_every_deck_and_setup_note_page_fits_the_start_screen(painter, size):
+def test_every_deck_and_setup_note_page_fits_the_start_screen(painter, size, language):
     for title, page in sorted(deck_pages()):
         view = View(phase=Phase.IDLE, title="10 players", details=(title, *page),
                     legend=START_LEGEND, holds=((Button.NEXT, "Hold: settings"),),

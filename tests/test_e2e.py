@@ -368,9 +368,15 @@ def test_the_alert_shows_above_the_nights_veil(pilot_for):
 
 
 # ------------------------------------------------------------ settings on the box
-def open_settings(pilot: Pilot) -> None:
+def open_settings(pilot: Pilot, page: str = "Volume") -> None:
+    """The settings screen, on `page` (the first page is the language)."""
     pilot.press(Button.NEXT, hold=2.1)
     assert pilot.box.flow.phase is Phase.SETTINGS
+    for _ in range(15):
+        if pilot.view.details[0] == page:
+            return
+        pilot.press(Button.NEXT)
+    raise AssertionError(f"no settings page {page!r}")
 
 
 def test_holding_next_fills_its_box_then_opens_the_settings(pilot_for):
@@ -387,7 +393,7 @@ def test_holding_next_fills_its_box_then_opens_the_settings(pilot_for):
     pilot.bank.drive(Button.NEXT, False)
     pilot.advance(0.1)
     assert pilot.view.held is None
-    assert pilot.view.details[0] == "Volume"
+    assert pilot.view.details[0] == "Language"
 
 
 def test_a_short_press_of_next_still_changes_the_deck(pilot_for):

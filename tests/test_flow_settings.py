@@ -31,9 +31,11 @@ def to_page(flow: Flow, name: str, now: float = 0.0) -> None:
     raise AssertionError(f"no settings page {name!r}")
 
 
-def open_settings(flow: Flow, now: float = 0.0) -> None:
+def open_settings(flow: Flow, now: float = 0.0, page: str = "Volume") -> None:
+    """The settings screen, at `page` (the first page is the language)."""
     flow.handle(Hold(Button.NEXT), now)
     assert flow.phase is Phase.SETTINGS
+    to_page(flow, page, now)
 
 
 def test_holding_next_on_the_start_screen_opens_the_settings_and_start_leaves():
@@ -42,10 +44,10 @@ def test_holding_next_on_the_start_screen_opens_the_settings_and_start_leaves():
     assert dict(view.holds)[Button.NEXT] == "Hold: settings"
     assert view.footer == "Hold NEXT: settings. Hold VOTE: Werewolf with a Mayor."
     assert view.label(Button.NEXT) == "Next deck"         # a tap still changes the deck
-    open_settings(flow)
+    open_settings(flow, page="Language")
     view = flow.view(0.0)
-    assert view.title == "Settings · 1/10"                # no backlight here: no brightness page
-    assert view.details[0] == "Volume" and view.big == "100 %"
+    assert view.title == "Settings · 1/11"                # no backlight here: no brightness page
+    assert view.details[0] == "Language" and view.big == "English"
     assert view.label(Button.START) == "Done"
     flow.handle(START, 1.0)
     assert flow.phase is Phase.IDLE
@@ -53,15 +55,34 @@ def test_holding_next_on_the_start_screen_opens_the_settings_and_start_leaves():
 
 def test_next_walks_every_page_and_comes_round():
     flow = flow_for(has_brightness=True)
-    open_settings(flow)
+    open_settings(flow, page="Language")
     names = []
-    for _ in range(11):
+    for _ in range(12):
         names.append(flow.view(0.0).details[0])
         flow.handle(NEXT, 0.0)
-    assert names == ["Volume", "Speech speed", "Action time", "Discussion", "Warnings",
-                     "Lone wolf", "Night ambience", "Ambience volume", "Brightness", "Game",
-                     "Reset to defaults"]
-    assert flow.view(0.0).details[0] == "Volume"
+    assert names == ["Language", "Volume", "Speech speed", "Action time", "Discussion",
+                     "Warnings", "Lone wolf", "Night ambience", "Ambience volume",
+                     "Brightness", "Game", "Reset to defaults"]
+    assert flow.view(0.0).details[0] == "Language"
+
+
+def test_the_language_changes_every_word_and_the_rounds_lines_at_once():
+    """A German table sets the box to German with its buttons: the settings
+    screen answers in German at once, and the round's lines are German
+    (handed out to be rendered in the German voice)."""
+    flow = flow_for()
+    open_settings(flow, page="Language")
+    effects = flow.handle(VOTE, 0.0)                       # English -> Deutsch
+    assert effects[0] == ChangeSetting("box.lang", "de")
+    view = flow.view(0.0)
+    assert (view.details[0], view.big) == ("Sprache", "Deutsch")
+    assert view.title.startswith("Optionen")
+    warm = next(e for e in effects if isinstance(e, Warm))
+    assert warm.lines[0] == "Die Nacht bricht herein. Alle schließen die Augen."
+    flow.handle(VOTE, 0.0)                                 # Deutsch -> 中文
+    assert flow.view(0.0).details[0] == "语言"
+    flow.handle(VOTE, 0.0)                                 # and round to English
+    assert flow.view(0.0).details[0] == "Language"
 
 
 def test_volume_changes_at_once_with_a_chime_at_the_new_level():
@@ -137,6 +158,7 @@ def test_a_value_the_config_file_sets_is_shown_and_not_changed():
     config = from_dict({"sound": {"volume": 0.5}})
     flow = flow_for(config)
     open_settings(flow)
+    assert flow.view(0.0).details[0] == "Volume"
     view = flow.view(0.0)
     assert view.big == "50 %"
     assert "config file" in view.details[1]

@@ -18,7 +18,7 @@ from wolfbox.buttons import Button
 from wolfbox.config import Config
 from wolfbox.deck import DeckError, check_deck, parse_deck
 from wolfbox.flow import Flow, RoundSettings
-from wolfbox.i18n import _, ngettext, pseudo_translation, use_language
+from wolfbox.i18n import LANGUAGES, _, ngettext, pseudo_translation, use_language
 from wolfbox.lines import added, discussion_start, plus, reveal_rules, warning
 from wolfbox.night import (
     NIGHT_CALLS,
@@ -251,9 +251,12 @@ def test_the_round_settings_lines_are_translated(pseudo):
 def test_every_settings_page_shows_only_translated_words(pseudo):
     """Hold NEXT, then walk every page, change each setting both ways, ask
     for a reset and confirm it: every word on screen went through `_()`."""
-    plan = [TimedPress(0.0, Button.NEXT, hold=True)]
+    # The language page is looked at, not changed: a change leaves the
+    # pseudo-language for a real one. Its value is the language's own name,
+    # the one word the box shows untranslated on purpose.
+    plan = [TimedPress(0.0, Button.NEXT, hold=True), TimedPress(0.5, Button.NEXT)]
     t = 1.0
-    for _page in range(11):
+    for _page in range(10):
         plan += [TimedPress(t, Button.VOTE), TimedPress(t + 0.1, Button.BACK),
                  TimedPress(t + 0.2, Button.BACK), TimedPress(t + 0.3, Button.NEXT)]
         t += 1.0
@@ -263,9 +266,10 @@ def test_every_settings_page_shows_only_translated_words(pseudo):
     records = round_texts(["werewolf", "werewolf", "seer", "robber", "troublemaker",
                            "villager"], plan)
     settings = [r for r in records if r["phase"] == "settings"]
-    assert len({r["details"][0] for r in settings}) == 10    # every page (no backlight here)
+    assert len({r["details"][0] for r in settings}) == 11    # every page (no backlight here)
     seen = [pair for r in records for pair in screen_texts(r)]
-    bad = sorted({(where, text) for where, text in seen if untranslated([text])})
+    bad = sorted({(where, text) for where, text in seen if untranslated([text])
+                  and text not in LANGUAGES.values()})
     assert bad == [], "\n".join(f"{where}: {text!r}" for where, text in bad)
 
 

@@ -27,7 +27,7 @@ from .deck import check_deck
 from .errors import UserError
 from .flow import Flow, RoundSettings
 from .games import GAMES
-from .i18n import _
+from .i18n import LANGUAGES, _, use_language
 from .mode import Mode
 from .picker import Picker
 from .presets import resolve_deck
@@ -78,6 +78,10 @@ def _parser() -> _Parser:
     def with_config(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--config", type=Path, metavar="PATH",
                         help=_("TOML configuration file (defaults are built in)"))
+        sp.add_argument("--lang", choices=tuple(LANGUAGES),
+                        help=_("the language of everything said, shown and printed (box.lang; "
+                               "default: the config file's, else the one chosen on the box, "
+                               "else en)"))
 
     def common(sp: argparse.ArgumentParser) -> None:
         with_config(sp)
@@ -220,6 +224,8 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
     config = load(args.config)
     if args.command in ("run", "prepare"):
         config = _with_remembered(config)
+    if getattr(args, "lang", None):
+        config.box.lang = args.lang
     players, players_from = _players(args, config)
     deck_arg = getattr(args, "deck", None)
     if deck_arg is not None:
@@ -447,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["run", *argv]            # `wolfbox --headless` is `wolfbox run --headless`
     try:
+        _early_language(argv)
         args = _parser().parse_args(argv)
         try:
             return _dispatch(args)
@@ -465,6 +472,33 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def _early_language(argv: list[str]) -> None:
+    """The language, before anything is printed (the help too): --lang, else
+    the config file's box.lang, else the one chosen on the box, else English.
+    A config file that cannot be read is left for the command to report."""
+    lang: object = None
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+        elif arg.startswith("--lang="):
+            lang = arg.split("=", 1)[1]
+    if lang is None:
+        path = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--config"),
+                    next((a.split("=", 1)[1] for a in argv if a.startswith("--config=")), None))
+        try:
+            config = load(Path(path)) if path else Config()
+            if "box.lang" in config.from_file:
+                lang = config.box.lang
+            else:
+                lang = _with_remembered(config).box.lang
+        except (UserError, OSError, ValueError):
+            lang = None
+    if isinstance(lang, str) and lang in LANGUAGES:
+        problem = use_language(lang)
+        if problem:
+            logging.getLogger("wolfbox").warning("%s", problem)
 
 
 def _run_on_defaults(args: argparse.Namespace, problem: str) -> int:

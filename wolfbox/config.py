@@ -22,7 +22,7 @@ from .buttons import GAME_BUTTONS, Button
 from .darkarts.night import CALLS
 from .errors import UserError
 from .games import GAMES
-from .i18n import _
+from .i18n import LANGUAGES, _
 from .newd3.turns import TIME_KEYS, Times
 from .pinout import reserved_by
 from .roles import UnknownRole, role
@@ -46,9 +46,16 @@ STARTER_DECK = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villa
 
 
 @dataclass
+class BoxConfig:
+    lang: str = _c("en", "the box's language, for everything it says and shows: en "
+                         "(English), de (Deutsch), zh (中文)", choices=tuple(LANGUAGES))
+
+
+@dataclass
 class GameConfig:
-    mode: str = _c("one_night", "the game: one_night, or dark_arts (Werewolves of the Dark "
-                   "Arts, many nights, run with a moderator)",
+    mode: str = _c("one_night", "the game: one_night; dark_arts (Werewolves of the Dark "
+                   "Arts, many nights, run with a moderator); newd3 (the timed game of "
+                   "nine, no moderator)",
                    choices=tuple(GAMES))
     deck: list[str] = _c(STARTER_DECK, "the cards in play: role ids (players + 3 cards), "
                                        "or one preset name (see: wolfbox decks)")
@@ -197,6 +204,7 @@ class SoundConfig:
 
 @dataclass
 class Config:
+    box: BoxConfig = field(default_factory=BoxConfig)
     game: GameConfig = field(default_factory=GameConfig)
     night: NightConfig = field(default_factory=NightConfig)
     mayor: MayorConfig = field(default_factory=MayorConfig)
@@ -319,6 +327,12 @@ def _fill(obj: Any, data: dict[str, Any], prefix: str, set_keys: set[str]) -> No
 
 
 def from_dict(data: dict[str, Any]) -> Config:
+    if "lang" in data:
+        # `lang = "de"` at the top of the file, as most people write it, is
+        # the box section's language.
+        data = dict(data)
+        box = data.get("box", {})
+        data["box"] = {**box, "lang": data.pop("lang")} if isinstance(box, dict) else box
     config = Config()
     _fill(config, data, "", config.from_file)
     _cross_checks(config)

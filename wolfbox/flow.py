@@ -36,7 +36,7 @@ from .effects import (
 from .entry import Entry, spoken_verdict, verdict_lines
 from .events import Event, SpeechDone
 from .games import MODE_KEY, game_name, next_game
-from .i18n import _, ngettext
+from .i18n import LANGUAGE_KEY, _, ngettext, use_language
 from .night import NightOptions, Step, night_script, setup_notes, step_title
 from .pages import PER_WORD
 from .picker import Picker
@@ -405,7 +405,11 @@ class Flow:
         effects: list[Effect] = [ChangeSetting(key, value)]
         if key == "sound.volume":
             effects.append(PlayCue(Cue.CHIME))
-        if key.startswith(("game.", "night.")) or key == "voice.length_scale":
+        if key == LANGUAGE_KEY:
+            # The language is the core's: every `_()` from here on, and the
+            # round's lines rebuilt in it (the device changes the voice).
+            use_language(str(value))
+        if key.startswith(("game.", "night.")) or key in ("voice.length_scale", LANGUAGE_KEY):
             config = menu.with_value(self.config, "game.deck", list(self.settings.deck))
             self.settings = RoundSettings.from_config(config)
             effects.append(Warm(tuple(self.settings.lines())))

@@ -16,7 +16,7 @@ from typing import Any
 
 from .config import Config
 from .games import GAMES, game_name
-from .i18n import N_, _
+from .i18n import LANGUAGES, N_, _
 from .timer import clock_text
 
 
@@ -77,7 +77,16 @@ SPEEDS = (70, 80, 90, 100, 110, 120, 130, 140)        # percent of the voice's o
 WARNING_CHOICES: tuple[list[int], ...] = ([], [10], [60], [60, 10], [60, 30, 10],
                                           [120, 60, 10])
 
+def _language(code: str) -> str:
+    """A language by its own name, whatever the box's language is."""
+    return LANGUAGES.get(code, code)
+
+
 ITEMS: tuple[Item, ...] = (
+    # First: a table that cannot read the box's language finds it at once.
+    Item("box.lang", N_("Language"), tuple(LANGUAGES), _language,
+         N_("Everything the box says and shows. The voice may take a while to prepare."),
+         cycle=True, more=N_("Next"), less=N_("Previous")),
     Item("sound.volume", N_("Volume"), tuple(i / 10 for i in range(11)), _percent,
          N_("A chime plays at the new volume."), more=N_("Louder"), less=N_("Quieter")),
     Item("voice.length_scale", N_("Speech speed"),

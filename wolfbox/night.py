@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .i18n import N_, _
+from .i18n import N_, _, sentences
 from .roles import ROLES, WEREWOLF_CARDS, Box, role_name
 
 
@@ -84,7 +84,7 @@ def _names(ids: Sequence[str]) -> str:
 
 def _sentences(*texts: str) -> str:
     """Whole sentences, each translated on its own, said one after another."""
-    return " ".join(texts)
+    return sentences(texts)
 
 
 def _doppelganger_wake(t: Table) -> str:

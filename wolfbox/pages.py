@@ -21,16 +21,64 @@ IDLE_PAGE_SECONDS = 6.0  # how long a start-screen page stays before the next
 MORE = "…"              # ends a page that continues on the next
 
 
-def lines_needed(text: str, per_line: int = CHARS_PER_LINE) -> int:
-    """Lines `text` takes when wrapped at word boundaries, `per_line` chars each."""
-    lines, used = 1, 0
+# ---------------------------------------------------------------- text units
+# Chinese is written without spaces: a line may break between any two of
+# its characters, except before closing punctuation or after an opening
+# one. Its characters are also twice as wide as a Latin letter, so the
+# budgets count them twice.
+_WIDE = re.compile(r"[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF"
+                   r"\u4E00-\u9FFF\uA960-\uA97F\uAC00-\uD7A3\uF900-\uFAFF"
+                   r"\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]")
+CLOSING = frozenset("，。、：；！？）」』】》〉…,.:;!?)%")
+OPENING = frozenset("（「『【《〈(")
+
+
+def is_wide(char: str) -> bool:
+    return bool(_WIDE.match(char))
+
+
+def width(text: str) -> int:
+    """`text`'s width in Latin letters: a Chinese character counts two."""
+    return sum(2 if is_wide(c) else 1 for c in text)
+
+
+def tokens(text: str) -> list[tuple[str, str]]:
+    """`text` as the units a line may break between, each with what joins it
+    to the one before (" " where the text had a space, "" within Chinese):
+    words, and each Chinese character with its punctuation."""
+    out: list[tuple[str, str]] = []
     for word in text.split():
-        # A word longer than a line takes as many lines as it needs.
-        if used and used + 1 + len(word) > per_line:
+        glue, unit, wide = " " if out else "", "", False
+        for char in word:
+            starts = unit and not all(c in OPENING for c in unit) and char not in CLOSING \
+                and (is_wide(char) or wide)
+            if starts:
+                out.append((glue, unit))
+                glue, unit = "", ""
+            unit += char
+            if char not in CLOSING:
+                wide = is_wide(char)
+        out.append((glue, unit))
+    return out
+
+
+def joined(units: list[tuple[str, str]]) -> str:
+    """Units back as text (the first one's glue dropped)."""
+    return "".join(glue + unit for glue, unit in units).lstrip(" ")
+
+
+def lines_needed(text: str, per_line: int = CHARS_PER_LINE) -> int:
+    """Lines `text` takes when wrapped between its units, `per_line` letters
+    wide each (a Chinese character is two)."""
+    lines, used = 1, 0
+    for glue, unit in tokens(text):
+        need = width(unit)
+        # A unit longer than a line takes as many lines as it needs.
+        if used and used + len(glue) + need > per_line:
             lines, used = lines + 1, 0
         if used:
-            used += 1
-        used += len(word)
+            used += len(glue)
+        used += need
         while used > per_line:
             lines, used = lines + 1, used - per_line
     return lines
@@ -38,32 +86,33 @@ def lines_needed(text: str, per_line: int = CHARS_PER_LINE) -> int:
 
 def split_text(text: str, max_lines: int, per_line: int = CHARS_PER_LINE) -> tuple[str, ...]:
     """`text` in pages of at most `max_lines` lines, broken after a sentence
-    where one fits, else between words; every page but the last ends in …"""
+    where one fits, else between units; every page but the last ends in …"""
     if lines_needed(text, per_line) <= max_lines:
         return (text,)
     room = max_lines - 1 if max_lines > 1 else max_lines   # the last line keeps room for …
     pages: list[str] = []
-    rest = text.split()
+    rest = tokens(text)
     while rest:
         take = _fit(rest, max_lines if _all_fit(rest, max_lines, per_line) else room, per_line)
-        words, rest = rest[:take], rest[take:]
-        pages.append(" ".join(words) + (f" {MORE}" if rest else ""))
+        units, rest = rest[:take], rest[take:]
+        wide_end = is_wide(units[-1][1][-1])
+        pages.append(joined(units) + (("" if wide_end else " ") + MORE if rest else ""))
     return tuple(pages)
 
 
-def _all_fit(words: list[str], max_lines: int, per_line: int) -> bool:
-    return lines_needed(" ".join(words), per_line) <= max_lines
+def _all_fit(units: list[tuple[str, str]], max_lines: int, per_line: int) -> bool:
+    return lines_needed(joined(units), per_line) <= max_lines
 
 
-def _fit(words: list[str], max_lines: int, per_line: int) -> int:
-    """How many of `words` start this page: up to a sentence end if one is
+def _fit(units: list[tuple[str, str]], max_lines: int, per_line: int) -> int:
+    """How many of `units` start this page: up to a sentence end if one is
     at least half way, else as many as fit (always at least one)."""
     fit = 1
-    while fit < len(words) and lines_needed(" ".join(words[:fit + 1]), per_line) <= max_lines:
+    while fit < len(units) and lines_needed(joined(units[:fit + 1]), per_line) <= max_lines:
         fit += 1
-    if fit == len(words):
+    if fit == len(units):
         return fit
-    ends = [i + 1 for i in range(fit) if re.search(r"[.!?:;。！？]$", words[i])]
+    ends = [i + 1 for i in range(fit) if re.search(r"[.!?:;。！？：；]$", units[i][1])]
     return ends[-1] if ends and ends[-1] * 2 >= fit else fit
 
 
@@ -121,6 +170,12 @@ def caption_seconds(text: str, per_word: float = PER_WORD) -> float:
     0.32 s a word), so a spoken line normally ends first and its end event
     moves the flow on; captions-only, it is about the time to read it.
     A pure function of the text: every role call gets the same time
-    whether its card is in play or in the center.
+    whether its card is in play or in the center. Chinese has no words to
+    count: a character counts as 0.6 of a word (a voice says about four
+    or five a second).
     """
-    return 0.6 + per_word * len(text.split())
+    units = 0.0
+    for _glue, unit in tokens(text):
+        wide = sum(1 for c in unit if is_wide(c) and c not in CLOSING)
+        units += 0.6 * wide if wide else 1
+    return 0.6 + per_word * units

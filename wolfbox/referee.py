@@ -260,7 +260,7 @@ def _vote(seat: int, item: Mapping[str, Any], n: int, where: str) -> int:
 def _artifacts(given: object, n: int) -> dict[int, str]:
     if not isinstance(given, dict):
         raise RefereeError(_('"artifacts" must be an object from seat to artifact, such as '
-                             '{{"3": "claw"}}'))
+                             '{example}').format(example='{"3": "claw"}'))
     out: dict[int, str] = {}
     for key, name in given.items():
         if not (key.isascii() and key.isdigit() and str(int(key)) == key):

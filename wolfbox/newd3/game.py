@@ -49,7 +49,7 @@ from ..effects import (
 )
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game, switch_note
-from ..i18n import N_, _, copies, listed
+from ..i18n import N_, _, copies, listed, sentences
 from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -538,7 +538,7 @@ class Game:
                     "The Dairy Maid visited you: seat {seat} is Town.").format(seat=maid)))
         if not lines:
             return _("Nothing"), _("Nothing for you tonight.")
-        return lines[0][0], " ".join(note for _head, note in lines)
+        return lines[0][0], sentences([note for _head, note in lines])
 
     # ================================================================= dawn
     def _begin_dawn(self, now: float) -> list[Effect]:

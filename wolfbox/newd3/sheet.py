@@ -7,8 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..i18n import N_
 from .rules import MAX_NIGHTS, PHASES, votes_needed
 from .setups import PLAYERS, SETUPS
+
+# The phases' names for people (the JSON keeps the ids).
+PHASE_NAMES = {"discussion": N_("discussion"), "vote": N_("vote"),
+               "coordination": N_("coordination"), "actions": N_("actions")}
 
 
 def sheet() -> dict[str, Any]:
@@ -31,7 +36,8 @@ def sheet_text(data: dict[str, Any]) -> str:
     order = list(ROLES)                 # the Wolves' side first, the Sheep last
     out = [_("The timed game (004): {players} players, two Wolves, seven Town").format(
         players=data["players"]), "", _("Phases:")]
-    out += [_("  {phase}: {seconds} s").format(phase=p["id"], seconds=p["seconds"])
+    out += [_("  {phase}: {seconds} s").format(phase=_(PHASE_NAMES.get(p["id"], p["id"])),
+                                                seconds=p["seconds"])
             for p in data["phases"]]
     out += ["", _("Votes an elimination needs (more than half of the living):")]
     out += [_("  {living} living: {votes}").format(living=living, votes=votes)
