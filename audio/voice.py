@@ -187,8 +187,12 @@ def piper_voices(model: str) -> list[Voice]:
 
 
 def voices_dir() -> Path:
-    """Where extra Piper voices may be dropped (.onnx with its .onnx.json)."""
+    """Where extra Piper voices may be dropped (.onnx with its .onnx.json):
+    $WOLFBOX_VOICES (the service's, set by its unit), else the user's data
+    folder."""
     import os
+    if os.environ.get("WOLFBOX_VOICES"):
+        return Path(os.environ["WOLFBOX_VOICES"])
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(base) / "wolfbox" / "voices"
 

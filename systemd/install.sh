@@ -4,6 +4,8 @@
 #   sudo systemd/install.sh             install, or bring an install up to date
 #   sudo systemd/install.sh --dry-run   print every step, change nothing
 #   sudo systemd/install.sh --uninstall remove the service, the program and its cache
+#   sudo systemd/install.sh --voices de,zh   also download Piper voices for German
+#                                            and Chinese (needs the internet)
 #
 # For Raspberry Pi OS 64-bit (Bookworm, Trixie). Every step checks first and
 # only acts when something is missing or out of date, so a second run
@@ -19,6 +21,8 @@ CONFIG_DIR=$ROOT/etc/wolfbox
 CONFIG=$CONFIG_DIR/wolfbox.toml
 CACHE=$ROOT/var/cache/wolfbox
 STATE=$ROOT/var/lib/wolfbox
+VOICES=$STATE/voices
+VOICE_LANGS=""
 UNIT=$ROOT/etc/systemd/system/wolfbox.service
 POLKIT_RULE=$ROOT/etc/polkit-1/rules.d/50-wolfbox.rules
 USER_NAME=${WOLFBOX_USER:-wolfbox}
@@ -33,20 +37,39 @@ MODE=install
 CHANGED=0
 
 usage() {
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 for arg in "$@"; do
     case $arg in
         --dry-run) DRY_RUN=1 ;;
         --uninstall) MODE=uninstall ;;
+        --voices=*) VOICE_LANGS=${arg#--voices=} ;;
         -h|--help) usage; exit 0 ;;
-        *) echo "install.sh: unknown option '$arg' (use --dry-run, --uninstall or --help)" >&2
+        *) echo "install.sh: unknown option '$arg' (use --dry-run, --uninstall," \
+                "--voices=de,zh or --help)" >&2
            exit 2 ;;
     esac
 done
 
+# The Piper voice the box uses for each language when it is installed
+# (else espeak-ng speaks that language). Licences: see their MODEL_CARD.
+voice_for() {
+    case $1 in
+        de) printf 'de_DE-thorsten-medium' ;;
+        zh) printf 'zh_CN-huayan-medium' ;;
+        *) return 1 ;;
+    esac
+}
+
 say() { printf '%s\n' "$*"; }
+
+for lang in ${VOICE_LANGS//,/ }; do
+    if ! voice_for "$lang" >/dev/null; then
+        echo "install.sh: no Piper voice known for '$lang' (--voices takes de, zh or both)" >&2
+        exit 2
+    fi
+done
 
 # Run a command that changes the system, or say what it would be.
 act() {
@@ -221,10 +244,33 @@ step_dirs() {
     done
 }
 
+step_voices() {
+    local lang name
+    if [ -z "$VOICE_LANGS" ]; then
+        say "tip: sudo $0 --voices=de,zh downloads Piper voices for German and Chinese" \
+            "(needs the internet); without them the box speaks those with espeak-ng"
+        return
+    fi
+    for lang in ${VOICE_LANGS//,/ }; do
+        name=$(voice_for "$lang")
+        if [ -f "$VOICES/$name.onnx" ] && [ -f "$VOICES/$name.onnx.json" ]; then
+            say "ok: the $lang voice $name is in $VOICES"
+            continue
+        fi
+        say "do: download the Piper voice $name into $VOICES"
+        act install -d -o "$USER_NAME" -g "$USER_NAME" -m 0755 "$VOICES"
+        if ! act runuser -u "$USER_NAME" -- "$PREFIX/.venv/bin/python" -m piper.download_voices \
+                --download-dir "$VOICES" "$name"; then
+            say "warning: could not download $name (no internet?): $lang is spoken by espeak-ng"
+        fi
+    done
+}
+
 step_prepare() {
     # The service's own state: lines are rendered at the speed chosen on the box.
     local run=(runuser -u "$USER_NAME" -- env "CACHE_DIRECTORY=$CACHE" HOME="$STATE"
-               "STATE_DIRECTORY=$STATE" "$PREFIX/.venv/bin/wolfbox" prepare --config "$CONFIG")
+               "STATE_DIRECTORY=$STATE" "WOLFBOX_VOICES=$VOICES"
+               "$PREFIX/.venv/bin/wolfbox" prepare --config "$CONFIG")
     if [ "$DRY_RUN" = 0 ] && "${run[@]}" --check >/dev/null 2>&1; then
         say "ok: every line is rendered"
         return
@@ -276,6 +322,7 @@ install_all() {
     step_program
     step_config
     step_dirs
+    step_voices
     step_prepare
     step_polkit
     step_unit

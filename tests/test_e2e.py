@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -559,3 +560,30 @@ def test_the_mayors_lines_are_rendered_and_loaded_before_they_are_due(pilot_for,
     pilot.press(Button.VOTE, hold=2.1)           # to One Night: its round's lines
     assert pilot.box.flow.name == "one_night"
     assert narrator.readiness()[1] == len(RoundSettings.from_config(config).lines())
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
+def test_a_table_sets_the_box_to_german_with_its_buttons(pilot_for):
+    """The language page first: VOTE, and every word on the screen is German
+    at once, and the voice follows (no German Piper voice here: espeak-ng in
+    German, said on the start screen), rendering the round's German lines."""
+    pilot = pilot_for()
+    narrator = pilot.parts.narrator
+    open_settings(pilot, page="Language")
+    pilot.press(Button.VOTE)
+    assert (pilot.view.details[0], pilot.view.big) == ("Sprache", "Deutsch")
+    assert narrator.cache.lang == "de"
+    assert (narrator.renderer.voice.engine, narrator.renderer.voice.espeak) == ("espeak", "de")
+    wanted = RoundSettings.from_config(fast_config_de(pilot)).lines()
+    assert narrator.readiness()[1] == len(wanted)
+    assert wanted[0] == "Die Nacht bricht herein. Alle schließen die Augen."
+    pilot.press(Button.START)                           # back to the start screen
+    assert pilot.view.title.startswith("Vollmondnacht")
+    assert "Gesprochen von espeak-ng" in pilot.box.notice.split("; ")
+
+
+def fast_config_de(pilot: Pilot) -> Config:
+    """The pilot's configuration with the language it was switched to."""
+    from wolfbox import menu
+    with_lang = menu.with_value(pilot.box.flow.active.config, "box.lang", "de")
+    return menu.with_value(with_lang, "game.deck", list(pilot.box.flow.active.settings.deck))

@@ -193,3 +193,21 @@ def test_every_python_package_in_the_source_is_installed():
     found = {init.parent.relative_to(ROOT) for top in ("wolfbox", "device", "audio", "hardware")
              for init in (ROOT / top).rglob("__init__.py")}
     assert found <= listed, sorted(map(str, found - listed))
+
+
+def test_the_installer_offers_german_and_chinese_voices():
+    """Without --voices it says how to get them; with them it downloads each
+    Piper voice (piper's own download command) where the service looks."""
+    plain = installer("--dry-run", WOLFBOX_ARCH="aarch64")
+    assert plain.returncode == 0, plain.stderr
+    assert "--voices=de,zh downloads Piper voices for German and Chinese" in plain.stdout
+    result = installer("--dry-run", "--voices=de,zh", WOLFBOX_ARCH="aarch64")
+    assert result.returncode == 0, result.stderr
+    for name in ("de_DE-thorsten-medium", "zh_CN-huayan-medium"):
+        assert f"-m piper.download_voices --download-dir /var/lib/wolfbox/voices {name}" \
+            in result.stdout
+    unit = (Path(INSTALLER).parent / "wolfbox.service").read_text()
+    assert "Environment=WOLFBOX_VOICES=/var/lib/wolfbox/voices" in unit
+    bad = installer("--dry-run", "--voices=fr", WOLFBOX_ARCH="aarch64")
+    assert bad.returncode == 2 and bad.stderr.strip() == (
+        "install.sh: no Piper voice known for 'fr' (--voices takes de, zh or both)")

@@ -284,3 +284,29 @@ def test_a_warm_round_is_loaded_before_start_so_no_line_waits_for_the_disk(tmp_p
         cache.path(text).unlink()
     press(parts, Button.START)
     assert parts.narrator.played[0].text == lines[0] and parts.narrator.missed == []
+
+
+def fake_piper_voice(folder, name: str, family: str):
+    """A voice file pair as piper's download command leaves it (the model's
+    bytes are not read beyond the first; the config says the language)."""
+    import json
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.onnx").write_bytes(b"\0" * 16)
+    (folder / f"{name}.onnx.json").write_text(json.dumps(
+        {"audio": {"sample_rate": 22050}, "language": {"family": family},
+         "espeak": {"voice": family}}))
+    return folder / f"{name}.onnx"
+
+
+def test_each_language_is_spoken_by_a_piper_voice_in_it_else_espeak(tmp_path, monkeypatch):
+    monkeypatch.setenv("WOLFBOX_VOICES", str(tmp_path / "voices"))
+    fake_piper_voice(tmp_path / "voices", "de_DE-thorsten-medium", "de")
+    voice, notice = choose_voice("", "de")
+    assert voice is not None and voice.name == "de_DE-thorsten-medium" and notice is None
+    voice, notice = choose_voice("", "zh")
+    if shutil.which("espeak-ng"):
+        assert voice is not None and (voice.engine, voice.espeak) == ("espeak", "cmn")
+        assert notice.startswith("no Piper voice for 中文 in ")
+        assert notice.endswith("; speaking with espeak-ng instead")
+    english, _notice = choose_voice("", "en")          # English keeps the bundled voice
+    assert english is not None and english.name == "en_US-joe-medium"
