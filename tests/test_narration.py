@@ -93,6 +93,25 @@ def test_prepare_command_line_check(tmp_path):
     assert result.returncode == 1 and "missing:" in result.stderr
 
 
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
+def test_prepare_renders_a_language_into_its_own_cache(tmp_path):
+    """`wolfbox prepare --lang de` renders the German catalogue with the
+    German voice (espeak-ng here), into a folder of its own, ahead of time."""
+    from wolfbox.i18n import _, speaking
+    cfg = tmp_path / "box.toml"
+    cfg.write_text(f'[voice]\ncache_dir = "{tmp_path / "c"}"\n')
+    result = subprocess.run([sys.executable, "-m", "wolfbox", "prepare", "--check", "--lang",
+                             "de", "--config", str(cfg)], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 1
+    with speaking("de"):
+        total = len(game_lines(Config()))
+        german = _("{cached} of {total} lines are cached for voice {voice} in {root} "
+                   "({mb:.1f} MB)").format(cached=0, total=total, voice="espeak-ng-de",
+                                            root=tmp_path / "c" / "espeak-ng-de", mb=0.0)
+    assert german in result.stderr
+
+
 # ----------------------------------------------------------------- the box
 @pytest.fixture
 def parts_for(tmp_path):

@@ -1229,3 +1229,55 @@ def test_another_button_between_the_holds_disarms_the_end():
     table.hold(Button.BACK)
     assert table.g.stage is Stage.DISCUSSION
     assert table.view().alert == "Hold BACK again to end the game."
+
+
+# ===================================================================== i18n
+def outside_brackets(text: str) -> str:
+    """What of a pseudo-translated text lies outside every ⟦…⟧."""
+    depth, out = 0, []
+    for char in text:
+        if char == "⟦":
+            depth += 1
+        elif char == "⟧":
+            depth -= 1
+        elif depth == 0:
+            out.append(char)
+    return "".join(out)
+
+
+def test_every_word_of_the_timed_game_goes_through_the_translation_function():
+    """A whole game in the pseudo-language: every line said and every text
+    on every screen is bracketed, so a German or Chinese table never meets
+    English. 004's setup names (A1..C3) are names, shown as they are."""
+    from wolfbox.i18n import pseudo_translation
+    seen: set[str] = set()
+    with pseudo_translation():
+        table = dealt("A1", 3)
+        while table.g.stage is not Stage.END:
+            v = table.view()
+            seen.update([v.title, v.big, v.caption, v.alert, *v.details,
+                         *(label for _b, label in (*v.legend, *v.holds))])
+            if table.in_window() and table.turn().kind in (Kind.CARD, Kind.LOOK):
+                table.hold(Button.VOTE)
+                v = table.view()
+                seen.update([v.big, *v.details])
+            if table.g.stage is Stage.TALLY:
+                wolves = [s for s in range(1, 10) if is_wolf_team(table.g.seats[s - 1])
+                          and s not in table.g.dead]
+                table.point_at(wolves[0])
+                table.tap(Button.VOTE)
+                table.tap(Button.VOTE, times=9)
+                v = table.view()
+                seen.update([v.title, v.big, *v.details])
+                table.tap(Button.START)
+                v = table.view()
+                seen.update([v.title, v.big, *v.details])
+                table.tap(Button.START)
+                continue
+            table.step()
+        v = table.view()
+        seen.update([v.title, *v.details, *(label for _b, label in v.legend)])
+        seen.update(text for _at, text in table.said)
+    bad = sorted(t for t in seen if t and any(c.isalpha() for c in outside_brackets(t))
+                 and t not in ("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"))
+    assert bad == []
