@@ -265,3 +265,31 @@ def test_the_cache_keeps_each_language_apart(tmp_path):
     assert en.key("OK") != de.key("OK")
     # English keys are as they were before languages: a box keeps its cache.
     assert en.key("OK") == LineCache(tmp_path, "voice", SynthSettings()).key("OK")
+
+
+@pytest.mark.skipif(subprocess.run(["sh", "-c", "command -v espeak-ng"],
+                                   capture_output=True).returncode != 0,
+                    reason="espeak-ng not installed")
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_caption_lasts_as_long_as_espeak_says_the_line(lang):
+    """Where no voice reports a line's end, its caption time holds the game:
+    it must not run out before espeak-ng (the German and Chinese fallback)
+    has said it, or the next line would cut it. The longest lines of every
+    game, measured."""
+    import array
+    import io
+
+    from wolfbox.pages import caption_seconds
+    with speaking(lang):
+        lines = sorted(game_lines(Config()), key=len, reverse=True)[:8]
+    voice = {"de": "de", "zh": "cmn"}[lang]
+    for line in lines:
+        raw = subprocess.run(["espeak-ng", "--stdout", "-s", "165", "-v", voice, line],
+                             capture_output=True, check=True, timeout=60).stdout
+        with wave.open(io.BytesIO(raw)) as w:
+            rate = w.getframerate()
+            samples = array.array("h", raw[44:44 + (len(raw) - 44) // 2 * 2])
+        # Up to its last sound: the silence espeak-ng adds after may be cut.
+        last = max((i for i, s in enumerate(samples) if abs(s) > 300), default=0)
+        spoken = last / rate
+        assert spoken <= caption_seconds(line), (line, spoken, caption_seconds(line))

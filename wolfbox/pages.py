@@ -173,10 +173,15 @@ def caption_seconds(text: str, per_word: float = PER_WORD) -> float:
     whether its card is in play or in the center. Chinese has no words to
     count: a character counts as a word (espeak-ng's Mandarin says about
     2.5 a second, measured; a Piper voice is faster and ends the line by
-    its own report).
+    its own report). A word longer than twelve letters (German's
+    compounds; English has none in its lines) counts for more.
     """
-    units = 0
+    units = 0.0
     for _glue, unit in tokens(text):
         wide = sum(1 for c in unit if is_wide(c) and c not in CLOSING)
-        units += wide if wide else 1
+        letters = sum(1 for c in unit if c.isalpha())
+        units += wide if wide else 1 + max(0, letters - LONG_WORD) / 8
     return 0.6 + per_word * units
+
+
+LONG_WORD = 12      # letters: a word beyond this takes longer to say
