@@ -49,7 +49,7 @@ from ..effects import (
 )
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game, switch_note
-from ..i18n import N_, _, copies, listed, sentences
+from ..i18n import N_, _, ngettext, sentences
 from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -70,7 +70,7 @@ from .roles import (
     team_name,
     team_of,
 )
-from .setups import PLAYERS, SETUPS
+from .setups import PLAYERS, SETUPS, describe
 from .tracker import possible_setups
 from .turns import Kind, Times, Turn, deal_turns, night_turns
 
@@ -683,7 +683,7 @@ class Game:
 
     def _tracker_pages(self) -> tuple[tuple[str, ...], ...]:
         possible = self.possible()
-        items = [_setup_line(name) for name in possible]
+        items = [describe(name) for name in possible]
         ruled_out = [name for name in SETUPS if name not in possible]
         if ruled_out:
             items.append(_("Ruled out by the dead: {names}").format(names=" ".join(ruled_out)))
@@ -1035,7 +1035,7 @@ class Game:
         if not self.choice:
             what = _("One of the nine setups, dealt in secret.")
         else:
-            what = _setup_line(self.choice)
+            what = describe(self.choice)
         return (_("Setup"), what, _("Nine players. Seat 1 faces the screen; seats go "
                                     "clockwise."))
 
@@ -1063,8 +1063,10 @@ class Game:
         if self.tie:
             return _("A tie")
         if self.verdict[0]:
-            return _("Seat {seat}: {votes} votes").format(seat=self.tally, votes=self.votes)
-        return _("Seat {seat}: {votes} votes, short of a majority").format(
+            return ngettext("Seat {seat}: {votes} vote", "Seat {seat}: {votes} votes",
+                            self.votes).format(seat=self.tally, votes=self.votes)
+        return ngettext("Seat {seat}: {votes} vote, short of a majority",
+                        "Seat {seat}: {votes} votes, short of a majority", self.votes).format(
             seat=self.tally, votes=self.votes)
 
     # ================================================================ seats
@@ -1130,12 +1132,6 @@ def _result_words(role: str, target: int, result: Result | None) -> tuple[str, s
             seat=target, other=went)
     assert role == DAIRY_MAID
     return _("Milk"), _("Seat {seat} now knows you are Town.").format(seat=target)
-
-
-def _setup_line(name: str) -> str:
-    order = list(ROLES)
-    counts = Counter(sorted(SETUPS[name], key=order.index))
-    return f"{name}: " + listed([copies(role_name(r), n) for r, n in counts.items()])
 
 
 def _seat_word(seat: int) -> str:

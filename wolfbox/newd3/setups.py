@@ -52,6 +52,20 @@ SETUPS: dict[str, tuple[str, ...]] = {
 _BY_ROLES = {roles: name for name, roles in SETUPS.items()}
 
 
+def describe(name: str) -> str:
+    """A setup for people: "A1: Wolf, Alchemist, Seer, Guard, 5× Sheep", the
+    Wolf team first, in the box's language."""
+    from collections import Counter
+
+    from ..i18n import _, copies, listed
+    from .roles import ROLES, role_name
+    order = list(ROLES)
+    counts = Counter(sorted(SETUPS[name], key=order.index))
+    # TRANSLATORS: a setup's name (A1..C3) and its roles.
+    return _("{name}: {roles}").format(
+        name=name, roles=listed([copies(role_name(r), n) for r, n in counts.items()]))
+
+
 def setup_of(players: Iterable[str]) -> str | None:
     """The name of the setup a dealt list of roles is, seat order ignored, or
     None when it is none of the nine (wrong count, unknown id, wrong mix)."""

@@ -4,7 +4,6 @@ night limit and the nine setups (issue 12's interface)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from ..i18n import N_
@@ -31,9 +30,8 @@ def sheet() -> dict[str, Any]:
 
 def sheet_text(data: dict[str, Any]) -> str:
     """The plan for a table to read."""
-    from ..i18n import _, copies, listed
-    from .roles import ROLES, role_name
-    order = list(ROLES)                 # the Wolves' side first, the Sheep last
+    from ..i18n import _
+    from .setups import describe
     out = [_("The timed game (004): {players} players, two Wolves, seven Town").format(
         players=data["players"]), "", _("Phases:")]
     out += [_("  {phase}: {seconds} s").format(phase=_(PHASE_NAMES.get(p["id"], p["id"])),
@@ -44,7 +42,5 @@ def sheet_text(data: dict[str, Any]) -> str:
             for living, votes in data["thresholds"].items()]
     out += ["", _("A draw if nobody has won after {nights} nights.").format(
         nights=data["max_nights"]), "", _("The nine setups (one is dealt in secret):")]
-    for name, roles in data["setups"].items():
-        counts = Counter(sorted(roles, key=order.index))
-        out.append(f"  {name}: " + listed([copies(role_name(r), n) for r, n in counts.items()]))
+    out += ["  " + describe(name) for name in data["setups"]]
     return "\n".join(out)
