@@ -36,7 +36,7 @@ from wolfbox.games import MODE_KEY, Games
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
-from wolfbox.i18n import LANGUAGE_KEY, _, use_language
+from wolfbox.i18n import LANGUAGE_KEY, LANGUAGES, _, speaking, use_language
 from wolfbox.menu import default
 from wolfbox.mode import Mode
 from wolfbox.newd3.game import MODE as TIMED
@@ -141,10 +141,14 @@ def _live_settings(narrator: Narrator,
 
 def _language_sink(config: Config, narrator: Narrator, renderer: Renderer | None,
                    lines: Callable[[], list[str]],
-                   notice: Callable[[str], None]) -> Callable[[Effect], None]:
+                   notice: Callable[[str, tuple[str, ...]], None]) -> Callable[[Effect], None]:
     """Another language chosen on the box: the flow has already switched
     every word (wolfbox.i18n); here the voice follows, and the game's lines
     are rendered in it (the table sees captions until each is ready)."""
+    # The voice's notices as every language words them: a new one takes
+    # their place (no German notice left on a Chinese screen).
+    voice_notices = _voice_notices()
+
     def sink(effect: Effect) -> None:
         if not isinstance(effect, ChangeSetting) or effect.key != LANGUAGE_KEY:
             return
@@ -156,17 +160,26 @@ def _language_sink(config: Config, narrator: Narrator, renderer: Renderer | None
             log.warning("%s", problem or _("the voice for {language} needs another sample "
                                            "rate: captions until the box restarts").format(
                 language=lang))
-            notice(_(notice_texts.NO_VOICE))
+            notice(_(notice_texts.NO_VOICE), voice_notices)
             return
         if problem:
             log.warning("%s", problem)            # said once, in full, in the journal
-            notice(_(notice_texts.ESPEAK))
+        notice(_(notice_texts.ESPEAK) if problem else "", voice_notices)
         changed = dataclasses.replace(config, box=dataclasses.replace(config.box, lang=lang))
         cache = cache_for(changed, voice)
         renderer.retarget(cache, voice)
         narrator.retarget(cache)
         narrator.warm(lines())
     return sink
+
+
+def _voice_notices() -> tuple[str, ...]:
+    """The start screen's notices about the voice, in every language."""
+    out: list[str] = []
+    for lang in LANGUAGES:
+        with speaking(lang):
+            out += [_(notice_texts.ESPEAK), _(notice_texts.NO_VOICE)]
+    return tuple(out)
 
 
 def _game(config: Config, memory: dict, has_brightness: bool) -> Games:

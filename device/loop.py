@@ -48,8 +48,10 @@ class Stop:
 @dataclass(frozen=True)
 class Notice:
     """Something the table should know about the box itself (no sound, a
-    full disk), reported once from whichever thread found it."""
+    full disk), reported once from whichever thread found it. It takes the
+    place of any of `replaces` (the voice's notice in another language)."""
     text: str
+    replaces: tuple[str, ...] = ()
 
 
 class Wake:
@@ -82,8 +84,8 @@ class Inbox:
     def stop(self) -> None:
         self._queue.put(Stop())
 
-    def notice(self, text: str) -> None:
-        self._queue.put(Notice(text))
+    def notice(self, text: str, replaces: tuple[str, ...] = ()) -> None:
+        self._queue.put(Notice(text, replaces))
 
     def wake(self, *_args: object) -> None:
         self._queue.put(Wake())
@@ -168,7 +170,7 @@ class Box:
             if isinstance(item, Stop):
                 self.running = False
             elif isinstance(item, Notice):
-                self.add_notice(item.text)
+                self.add_notice(item.text, item.replaces)
             elif isinstance(item, QuitKey):
                 self.quit_key(self.clock())
             elif isinstance(item, Edge):
@@ -253,11 +255,13 @@ class Box:
             return
         self._quit_armed_until = now + QUIT_CONFIRM_SECONDS
 
-    def add_notice(self, text: str) -> None:
-        """Show `text` on the start screen beside any earlier notice (once)."""
-        shown = [n for n in self.notice.split("; ") if n]
-        if text not in shown:
-            self.notice = "; ".join([*shown, text])
+    def add_notice(self, text: str, replaces: tuple[str, ...] = ()) -> None:
+        """Show `text` on the start screen beside any earlier notice (once),
+        in the place of any of `replaces`; an empty `text` only removes."""
+        shown = [n for n in self.notice.split("; ") if n and n not in replaces]
+        if text and text not in shown:
+            shown.append(text)
+        self.notice = "; ".join(shown)
 
     def status(self) -> str:
         """The voice's preparation, in tenths, while it is not ready."""

@@ -579,7 +579,14 @@ def test_a_table_sets_the_box_to_german_with_its_buttons(pilot_for):
     assert wanted[0] == "Die Nacht bricht herein. Alle schließen die Augen."
     pilot.press(Button.START)                           # back to the start screen
     assert pilot.view.title.startswith("Vollmondnacht")
-    assert "Gesprochen von espeak-ng" in pilot.box.notice.split("; ")
+    assert pilot.box.notice.split("; ") == ["Gesprochen von espeak-ng"]
+    # On to Chinese: its notice takes the German one's place; back to
+    # English (the bundled Piper voice): no notice about the voice at all.
+    open_settings(pilot, page="Sprache")
+    pilot.press(Button.VOTE)
+    assert pilot.box.notice.split("; ") == ["由 espeak-ng 朗读"]
+    pilot.press(Button.VOTE)
+    assert (pilot.view.big, pilot.box.notice) == ("English", "")
 
 
 def fast_config_de(pilot: Pilot) -> Config:
