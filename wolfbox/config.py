@@ -358,19 +358,21 @@ def _cross_checks(config: Config) -> None:
     timed = [c.id for c in CALLS if c.seconds > 0]
     for cid in config.mayor.action_seconds:
         if cid not in timed:
-            raise ConfigError(f"mayor.action_seconds: unknown call {cid!r} (allowed: "
-                              f"{', '.join(timed)})")
+            raise ConfigError(_("mayor.action_seconds: unknown call {call} (allowed: "
+                                "{allowed})").format(call=repr(cid), allowed=", ".join(timed)))
     taken = reserved_by(config.hardware.screen, config.hardware.audio)
     seen: dict[int, str] = {}
     uses = [(f"buttons.{b.value}", p) for b, p in config.buttons.pins().items()]
     uses += [(f"leds.{b.value}", p) for b, p in config.leds.pins().items()]
     for name, pin in uses:
         if pin in seen:
-            raise ConfigError(f"{name} and {seen[pin]} both use pin {pin}; each needs its own pin")
+            raise ConfigError(_("{name} and {other} both use pin {pin}; each needs its own "
+                                "pin").format(name=name, other=seen[pin], pin=pin))
         if pin in taken:
-            raise ConfigError(f"{name} = {pin}: that pin is used by {taken[pin]} "
-                              f"(hardware.screen = {config.hardware.screen!r}, "
-                              f"hardware.audio = {config.hardware.audio!r}); choose a free pin")
+            raise ConfigError(_("{name} = {pin}: that pin is used by {user} (hardware.screen = "
+                                "{screen}, hardware.audio = {audio}); choose a free pin").format(
+                name=name, pin=pin, user=taken[pin], screen=repr(config.hardware.screen),
+                audio=repr(config.hardware.audio)))
         seen[pin] = name
 
 

@@ -32,7 +32,10 @@ ALWAYS_AVOID = frozenset({0, 1})                  # the HAT ID EEPROM bus
 
 def reserved_by(screen: str, audio: str) -> dict[int, str]:
     """Pins taken by the configured boards, with what takes them."""
-    out: dict[int, str] = {p: "the HAT EEPROM (ID_SD/ID_SC)" for p in ALWAYS_AVOID}
-    out.update({p: f"the {screen.upper()} screen" for p in RESERVED["screen"][screen]})
-    out.update({p: f"the {audio.upper()} audio board" for p in RESERVED["audio"][audio]})
+    from .i18n import _
+    out: dict[int, str] = {p: _("the HAT EEPROM (ID_SD/ID_SC)") for p in ALWAYS_AVOID}
+    out.update({p: _("the {board} screen").format(board=screen.upper())
+                for p in RESERVED["screen"][screen]})
+    out.update({p: _("the {board} audio board").format(board=audio.upper())
+                for p in RESERVED["audio"][audio]})
     return out
