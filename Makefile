@@ -49,7 +49,7 @@ lint: install
 # Every message the box can show or say, for translators (xgettext, from gettext).
 pot: install
 	@mkdir -p wolfbox/locale
-	$(BIN)/pybabel -q extract -k _ -k N_ -k ngettext:1,2 -c TRANSLATORS: --no-wrap \
+	$(BIN)/pybabel -q extract -k _ -k N_ -k ngettext:1,2 -k _c:2 -c TRANSLATORS: --no-wrap \
 	  --sort-by-file --project=wolfbox -o wolfbox/locale/wolfbox.pot wolfbox device audio hardware
 	for lang in de zh; do \
 	  $(BIN)/pybabel -q update --no-wrap --no-fuzzy-matching -i wolfbox/locale/wolfbox.pot \

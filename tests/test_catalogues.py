@@ -77,7 +77,7 @@ def test_the_template_holds_every_message_of_the_code(tmp_path, template):
     out = tmp_path / "fresh.pot"
     pybabel = Path(sys.executable).with_name("pybabel")
     subprocess.run([str(pybabel), "-q", "extract", "-k", "_", "-k", "N_", "-k",
-                    "ngettext:1,2", "--no-wrap", "-o", str(out), "wolfbox", "device", "audio",
+                    "ngettext:1,2", "-k", "_c:2", "--no-wrap", "-o", str(out), "wolfbox", "device", "audio",
                     "hardware"], cwd=ROOT, check=True, timeout=120)
     with out.open("rb") as f:
         fresh = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
@@ -293,3 +293,24 @@ def test_a_caption_lasts_as_long_as_espeak_says_the_line(lang):
         last = max((i for i, s in enumerate(samples) if abs(s) > 300), default=0)
         spoken = last / rate
         assert spoken <= caption_seconds(line), (line, spoken, caption_seconds(line))
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_command_speaks_the_language(lang):
+    """`--lang` is on every command, and what it prints for people is in
+    that language: the printed configuration's descriptions, for one."""
+    from wolfbox.cli import COMMANDS
+    for command in COMMANDS:
+        shown = subprocess.run([sys.executable, "-m", "wolfbox", command, "--lang", lang,
+                                "--help"], capture_output=True, text=True, timeout=60)
+        assert shown.returncode == 0, (command, shown.stderr)
+    printed = subprocess.run([sys.executable, "-m", "wolfbox", "config", "--lang", lang],
+                             capture_output=True, text=True, timeout=60)
+    assert printed.returncode == 0, printed.stderr
+    with speaking(lang):
+        from wolfbox.i18n import _
+        described = _("the box's language, for everything it says and shows: en (English), "
+                      "de (Deutsch), zh (中文)")
+    assert described != "the box's language, for everything it says and shows: en " \
+        "(English), de (Deutsch), zh (中文)"
+    assert f"# {described}" in printed.stdout

@@ -180,6 +180,10 @@ def _parser() -> _Parser:
                          help=_('the night as JSON: {"players": [9 role ids], "dead": [], '
                                 '"actions": {"2": 4}, "kill": {"target": 5, "knife": 1}}; '
                                 'without FILE, or with -, standard input'))
+    for command in sub.choices.values():          # every command speaks the language
+        if not any("--lang" in a.option_strings for a in command._actions):
+            command.add_argument("--lang", choices=tuple(LANGUAGES),
+                                 help=_("the language of what is printed (box.lang)"))
     return p
 
 

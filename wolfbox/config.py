@@ -33,7 +33,9 @@ class ConfigError(UserError):
 
 
 def _c(default: Any, doc: str, **rules: Any) -> Any:
-    """A config field: its default, a one-line description, and its limits."""
+    """A config field: its default, a one-line description, and its limits.
+    The description is a message for translators (`make pot` collects the
+    second argument of `_c`), shown in the box's language by `values`."""
     factory = (lambda: list(default)) if isinstance(default, list) else \
         (lambda: dict(default)) if isinstance(default, dict) else None
     meta = {"doc": doc, **rules}
@@ -408,7 +410,8 @@ def values(config: Config) -> list[tuple[str, Any, str]]:
     for section in dataclasses.fields(config):
         obj = getattr(config, section.name)
         for f in dataclasses.fields(obj):
-            out.append((f"{section.name}.{f.name}", getattr(obj, f.name), f.metadata["doc"]))
+            out.append((f"{section.name}.{f.name}", getattr(obj, f.name),
+                        _(f.metadata["doc"])))
     return out
 
 
@@ -474,7 +477,7 @@ def load(path: Path | None) -> Config:
 
 def defaults_toml() -> str:
     """The default configuration as a commented TOML file (`wolfbox config`)."""
-    out: list[str] = ["# Wolfbox configuration: every key, at its default.", ""]
+    out: list[str] = ["# " + _("Wolfbox configuration: every key, at its default."), ""]
     section = ""
     for key, value, doc in values(Config()):
         head, name = key.split(".")
