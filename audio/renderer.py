@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wolfbox.i18n import _
+from wolfbox.i18n import _, spoken
 
 from .cache import LineCache
 from .faults import DISK_KINDS, describe_storage, log_once
@@ -376,7 +376,10 @@ class Renderer:
 
     def _render(self, worker: _Worker, text: str) -> None:
         try:
-            worker.send({"text": text, "path": str(worker.cache.path(text))})
+            # The cache is keyed by the line as shown; the voice reads its
+            # spoken form (Chinese 两 for two of something).
+            worker.send({"text": spoken(text, worker.cache.lang),
+                         "path": str(worker.cache.path(text))})
             reply = _reply(worker, self.stall, self.timeout)
         except (OSError, ValueError, _Died):     # ValueError: its pipe was closed under us
             if self._closed:

@@ -17,7 +17,7 @@ import pytest
 from helpers import fill_cache, line_cache, press, run_until
 from wolfbox.audio.cues import ambience_pcm
 from wolfbox.audio.prepare import prepare
-from wolfbox.audio.voice import choose_voice, espeak_voice
+from wolfbox.audio.voice import choose_voice, espeak_voice, find_voice
 from wolfbox.buttons import Button
 from wolfbox.catalogue import game_lines
 from wolfbox.config import Config
@@ -329,3 +329,24 @@ def test_each_language_is_spoken_by_a_piper_voice_in_it_else_espeak(tmp_path, mo
         assert notice.endswith("; speaking with espeak-ng instead")
     english, _notice = choose_voice("", "en")          # English keeps the bundled voice
     assert english is not None and english.name == "en_US-joe-medium"
+
+
+def test_chinese_says_two_of_something_as_a_word_and_the_screen_keeps_the_digit(tmp_path):
+    """"两票", not "二票": the voice reads a spoken form of the line, while
+    the line is shown and cached as written (a seat number keeps its 2)."""
+    from wolfbox.audio.cache import LineCache, SynthSettings
+    from wolfbox.audio.renderer import Renderer
+    from wolfbox.i18n import spoken
+    assert spoken("最高票为2票，2号玩家出局。", "zh") == "最高票为两票，2号玩家出局。"
+    assert spoken("你们有2分钟，第2夜，12票", "zh") == "你们有两分钟，第2夜，12票"
+    assert spoken("2 votes", "en") == "2 votes" and spoken("2 Stimmen", "de") == "2 Stimmen"
+    voice = find_voice("")
+    cache = LineCache(tmp_path / "zh", voice.identity, SynthSettings(), lang="zh")
+    log = tmp_path / "said.txt"
+    renderer = Renderer(voice, cache, command=[*fake_worker(), str(log)], timeout=30,
+                        priority="normal")
+    renderer.request(["2票。"])
+    assert renderer.wait_idle(60)
+    renderer.close()
+    assert log.read_text(encoding="utf-8").splitlines() == ["两票。"]
+    assert cache.get("2票。") is not None
