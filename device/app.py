@@ -281,16 +281,21 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     if not config.voice.enabled:
         notice(_(notice_texts.VOICE_OFF))
     else:
-        voice, problem = choose_voice(config.voice.model, config.box.lang)
-        if problem:
-            notice(_(notice_texts.ESPEAK) if voice is not None
-                   else _(notice_texts.NO_VOICE), problem)
-        if voice is not None:
+        voice, voice_problem = choose_voice(config.voice.model, config.box.lang)
+        if voice is None:
+            notice(_(notice_texts.NO_VOICE), voice_problem)
+        else:
             with _quiet_stderr():
                 problem = open_mixer(voice.sample_rate)
             if problem:
+                # No sound at all: which voice would have spoken is beside
+                # the point on the screen (the log still says).
+                if voice_problem:
+                    log.warning("%s", voice_problem)
                 notice(_(notice_texts.NO_SOUND), problem)
             else:
+                if voice_problem:
+                    notice(_(notice_texts.ESPEAK), voice_problem)
                 sound = True
                 narrator_cache = cache_for(config, voice)
                 renderer = Renderer(voice, narrator_cache, command=renderer_command,

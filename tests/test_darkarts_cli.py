@@ -63,3 +63,21 @@ def test_each_game_takes_its_own_options():
     for result, fragment in ((deck, "--deck is One Night's"), (roles, "--roles is for")):
         assert result.returncode == 2 and fragment in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_sheets_read_the_config_file(tmp_path):
+    """The Mayor's sheet gives the times the box would (night.scale and the
+    Mayor's per-call times from --config); both games' sheets refuse a bad file."""
+    good = tmp_path / "box.toml"
+    good.write_text('[night]\nscale = 2.0\n[mayor]\naction_seconds = { werewolf = 40 }\n')
+    plain = json.loads(wolfbox("script", "--mode", "dark_arts", "--json").stdout)
+    scaled = json.loads(wolfbox("script", "--mode", "dark_arts", "--json", "--config",
+                                str(good)).stdout)
+    seconds = {c["id"]: c["seconds"] for c in plain["night"]}
+    changed = {c["id"]: c["seconds"] for c in scaled["night"]}
+    assert changed["werewolf"] == 80 and changed["matchmaker"] == 2 * seconds["matchmaker"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[timed]\nbogus = 1\n")
+    for mode in ("dark_arts", "newd3"):
+        result = wolfbox("script", "--mode", mode, "--config", str(bad))
+        assert result.returncode == 2 and "unknown key 'timed.bogus'" in result.stderr

@@ -378,7 +378,11 @@ def _dark_arts_sheet(args: argparse.Namespace) -> int:
         raise UserError(_("--players {players}: Werewolves of the Dark Arts takes {least} to "
                           "{most} players").format(players=players, least=MIN_PLAYERS,
                                                    most=MAX_PLAYERS))
-    data = sheet(parse_roles(",".join(args.roles), players))
+    # The times the box would give: the config's night.scale and the
+    # Mayor's own per-call times (a bad config file is refused here too).
+    config = load(args.config)
+    data = sheet(parse_roles(",".join(args.roles), players), config.night.scale,
+                 dict(config.mayor.action_seconds))
     print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else sheet_text(data))
     return 0
 
@@ -419,6 +423,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.deck is not None or args.roles or args.players not in (None, 9):
             raise UserError(_("--mode newd3 is nine players and its own setups: no --deck, "
                               "--roles or --players"))
+        load(args.config)                 # 004's numbers are fixed; a bad file is still refused
         data = sheet()
         print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else sheet_text(data))
         return 0

@@ -18,7 +18,8 @@ def thresholds(players: int) -> dict[int, int]:
     return {living: lynch_threshold(living) for living in range(players, 1, -1)}
 
 
-def sheet(setup: Setup, scale: float = 1.0) -> dict[str, Any]:
+def sheet(setup: Setup, scale: float = 1.0,
+          action_seconds: dict[str, float] | None = None) -> dict[str, Any]:
     """JSON-safe: {"mode", "players", "roles", "night": [{"id", "text",
     "seconds", "first_night_only"}], "thresholds": {"<living>": hands},
     "notes": [what the Mayor needs to resolve a night with 004's roles]}."""
@@ -29,7 +30,7 @@ def sheet(setup: Setup, scale: float = 1.0) -> dict[str, Any]:
         "roles": setup.counts,
         "night": [{"id": s.id, "text": s.text, "after": s.after, "seconds": s.seconds,
                    "first_night_only": s.id in first_only}
-                  for s in night_calls(setup.in_play(), 1, scale)],
+                  for s in night_calls(setup.in_play(), 1, scale, action_seconds or {})],
         "thresholds": {str(k): v for k, v in thresholds(setup.players).items()},
         "notes": list(mayor_notes(setup.in_play())),
     }
