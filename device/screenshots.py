@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
@@ -22,6 +23,7 @@ from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config
 from wolfbox.flow import Flow, RoundSettings
 from wolfbox.i18n import _
+from wolfbox.mode import Mode
 from wolfbox.view import Phase, View
 
 from .notices import every_notice
@@ -96,6 +98,38 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     yield from timed_views()
 
 
+@dataclass
+class _Drive:
+    """A game mode played on a fake clock for its pictures: presses at
+    `now`, time jumped from one of the mode's own deadlines to the next."""
+    mode: Mode
+    now: float = 0.0
+
+    def tap(self, *buttons: Button) -> None:
+        for button in buttons:
+            self.mode.handle(Tap(button), self.now)
+
+    def hold(self, button: Button) -> None:
+        self.mode.handle(Hold(button), self.now)
+
+    def run(self, done: Callable[[], bool]) -> None:
+        for _step in range(5000):
+            if done():
+                return
+            due = self.mode.next_change(self.now)
+            assert due is not None, "the game waits for nothing"
+            self.now = due
+            self.mode.tick(self.now)
+        raise AssertionError("the game never got there")
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds
+        self.mode.tick(self.now)
+
+    def view(self) -> View:
+        return self.mode.view(self.now)
+
+
 def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     """Werewolf with a Mayor, a whole game of nine: the setup, a night call,
     the Lovers and the deaths on the seat ring, the line said in its middle,
@@ -107,115 +141,101 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     # 4 werewolf, 5 matchmaker, 6 villager, 7 villager, 8 werewolf, 9 villager.
     game = Game(options=Options(scale=0.5), players=9,
                 chosen={"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1})
-    now = 0.0
+    d = _Drive(game)
 
-    def tap(*buttons: Button) -> None:
-        for button in buttons:
-            game.handle(Tap(button), now)
-
-    def run(done: Callable[[], bool]) -> None:
-        nonlocal now
-        for _step in range(500):
-            if done():
-                return
-            due = game.next_change(now)
-            assert due is not None, game.stage
-            now = due
-            game.tick(now)
-        raise AssertionError(f"stuck at {game.stage}")
 
     def to_seat(seat: int) -> None:
         while game.cursor != seat:
-            tap(Button.NEXT)
+            d.tap(Button.NEXT)
 
     def role(role_id: str) -> None:
         """The Mayor enters a card: its name in the box's language."""
         for _i in range(len(ROLES) + 1):
-            if game.view(now).big == role_name(role_id):
+            if d.view().big == role_name(role_id):
                 break
-            tap(Button.NEXT)
+            d.tap(Button.NEXT)
         else:
             raise AssertionError(f"no role {role_id} offered")
-        tap(Button.START)
+        d.tap(Button.START)
 
     def said() -> None:
-        run(lambda: game._line is None)
+        d.run(lambda: game._line is None)
 
-    yield "c-mayor-setup", game.view(now), ""
-    tap(Button.START)
-    run(lambda: bool(game.view(now).big))
-    yield "c-mayor-night", game.view(now), ""
-    run(lambda: game.stage is Stage.LOVERS)
+    yield "c-mayor-setup", d.view(), ""
+    d.tap(Button.START)
+    d.run(lambda: bool(d.view().big))
+    yield "c-mayor-night", d.view(), ""
+    d.run(lambda: game.stage is Stage.LOVERS)
     for seat in (3, 7):
         to_seat(seat)
-        tap(Button.VOTE)
+        d.tap(Button.VOTE)
     to_seat(5)
-    yield "c-mayor-lovers", game.view(now), ""
-    tap(Button.START)
-    run(lambda: game.stage is Stage.DAWN)
+    yield "c-mayor-lovers", d.view(), ""
+    d.tap(Button.START)
+    d.run(lambda: game.stage is Stage.DAWN)
     to_seat(6)
-    yield "c-mayor-dawn", game.view(now), ""
-    tap(Button.VOTE)
-    yield "c-mayor-role", game.view(now), ""
+    yield "c-mayor-dawn", d.view(), ""
+    d.tap(Button.VOTE)
+    yield "c-mayor-role", d.view(), ""
     role("villager")
-    yield "c-mayor-dawn-said", game.view(now), ""
+    yield "c-mayor-dawn-said", d.view(), ""
     said()
-    tap(Button.START)                                      # no more deaths
-    run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
-    yield "c-mayor-discussion", game.view(now), ""
-    tap(Button.VOTE)
+    d.tap(Button.START)                                      # no more deaths
+    d.run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
+    yield "c-mayor-discussion", d.view(), ""
+    d.tap(Button.VOTE)
     to_seat(1)
-    tap(Button.VOTE, Button.VOTE, Button.VOTE)             # accused, seconded, to the vote
-    run(lambda: game.stage is Stage.COUNT)
-    tap(Button.VOTE, Button.VOTE)
-    yield "c-mayor-count", game.view(now), ""
-    tap(Button.START)
-    yield "c-mayor-result", game.view(now), ""
+    d.tap(Button.VOTE, Button.VOTE, Button.VOTE)             # accused, seconded, to the vote
+    d.run(lambda: game.stage is Stage.COUNT)
+    d.tap(Button.VOTE, Button.VOTE)
+    yield "c-mayor-count", d.view(), ""
+    d.tap(Button.START)
+    yield "c-mayor-result", d.view(), ""
     said()
-    tap(Button.START)                                      # the vote failed
-    tap(Button.VOTE)                                       # accuse again
+    d.tap(Button.START)                                      # the vote failed
+    d.tap(Button.VOTE)                                       # accuse again
     to_seat(1)
-    tap(Button.VOTE)                                       # refused: accused just before
-    yield "c-mayor-accuse-refused", game.view(now), ""
+    d.tap(Button.VOTE)                                       # refused: accused just before
+    yield "c-mayor-accuse-refused", d.view(), ""
     to_seat(4)
-    tap(Button.VOTE, Button.VOTE, Button.VOTE)
-    run(lambda: game.stage is Stage.COUNT)
-    tap(*[Button.VOTE] * 5, Button.START)                  # lynched
+    d.tap(Button.VOTE, Button.VOTE, Button.VOTE)
+    d.run(lambda: game.stage is Stage.COUNT)
+    d.tap(*[Button.VOTE] * 5, Button.START)                  # lynched
     said()
-    tap(Button.START)
+    d.tap(Button.START)
     role("werewolf")
-    run(lambda: game.stage is Stage.NIGHT and game.night == 2 and bool(game.view(now).big))
-    game.handle(Hold(Button.NEXT), now)
-    yield "c-mayor-book", game.view(now), ""
-    tap(Button.START)
-    run(lambda: game.stage is Stage.DAWN)
+    d.run(lambda: game.stage is Stage.NIGHT and game.night == 2 and bool(d.view().big))
+    d.hold(Button.NEXT)
+    yield "c-mayor-book", d.view(), ""
+    d.tap(Button.START)
+    d.run(lambda: game.stage is Stage.DAWN)
     to_seat(2)
-    tap(Button.VOTE)
+    d.tap(Button.VOTE)
     role("hunter")
-    tap(Button.START)                                      # no more deaths: the Hunter shoots
-    run(lambda: game._line is None)
+    d.tap(Button.START)                                      # no more deaths: the Hunter shoots
+    d.run(lambda: game._line is None)
     to_seat(8)
-    yield "c-mayor-shot", game.view(now), ""
-    tap(Button.VOTE)
+    yield "c-mayor-shot", d.view(), ""
+    d.tap(Button.VOTE)
     role("werewolf")
     said()
-    yield "c-mayor-end", game.view(now), ""
-    if game.view(now).title.endswith("/2"):
-        tap(Button.NEXT)
-        yield "c-mayor-end-2", game.view(now), ""
+    yield "c-mayor-end", d.view(), ""
+    if d.view().title.endswith("/2"):
+        d.tap(Button.NEXT)
+        yield "c-mayor-end-2", d.view(), ""
     # The largest table the game takes: 20 seats round the ring.
     game = Game(options=Options(scale=0.5), players=20,
                 chosen={"werewolf": 4, "hunter": 1, "matchmaker": 1, "seer": 1})
-    now = 0.0
-    tap(Button.START)
-    run(lambda: game.stage is Stage.LOVERS)
+    d = _Drive(game)
+    d.tap(Button.START)
+    d.run(lambda: game.stage is Stage.LOVERS)
     for seat in (12, 19):
         to_seat(seat)
-        tap(Button.VOTE)
-    tap(Button.START)
-    run(lambda: game.stage is Stage.DAWN)
+        d.tap(Button.VOTE)
+    d.tap(Button.START)
+    d.run(lambda: game.stage is Stage.DAWN)
     to_seat(17)
-    yield "c-mayor-ring-20", game.view(now), ""
+    yield "c-mayor-ring-20", d.view(), ""
 
 
 def timed_views() -> Iterator[tuple[str, View, str]]:
@@ -231,112 +251,96 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
     from wolfbox.newd3.game import Game, Stage
 
     game = Game(choice="A1", rng=random.Random(4))
-    now = 0.0
+    d = _Drive(game)
 
-    def tap(*buttons: Button) -> None:
-        for button in buttons:
-            game.handle(Tap(button), now)
-
-    def run(done: Callable[[], bool]) -> None:
-        nonlocal now
-        for _step in range(5000):
-            if done():
-                return
-            due = game.next_change(now)
-            assert due is not None, game.stage
-            now = due
-            game.tick(now)
-        raise AssertionError(f"stuck at {game.stage}")
 
     def window(turn_id: str, seat: int = 0) -> None:
-        run(lambda: game.turn_stage == "wait" and game._turn().id == turn_id
+        d.run(lambda: game.turn_stage == "wait" and game._turn().id == turn_id
             and (not seat or game._turn().seat == seat))
 
     def to_seat(seat: int) -> None:
         for _i in range(10):
             if game.cursor == seat:
                 return
-            tap(Button.NEXT)
+            d.tap(Button.NEXT)
         raise AssertionError(f"seat {seat} cannot be chosen")
 
-    yield "d-timed-setup", game.view(now), ""
-    tap(Button.START)
+    yield "d-timed-setup", d.view(), ""
+    d.tap(Button.START)
     seat = {role: s for s, role in enumerate(game.seats, 1)}
     wolf, alchemist, seer, guard = (seat[r] for r in ("wolf", "alchemist", "seer", "guard"))
     sheep = [s for s, role in enumerate(game.seats, 1) if role == "sheep"]
-    run(lambda: game.stage is Stage.DEAL and game._line is not None and game.turn_index == 0)
-    yield "d-timed-deal-dark", game.view(now), ""
+    d.run(lambda: game.stage is Stage.DEAL and game._line is not None and game.turn_index == 0)
+    yield "d-timed-deal-dark", d.view(), ""
     window("card", 1)
-    now += 2.3
-    game.tick(now)
-    yield "d-timed-deal-seat", game.view(now), ""
+    d.wait(2.3)
+    yield "d-timed-deal-seat", d.view(), ""
     window("card", wolf)
-    game.handle(Hold(Button.VOTE), now)
-    yield "d-timed-deal-card", game.view(now), ""
-    run(lambda: game.stage is Stage.TALLY)
-    tap(Button.START, Button.START)                        # a tie; night 1
-    run(lambda: game._line is not None and game.turn_index == 0 and game.stage is Stage.NIGHT)
-    yield "d-timed-night-dark", game.view(now), ""
+    d.hold(Button.VOTE)
+    yield "d-timed-deal-card", d.view(), ""
+    d.run(lambda: game.stage is Stage.TALLY)
+    d.tap(Button.START, Button.START)                        # a tie; night 1
+    d.run(lambda: game._line is not None and game.turn_index == 0 and game.stage is Stage.NIGHT)
+    yield "d-timed-night-dark", d.view(), ""
     window("wolves")
-    now += 11.2
-    game.tick(now)
-    yield "d-timed-night-plan", game.view(now), ""
+    d.wait(11.2)
+    yield "d-timed-night-plan", d.view(), ""
     window("alchemist")
     to_seat(seer)
-    tap(Button.VOTE)                                       # the Seer is blocked
+    d.tap(Button.VOTE)                                       # the Seer is blocked
     window("kill")
     to_seat(sheep[0])
-    tap(Button.VOTE)
-    yield "d-timed-night-kill", game.view(now), ""
-    tap(Button.START)
+    d.tap(Button.VOTE)
+    yield "d-timed-night-kill", d.view(), ""
+    d.tap(Button.START)
     to_seat(alchemist)
-    yield "d-timed-night-knife", game.view(now), ""
+    yield "d-timed-night-knife", d.view(), ""
     window("seer")
     to_seat(wolf)
-    tap(Button.VOTE)
-    yield "d-timed-night-choose", game.view(now), ""
+    d.tap(Button.VOTE)
+    yield "d-timed-night-choose", d.view(), ""
     window("look", seer)
-    game.handle(Hold(Button.VOTE), now)
-    yield "d-timed-message-blocked", game.view(now), ""
-    run(lambda: game.stage is Stage.DAWN and game.killed is not None
+    d.hold(Button.VOTE)
+    yield "d-timed-message-blocked", d.view(), ""
+    d.run(lambda: game.stage is Stage.DAWN and game.killed is not None
         and game.caption == said.was(game.killed, game.seats[game.killed - 1]))
-    yield "d-timed-dawn", game.view(now), ""
-    run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
-    yield "d-timed-discussion", game.view(now), ""
-    tap(Button.NEXT)
-    yield "d-timed-tracker", game.view(now), ""
-    tap(Button.START)                                      # back to the day
-    game.handle(Hold(Button.VOTE), now)                    # vote now
-    run(lambda: game.timer is not None and game.timer.remaining(now) <= 8)
-    yield "d-timed-vote", game.view(now), ""
-    run(lambda: game.stage is Stage.POINT)
-    yield "d-timed-point", game.view(now), ""
-    run(lambda: game.stage is Stage.TALLY)
+    yield "d-timed-dawn", d.view(), ""
+    d.run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
+    yield "d-timed-discussion", d.view(), ""
+    d.tap(Button.NEXT)
+    yield "d-timed-tracker", d.view(), ""
+    d.tap(Button.START)                                      # back to the day
+    d.hold(Button.VOTE)                    # vote now
+    d.run(lambda: game.timer is not None and game.timer.remaining(d.now) <= 8)
+    yield "d-timed-vote", d.view(), ""
+    d.run(lambda: game.stage is Stage.POINT)
+    yield "d-timed-point", d.view(), ""
+    d.run(lambda: game.stage is Stage.TALLY)
     to_seat(alchemist)
-    yield "d-timed-tally", game.view(now), ""
-    tap(*[Button.VOTE] * 6)
-    yield "d-timed-count", game.view(now), ""
-    tap(Button.START)
-    yield "d-timed-result", game.view(now), ""
-    tap(Button.START)                                      # the Alchemist is out
+    yield "d-timed-tally", d.view(), ""
+    d.tap(*[Button.VOTE] * 6)
+    yield "d-timed-count", d.view(), ""
+    d.tap(Button.START)
+    yield "d-timed-result", d.view(), ""
+    d.tap(Button.START)                                      # the Alchemist is out
     # Night 2: the Seer looks at the Wolf and reads her result.
     window("guard")
     to_seat(sheep[1])
-    tap(Button.VOTE)
+    d.tap(Button.VOTE)
     window("kill")
     to_seat(sheep[1])
-    tap(Button.VOTE)
+    d.tap(Button.VOTE)
     window("seer")
     to_seat(wolf)
-    tap(Button.VOTE)
+    d.tap(Button.VOTE)
     window("look", seer)
-    game.handle(Hold(Button.VOTE), now)
-    yield "d-timed-message", game.view(now), ""
-    run(lambda: game.stage is Stage.TALLY)
+    d.hold(Button.VOTE)
+    yield "d-timed-message", d.view(), ""
+    d.run(lambda: game.stage is Stage.TALLY)
     to_seat(wolf)
-    tap(*[Button.VOTE] * 5, Button.START, Button.START)
-    run(lambda: game.stage is Stage.END and game._line is None)
-    yield "d-timed-end", game.view(now), ""
+    d.tap(*[Button.VOTE] * 5, Button.START, Button.START)
+    d.run(lambda: game.stage is Stage.END and game._line is None)
+    yield "d-timed-end", d.view(), ""
     del guard
 
 
