@@ -51,6 +51,7 @@ from .backlight import Backlight
 from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
+from .render import cjk_font_file
 from .screen import TerminalScreen, WindowScreen, init_video
 from .state import StateStore, state_path
 
@@ -258,6 +259,8 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     if problem:
         notices.append(problem)
     shown = init_video(display or config.screen.display)
+    if config.box.lang == "zh":
+        cjk_font_file()            # found now (it may ask fontconfig), not in the first frame
     opened.callback(pygame.quit)
 
     inbox = Inbox()          # what other threads tell the loop

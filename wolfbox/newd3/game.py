@@ -106,7 +106,6 @@ _SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
 @dataclass(frozen=True)
 class Options:
     times: Times = field(default_factory=Times)
-    setup: str = RANDOM          # the table's choice of setup; RANDOM: secret
     show: float = 3.0            # a card or message shows at least this long once held
     line_gap: float = 0.6        # silence after a line
     per_word: float = pages.PER_WORD
