@@ -34,7 +34,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wolfbox.i18n import _, spoken
+from wolfbox.i18n import _
+from wolfbox.spoken import spoken
 
 from .cache import LineCache
 from .faults import DISK_KINDS, describe_storage, log_once

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -15,9 +16,18 @@ from pathlib import Path
 from wolfbox.errors import UserError
 from wolfbox.i18n import LANGUAGES, SOURCE, _
 
-# espeak-ng's voice for each of the box's languages, where it is not
-# espeak's default (English: the default, as the box has always used).
-ESPEAK_VOICES = {"de": "de", "zh": "cmn"}
+# espeak-ng's voices for each of the box's languages, best first, where it
+# is not espeak's default (English: the default, as the box has always used).
+# Mandarin: espeak-ng 1.51 (Debian 12, Raspberry Pi OS) looks each character
+# up as pinyin and then, in "cmn", reads that pinyin as English ("tian
+# one"); "cmn-latn-pinyin" reads it as Mandarin. Which one does is checked
+# (see `_check`), not assumed from the version.
+ESPEAK_VOICES: dict[str, tuple[str, ...]] = {"de": ("de",), "zh": ("cmn-latn-pinyin", "cmn")}
+# A short line in each language whose phonemes (`espeak-ng -x`) show
+# whether a voice reads it in that language: a switch to another one is
+# marked "(en)", and Mandarin's syllables carry tone numbers ("th'iE55n").
+_PROBES = {"zh": ("天黑请闭眼", re.compile(r"\d{2,3}"), 5)}
+_SWITCH = re.compile(r"\([a-z]{2,3}(?:-[a-z]+)*\)")
 # A Piper voice's language family (its .onnx.json "language"."family", or
 # its espeak voice) as the box's language code.
 _FAMILIES = {"en": "en", "de": "de", "zh": "zh", "cmn": "zh"}
@@ -132,12 +142,62 @@ def espeak_voice(lang: str = SOURCE) -> Voice | None:
                                  timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
-    espeak = ESPEAK_VOICES.get(lang, "")
+    espeak = _espeak_pick(program, lang)
     # English keeps the identity it always had, so its cached lines stay valid.
     seed = version if not espeak else f"{version}:{espeak}"
     return Voice(model=Path(program), config=None, sample_rate=22050,
                  identity=hashlib.sha256(seed.encode()).hexdigest()[:16], engine="espeak",
                  lang=lang, espeak=espeak)
+
+
+def espeak_reads(voice: Voice) -> bool:
+    """Whether an espeak-ng voice reads its language as that language (a
+    Piper voice, or a language with no probe, is taken at its word)."""
+    if voice.engine != "espeak":
+        return True
+    return _check(str(voice.model), voice.espeak, voice.lang)[1]
+
+
+def _espeak_pick(program: str, lang: str) -> str:
+    """espeak-ng's voice for `lang` ("" for its default): the first
+    candidate that reads the language, else the first one installed (a
+    voice that reads badly beats none at night, with eyes closed: the table
+    is told), else the first."""
+    candidates = ESPEAK_VOICES.get(lang, ())
+    installed = []
+    for name in candidates:
+        exists, reads = _check(program, name, lang)
+        if reads:
+            return name
+        if exists:
+            installed.append(name)
+    return (installed or [*candidates, ""])[0]
+
+
+_checks: dict[tuple[str, str, str], tuple[bool, bool]] = {}
+
+
+def _check(program: str, name: str, lang: str) -> tuple[bool, bool]:
+    """Whether espeak-ng has the voice `name`, and whether it reads `lang`'s
+    probe line in that language: it switches to no other language and says
+    each syllable (Mandarin: a tone number a character). A language with no
+    probe is taken at its word. Asked once a run."""
+    probe = _PROBES.get(lang)
+    if probe is None:
+        return True, True
+    key = (program, name, lang)
+    if key not in _checks:
+        text, syllable, syllables = probe
+        try:
+            done = subprocess.run([program, "-q", "-x", "-v", name, text], capture_output=True,
+                                  text=True, timeout=10)
+            exists, phonemes = done.returncode == 0, done.stdout
+        except (OSError, subprocess.SubprocessError):
+            exists, phonemes = False, ""
+        reads = (exists and not _SWITCH.search(phonemes)
+                 and len(syllable.findall(phonemes)) >= syllables)
+        _checks[key] = exists, reads
+    return _checks[key]
 
 
 def licence_text(voice: Voice) -> str | None:
@@ -174,6 +234,11 @@ def choose_voice(model: str, lang: str = SOURCE) -> tuple[Voice | None, str | No
         problem = _("no Piper voice for {language} in {folder}").format(
             language=LANGUAGES.get(lang, lang), folder=voices_dir())
     fallback = espeak_voice(lang)
+    if fallback is not None and not espeak_reads(fallback):
+        return fallback, _("{problem}; speaking with espeak-ng instead, though none of its "
+                           "voices here ({voices}) reads {language} well").format(
+            problem=problem, language=LANGUAGES.get(lang, lang),
+            voices=", ".join(ESPEAK_VOICES.get(lang, ())))
     if fallback is not None:
         return fallback, _("{problem}; speaking with espeak-ng instead").format(problem=problem)
     return None, _("{problem}; no espeak-ng either: captions only").format(problem=problem)

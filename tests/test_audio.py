@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers import tone_wav
-from wolfbox.audio.cache import LineCache, SynthSettings, wav_ok, write_atomic
+from wolfbox.audio.cache import LineCache, SynthSettings, WavFormat, wav_ok, write_atomic
 from wolfbox.audio.cues import LOUDNESS, cue_pcm
 from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import VoiceError, find_voice
@@ -31,6 +31,19 @@ def test_cache_keys_change_with_voice_text_and_settings(tmp_path):
     assert a.key("x") != cache_at(tmp_path, length_scale=1.2).key("x")
     assert a.key("x") != cache_at(tmp_path, volume=0.5).key("x")
     assert a.key("x") != LineCache(a.root, "voice-b", a.settings).key("x")
+
+
+def test_cache_keys_are_the_ones_a_box_already_has(tmp_path):
+    """Keys are file names on a box's card: a change to how they are made
+    throws away every rendered line. Pinned: English keys as they were
+    before languages (sha256 of the sorted JSON of voice, text and settings),
+    another language's with "lang" among them."""
+    assert LineCache(tmp_path, "voice", SynthSettings()).key("OK") == \
+        "89d179e62616e7937914c53a5d4c20f1"
+    assert LineCache(tmp_path, "285ca0eb0f17813e", SynthSettings(1.2, 0.5)).key(
+        "Seer, wake up.") == "d0c488c9a3c8aef5550ba77171924f03"
+    assert LineCache(tmp_path, "voice", SynthSettings(), lang="de").key("OK") == \
+        "be6ce0b20adfffa5aa62ec29a58552ba"
 
 
 def test_cache_hit_and_miss(tmp_path):
@@ -53,6 +66,27 @@ def test_a_truncated_wav_is_detected_removed_and_missing(tmp_path):
     assert not path.exists()
     path.write_bytes(b"RIFF....garbage")
     assert cache.get("One.") is None
+
+
+def test_an_empty_wav_is_missing_and_rendered_again(tmp_path):
+    """A WAV with a header and no sound (a voice that said nothing, a write
+    cut short by the OS) is not a line: the cache drops it, and the renderer
+    renders it again rather than the box playing silence for it forever."""
+    cache = LineCache(tmp_path / "cache", "voice-a", SynthSettings(), WavFormat(22050))
+    path = cache.path("One.")
+    tone_wav(path, 0)
+    assert path.is_file() and wave.open(str(path)).getnframes() == 0
+    assert not wav_ok(path) and cache.get("One.") is None and not path.exists()
+    assert cache.missing(["One."]) == ["One."]
+    tone_wav(path, 0)
+    log = tmp_path / "asked.txt"
+    r = Renderer(find_voice(""), cache, timeout=10,
+                 command=[sys.executable, str(HERE / "fake_worker.py"), "ok", str(log)])
+    r.request(["One."])
+    assert r.wait_idle(30)
+    r.close()
+    assert log.read_text().splitlines() == ["One."]
+    assert cache.get("One.") == path and wave.open(str(path)).getnframes() > 0
 
 
 def test_atomic_write_leaves_no_partial_file(tmp_path, monkeypatch):

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import gettext
 import io
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -148,18 +147,6 @@ def speaking(code: str) -> Iterator[None]:
         yield
     finally:
         _catalogue, _language = before
-
-
-# Chinese says 两, not 二, for two of something ("两票", two votes); an
-# ordinal or a seat number keeps 二 ("2号玩家", "第2夜"). Voices read the
-# digit as 二, so the spoken form of a line says it as a word.
-_TWO_OF = re.compile(r"(?<![\d第.])2(?=(?:票|分钟|分|秒|名|张|人|个|位|次|晚|天|条|种))")
-
-
-def spoken(text: str, lang: str) -> str:
-    """`text` as the voice should read it in `lang` (the screen keeps
-    `text`): Chinese says 两 for two of something."""
-    return _TWO_OF.sub("两", text) if lang == "zh" else text
 
 
 # Languages whose sentences follow each other with no space between them.
