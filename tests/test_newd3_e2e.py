@@ -238,7 +238,7 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     mark = heard(pilot).index("Night 2. Everyone, close your eyes.")
     assert heard(pilot)[mark - 3:mark] == [
         f"Seat {alchemist} is out, with 5 votes.",
-        f"Seat {alchemist} was the Alchemist, Wolves.",
+        f"Seat {alchemist} was the Alchemist, on the Wolves' side.",
         f"Seat {alchemist}, you are out: say nothing, do not point, and keep your eyes "
         "closed at night."]
 
@@ -255,7 +255,7 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     night_2 = night_lines(pilot, mark)
     assert [text for _at, text in night_2][-5:-1] == [
         "Everyone, open your eyes.", f"Seat {sheep[1]} was killed in the night.",
-        f"Seat {sheep[1]} was the Sheep, Town.",
+        f"Seat {sheep[1]} was the Sheep, on the Town's side.",
         f"Seat {sheep[1]}, you are out: say nothing, do not point, and keep your eyes "
         "closed at night."]
     # The two nights sounded the same, line for line and second for second,
@@ -298,7 +298,8 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     pilot.until(lambda: game(pilot).stage is Stage.END and game(pilot)._line is None,
                 limit=30)
     assert heard(pilot)[-4:] == [f"Seat {wolf} is out, with 4 votes.",
-                                 f"Seat {wolf} was the Wolf, Wolves.", said.silent(wolf),
+                                 f"Seat {wolf} was the Wolf, on the Wolves' side.",
+                                 said.silent(wolf),
                                  "Both Wolves are dead. The Town wins."]
     assert pilot.view.title == "The Town wins · 1/2"
     shown = list(pilot.view.details)

@@ -215,6 +215,17 @@ def vote(table: Table, seat: int, votes: int) -> None:
     assert table.g.stage is Stage.RESULT
 
 
+def end_pages(table: Table) -> list[str]:
+    """Every line of the end screen, page by page (NEXT turns them)."""
+    title = table.view().title
+    pages = int(title.rsplit("/", 1)[1]) if "/" in title else 1
+    lines: list[str] = []
+    for _page in range(pages):
+        lines += table.view().details
+        table.tap(Button.NEXT)
+    return lines
+
+
 def strings(v: View) -> list[str]:
     return [v.title, v.big, v.caption, v.alert, *v.details, *(label for _b, label in v.legend)]
 
@@ -747,7 +758,7 @@ def test_dawn_names_the_dead_seat_then_its_role_and_team():
     table.until(lambda: table.g.stage is Stage.DISCUSSION)
     texts = table.texts()
     at = texts.index("Seat 5 was killed in the night.")
-    assert texts[at + 1] == "Seat 5 was the Chef, Town."
+    assert texts[at + 1] == "Seat 5 was the Chef, on the Town's side."
     assert texts[at - 1] == "Everyone, open your eyes."
     assert table.g.dead == {5: "chef"}
     assert [s.role for s in table.view().seats if not s.alive] == ["Chef"]
@@ -859,8 +870,8 @@ def test_a_seat_is_out_only_with_a_strict_majority_of_the_living(dead, seat, vot
     needed = rules.votes_needed(9 - len(dead))
     if out:
         assert f"Seat {seat} is out, with {votes} votes." in table.texts()
-        team = "Wolves" if seat == 1 else "Town"
-        was = f"Seat {seat} was the {role_name(A1[seat - 1])}, {team}."
+        side = "the Wolves' side" if seat == 1 else "the Town's side"
+        was = f"Seat {seat} was the {role_name(A1[seat - 1])}, on {side}."
         assert was in table.texts()
     else:
         assert f"{votes} votes, and {needed} were needed." in table.texts()
@@ -953,7 +964,7 @@ def test_town_wins_when_the_second_wolf_is_voted_out():
     table.until(lambda: table.g.stage is Stage.END)
     assert table.g.winner == "town"
     texts = table.texts()
-    assert texts[-3:] == ["Seat 2 was the Alchemist, Wolves.", said.silent(2),
+    assert texts[-3:] == ["Seat 2 was the Alchemist, on the Wolves' side.", said.silent(2),
                           said.TOWN_WINS]
     assert table.view().title.startswith("The Town wins")
 
@@ -977,7 +988,7 @@ def test_the_wolves_win_at_parity_after_a_nights_kill():
     table.until(lambda: table.g.stage is Stage.END)
     assert table.g.winner == "wolves"
     assert table.texts()[-4:] == ["Seat 9 was killed in the night.",
-                                  "Seat 9 was the Sheep, Town.", said.silent(9),
+                                  "Seat 9 was the Sheep, on the Town's side.", said.silent(9),
                                   said.WOLVES_WIN]
 
 
@@ -1020,12 +1031,7 @@ def test_the_end_screen_lists_every_card():
     vote(table, 2, 5)
     table.tap(Button.START)
     table.until(lambda: table.g.stage is Stage.END)
-    title = table.view().title
-    pages = int(title.rsplit("/", 1)[1]) if "/" in title else 1
-    lines: list[str] = []
-    for _page in range(pages):
-        lines += table.view().details
-        table.tap(Button.NEXT)
+    lines = end_pages(table)
     assert "The setup was A1." in lines
     assert "Seat 3: Seer, Town" in lines
     assert "Seat 1: Wolf, Wolves (died)" in lines
@@ -1148,7 +1154,7 @@ def test_a_dawn_resumes_with_its_death_told_again():
     table.tap(Button.START)
     table.until(lambda: table.g.stage is Stage.DISCUSSION)
     assert "Seat 5 was killed in the night." in table.texts()
-    assert "Seat 5 was the Chef, Town." in table.texts()
+    assert "Seat 5 was the Chef, on the Town's side." in table.texts()
     assert table.g.dead == {5: "chef"}
 
 
@@ -1212,13 +1218,37 @@ def test_one_hold_of_back_only_asks():
     assert table.view().alert == "Hold BACK again to end the game."
 
 
-def test_a_second_hold_of_back_ends_the_game():
-    table = resumed("night", A1, night=1)
+def test_a_second_hold_of_back_ends_the_game_and_shows_every_card():
+    table = resumed("night", A1, dead=(5,), night=1)
+    table.to_window("seer")
     table.hold(Button.BACK)
     effects = table.hold(Button.BACK)
-    assert table.g.stage is Stage.SETUP
-    assert Checkpoint("newd3", {}) in effects
+    assert table.g.stage is Stage.END
+    assert Checkpoint("newd3", {}) in effects           # nothing left to resume
     assert not table.g.busy()
+    v = table.view()
+    assert v.title.startswith("Game ended early") and not v.dim
+    lines = end_pages(table)
+    assert "The setup was A1." in lines
+    assert "Seat 1: Wolf, Wolves" in lines and "Seat 3: Seer, Town" in lines
+    assert "Seat 5: Sheep, Town (died)" in lines
+    assert [line for line in lines if line.startswith("Seat ")] == [
+        f"Seat {s}: {role_name(r)}, {'Wolves' if is_wolf_team(r) else 'Town'}"
+        f"{' (died)' if s == 5 else ''}" for s, r in enumerate(A1, 1)]
+    assert not any(t in table.texts() for t in (said.TOWN_WINS, said.WOLVES_WIN, said.DRAW))
+    table.tap(Button.START)                             # a new game
+    assert table.g.stage is Stage.SETUP
+
+
+def test_a_game_ended_in_the_deal_shows_every_card_too():
+    table = dealt("C3", 5)
+    table.to_window("card", 2)
+    table.hold(Button.BACK)
+    table.hold(Button.BACK)
+    assert table.g.stage is Stage.END
+    lines = end_pages(table)
+    assert "The setup was C3." in lines
+    assert sum(1 for line in lines if line.startswith("Seat ")) == 9
 
 
 def test_another_button_between_the_holds_disarms_the_end():

@@ -130,6 +130,7 @@ class Game:
     dead: dict[int, str] = field(default_factory=dict)
     night: int = 0                          # nights begun; today is day night + 1
     winner: str | None = None
+    ended_early: bool = False               # the table ended it: nobody won
     paused: bool = False
     alert: str = ""
     caption: str = ""
@@ -337,7 +338,7 @@ class Game:
         roles = list(SETUPS[name])
         self.rng.shuffle(roles)
         self.setup, self.seats, self.dead = name, tuple(roles), {}
-        self.night, self.winner = 0, None
+        self.night, self.winner, self.ended_early = 0, None, False
         return [Warm(tuple(self.lines()))] + self._begin_deal(now)
 
     def _to_setup(self, now: float) -> list[Effect]:
@@ -355,8 +356,20 @@ class Game:
             self._end_armed = True
             self.alert = _("Hold BACK again to end the game.")
             return []
-        effects: list[Effect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
-        return effects + self._to_setup(now)
+        return [StopSpeech(), PlayCue(Cue.ABANDON)] + self._end_early(now)
+
+    def _end_early(self, now: float) -> list[Effect]:
+        """The table ends the game: nobody wins, and the end screen shows
+        every seat's card as after a win (the table wants to know who was
+        who). Nothing is saved: after a power cut the box offers a new game."""
+        dark = self.stage in (Stage.DEAL, Stage.NIGHT)
+        self.stage, self.page, self.winner, self.ended_early = Stage.END, 0, None, True
+        self.paused, self.reading, self.timer, self.showing = False, False, None, False
+        self._end_armed, self.alert = False, ""
+        self._queue, self._line, self._speaking, self.caption = [], None, None, ""
+        self._checkpoint = None
+        effects: list[Effect] = [Ambience(False)] if dark else []
+        return effects + [Checkpoint(MODE, {})]
 
     def _shutdown(self, now: float) -> list[Effect]:
         return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
@@ -1017,7 +1030,7 @@ class Game:
         shown = self._end_pages()
         page = self.page % len(shown)
         title = {"town": _("The Town wins"), "wolves": _("The Wolves win"),
-                 "draw": _("A draw")}.get(self.winner or "", _("The end"))
+                 "draw": _("A draw")}.get(self.winner or "", _("Game ended early"))
         if len(shown) > 1:
             title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
                                                         pages=len(shown))
@@ -1093,7 +1106,7 @@ class Game:
             # Only the living act (those killed tonight die at dawn).
             for actor, target in self.actions.items():
                 assert actor != target and actor not in self.dead
-        if self.stage is Stage.END:
+        if self.stage is Stage.END and not self.ended_early:
             assert self.winner == rules.winner(self.seats, set(self.dead), self.night)
 
 
