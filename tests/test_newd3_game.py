@@ -856,21 +856,28 @@ def test_vote_now_skips_the_rest_of_the_discussion():
 
 
 @pytest.mark.parametrize("dead,seat,votes,out", [
+    # 9, 7 and 5 alive: more than half is 5, 4, 3 (004's examples).
     ((), 9, 5, True), ((), 9, 4, False), ((5, 6), 9, 4, True), ((5, 6), 9, 3, False),
     ((5, 6, 7, 8), 1, 3, True), ((5, 6, 7, 8), 1, 2, False),
+    # 8, 6 and 4 alive: exactly half is no majority (4 of 8, 3 of 6, 2 of 4).
+    ((5,), 9, 5, True), ((5,), 9, 4, False), ((5,), 1, 4, False),
+    ((5, 6, 7), 9, 4, True), ((5, 6, 7), 9, 3, False),
+    ((1, 5, 6, 7, 8), 9, 3, True), ((1, 5, 6, 7, 8), 2, 2, False),
 ])
 def test_a_seat_is_out_only_with_a_strict_majority_of_the_living(dead, seat, votes, out):
     table = resumed("vote", A1, dead)
     to_tally(table)
     vote(table, seat, votes)
+    living = 9 - len(dead)
+    needed = {9: 5, 8: 5, 7: 4, 6: 4, 5: 3, 4: 3}[living]         # more than half
+    assert table.view().details[1] == f"{living} alive: {needed} votes put a seat out."
     assert table.view().big == ("Out" if out else "Nobody out")
     table.tap(Button.START)
     table.until(lambda: table.g.stage is Stage.NIGHT and table.in_window())
     assert (seat in table.g.dead) is out
-    needed = rules.votes_needed(9 - len(dead))
     if out:
         assert f"Seat {seat} is out, with {votes} votes." in table.texts()
-        side = "the Wolves' side" if seat == 1 else "the Town's side"
+        side = "the Wolves' side" if seat in (1, 2) else "the Town's side"
         was = f"Seat {seat} was the {role_name(A1[seat - 1])}, on {side}."
         assert was in table.texts()
     else:
