@@ -112,16 +112,21 @@ def choose(pilot: Pilot, turn_id: str, target: int) -> None:
     assert [s.seat for s in pilot.view.seats if s.marked] == [target]
 
 
-def kill(pilot: Pilot, victim: int, knife: int | None) -> None:
+def kill(pilot: Pilot, victim: int, knife: int | None, wolves: int = 1) -> None:
+    """The first `wolves` Wolves, one after the other, each mark `victim`
+    and `knife` (None: no knife marked) in their own slot."""
     window(pilot, "kill")
-    assert pilot.view.details[0] == "Whom do the Wolves kill?"
-    next_until(pilot, f"Seat {victim}")
-    pilot.press(Button.VOTE)                            # a mark
-    if knife is not None:
-        pilot.press(Button.START)                       # to the knife
-        assert pilot.view.details[0] == "Who holds the knife?"
-        next_until(pilot, f"Seat {knife}")
-        pilot.press(Button.VOTE)
+    for n in range(1, wolves + 1):
+        if n > 1:
+            pilot.press(Button.START)                   # to the next Wolf's slot
+        assert pilot.view.title.startswith(f"Wolves · Wolf {n}: victim · ")
+        next_until(pilot, f"Seat {victim}")
+        pilot.press(Button.VOTE)                        # this Wolf's mark
+        pilot.press(Button.START)                       # to its knife
+        assert pilot.view.title.startswith(f"Wolves · Wolf {n}: knife · ")
+        if knife is not None:
+            next_until(pilot, f"Seat {knife}")
+            pilot.press(Button.VOTE)
 
 
 def read_message(pilot: Pilot, seat: int) -> tuple[str, tuple[str, ...]]:
@@ -211,7 +216,7 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     assert pilot.view.dim and pilot.view.title == "Night 1"
     choose(pilot, "alchemist", sheep[3])
     choose(pilot, "guard", sheep[0])
-    kill(pilot, sheep[0], wolf)
+    kill(pilot, sheep[0], wolf, wolves=2)
     choose(pilot, "seer", alchemist)
     messages = {seat: read_message(pilot, seat) for seat in sorted((seer, sheep[0]))}
     big, details = messages[seer]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 
@@ -16,7 +16,7 @@ from wolfbox.buttons import Button, Hold, Release, Tap
 from wolfbox.effects import Checkpoint, Effect, Say
 from wolfbox.i18n import _ as tr
 from wolfbox.newd3 import rules, said
-from wolfbox.newd3.game import SAVE_VERSION, Game, Stage
+from wolfbox.newd3.game import KILL_STEPS, SAVE_VERSION, Game, Stage
 from wolfbox.newd3.roles import ROLES, TEAM_NAMES, is_wolf_team, role_name
 from wolfbox.newd3.setups import setup_of
 from wolfbox.newd3.turns import CALLS, Kind, Times, Turn
@@ -166,9 +166,10 @@ def dealt(choice: str, seed: int) -> Table:
 
 
 def play_night(table: Table, choices: dict[str, int] | None = None,
-               victims: Iterable[int] = (), knives: Iterable[int] = ()) -> None:
+               victims: Sequence[int | None] = (), knives: Sequence[int | None] = ()) -> None:
     """Every call of the night in turn: `choices` maps a role to the seat it
-    picks in its window; the Wolves mark `victims`, then `knives`."""
+    picks in its window; in the kill, Wolf 1 marks victims[0] and knives[0],
+    then Wolf 2 victims[1] and knives[1] (a seat left out or None: no mark)."""
     choices = choices or {}
     for index, call in enumerate(CALLS):      # a night's first turns are CALLS, in order
         g = table.g
@@ -180,14 +181,14 @@ def play_night(table: Table, choices: dict[str, int] | None = None,
             table.point_at(choices[call.role])
             table.tap(Button.VOTE)
         elif call.kind is Kind.KILL:
-            for seat in victims:
-                table.point_at(seat)
-                table.tap(Button.VOTE)
-            if knives:
-                table.tap(Button.START)
-                for seat in knives:
+            for step, (slot, question) in enumerate(KILL_STEPS):
+                marks = victims if question == "victim" else knives
+                seat = marks[slot] if slot < len(marks) else None
+                if seat is not None:
                     table.point_at(seat)
                     table.tap(Button.VOTE)
+                if step + 1 < len(KILL_STEPS):
+                    table.tap(Button.START)
     table.until(lambda: table.g.turns[table.g.turn_index].kind is Kind.LOOK)
 
 
@@ -515,39 +516,119 @@ def test_a_dead_roles_choice_is_discarded():
     assert table.g.outcome is not None and table.g.outcome.results == {}
 
 
+REFUSED = "Seat {seat} cannot be chosen here: choose another seat."
+
+
+def refused_on(table: Table, seat: int) -> View:
+    """VOTE on `seat`; the screen after."""
+    table.point_at(seat)
+    table.tap(Button.VOTE)
+    return table.view()
+
+
+def assert_refused(v: View, seat: int) -> None:
+    assert v.alert == REFUSED.format(seat=seat)
+    assert [(s.seat, s.marked) for s in v.seats if s.refused] == [(seat, False)]
+
+
 @pytest.mark.parametrize("role", ["alchemist", "guard", "seer"])
 def test_nobody_can_choose_themselves(role):
+    """The cursor passes over nobody living (where it would skip would show
+    whose turn it is); choosing one's own seat is refused, in the words any
+    refused seat gets."""
     table = resumed("night", A1_SPREAD)
     actor = A1_SPREAD.index(role) + 1
     table.to_window(role)
-    stops = table.cursor_stops()
-    assert actor not in stops
-    assert stops == set(range(1, 10)) - {actor}
+    assert table.cursor_stops() == set(range(1, 10))
+    assert_refused(refused_on(table, actor), actor)
+    assert table.g.chosen is None
+    table.until(lambda: not table.in_window())
+    assert actor not in table.g.actions
 
 
 def test_the_cursor_skips_the_dead():
     table = resumed("night", A1_SPREAD, dead=(1, 5))
     table.to_window("seer")
-    assert table.cursor_stops() == {3, 4, 6, 7, 8, 9}
+    assert table.cursor_stops() == {2, 3, 4, 6, 7, 8, 9}
 
 
-def test_the_wolves_kill_cursor_never_lands_on_the_wolf_team():
+def kill_screens(seats: list[str], dead: Iterable[int] = ()) -> list[tuple]:
+    """The kill window's every screen as NEXT walks the ring round in each
+    step, START moving on: what anyone peeking would see."""
+    table = resumed("night", seats, dead)
+    table.to_window("kill")
+    shown = []
+    for step in range(len(KILL_STEPS)):
+        for _ in range(10):
+            v = table.view()
+            shown.append((v.title, v.big, v.details, v.legend, v.holds, v.seats, v.alert))
+            table.tap(Button.NEXT)
+        if step + 1 < len(KILL_STEPS):
+            table.tap(Button.START)
+    return shown
+
+
+def test_the_kill_window_shows_no_seat_as_special():
+    """Nothing on the kill window follows from where the Wolves sit: no seat
+    outlined, the cursor stopping on every living seat, in every step."""
+    screens = kill_screens(A1_SPREAD)                   # the Wolves at 4 and 7
+    assert screens == kill_screens(A1) == kill_screens(C3)   # 1 and 2; 2 and 7
+    opened = screens[0]
+    assert not any(s.refused or s.marked or s.cursor for s in opened[5])
     table = resumed("night", A1_SPREAD, dead=(6,))
     table.to_window("kill")
-    assert table.view().details[0] == "Whom do the Wolves kill?"
-    assert table.cursor_stops() == {1, 2, 3, 5, 8, 9}
+    assert table.cursor_stops() == {1, 2, 3, 4, 5, 7, 8, 9}
+    table.tap(Button.START)
+    assert table.cursor_stops() == {1, 2, 3, 4, 5, 7, 8, 9}
 
 
-def test_the_knife_question_offers_only_the_living_wolf_team():
+def test_the_kill_window_looks_the_same_with_one_wolf_alive_as_with_two():
+    """Seat 7 dead: the Alchemist (one Wolf left) or a Sheep (two). The
+    ring names a dead seat's card, as the dawn did; nothing else differs."""
+    def public(screens: list[tuple]) -> list[tuple]:
+        return [(*shown[:5], tuple(dataclasses.replace(s, role="") for s in shown[5]),
+                 shown[6]) for shown in screens]
+    assert public(kill_screens(A1_SPREAD, dead=(7,))) == public(kill_screens(A1, dead=(7,)))
+
+
+def test_a_wolf_seat_is_refused_as_a_victim_only_when_marked():
     table = resumed("night", A1_SPREAD)
     table.to_window("kill")
+    table.point_at(4)
+    assert not any(s.refused for s in table.view().seats)    # pointed at, not refused
+    v = refused_on(table, 4)
+    assert_refused(v, 4)
+    assert table.g.victims == [None, None]
+    table.tap(Button.NEXT)                                   # any press clears it
+    assert table.view().alert == "" and not any(s.refused for s in table.view().seats)
+
+
+def test_the_knife_may_only_be_a_living_wolf_refused_in_the_same_words():
+    table = resumed("night", A1_SPREAD, dead=(7,))
+    table.to_window("kill")
     table.tap(Button.START)
-    assert table.view().details[0] == "Who holds the knife?"
-    assert table.cursor_stops() == {4, 7}
-    one_left = resumed("night", A1_SPREAD, dead=(7,))
-    one_left.to_window("kill")
-    one_left.tap(Button.START)
-    assert one_left.cursor_stops() == {4}
+    assert table.view().title.startswith("Wolves · Wolf 1: knife")
+    assert_refused(refused_on(table, 5), 5)
+    assert table.g.knives == [None, None]
+    refused_on(table, 4)
+    assert table.g.knives == [4, None] and table.view().alert == ""
+
+
+def test_the_wolves_mark_one_after_the_other_each_in_a_slot_of_its_own():
+    table = resumed("night", A1_SPREAD)
+    table.to_window("kill")
+    labels = []
+    for step in range(len(KILL_STEPS)):
+        v = table.view()
+        labels.append((v.title, v.label(Button.START)))
+        if step + 1 < len(KILL_STEPS):
+            table.tap(Button.START)
+    assert labels == [("Wolves · Wolf 1: victim · 0:25", "Knife"),
+                      ("Wolves · Wolf 1: knife · 0:25", "Wolf 2"),
+                      ("Wolves · Wolf 2: victim · 0:25", "Knife"),
+                      ("Wolves · Wolf 2: knife · 0:25", "")]
+    table.tap(Button.START)                     # no way on, and none back
+    assert table.view().title == "Wolves · Wolf 2: knife · 0:25"
 
 
 def test_the_marked_victim_dies_and_the_marks_show_on_the_ring():
@@ -558,14 +639,25 @@ def test_the_marked_victim_dies_and_the_marks_show_on_the_ring():
     assert table.g.dead == {5: "sheep"}
 
 
-def test_the_kill_screen_shows_the_marks():
+def test_the_kill_screen_shows_each_wolfs_mark_and_a_tie_as_a_tie():
     table = resumed("night", A1_SPREAD)
     table.to_window("kill")
-    table.point_at(5)
-    table.tap(Button.VOTE)
+    assert table.view().details == ("Wolf 1: – · Wolf 2: –",)
+    refused_on(table, 5)                        # Wolf 1's victim
     v = table.view()
     assert [s.seat for s in v.seats if s.marked] == [5]
-    assert v.details[1] == "Victim: 5 · Knife: –"
+    assert v.details[0] == "Wolf 1: 5 · Wolf 2: –"
+    table.tap(Button.START)                     # Wolf 1's knife: no knife marked yet
+    v = table.view()
+    assert v.details[0] == "Wolf 1: – · Wolf 2: –" and not any(s.marked for s in v.seats)
+    table.tap(Button.START)                     # Wolf 2's victim: Wolf 1's shows
+    assert table.view().details[0] == "Wolf 1: 5 · Wolf 2: –"
+    refused_on(table, 8)
+    v = table.view()
+    assert v.details[0] == "Wolf 1: 5 · Wolf 2: 8 · a tie"
+    assert [s.seat for s in v.seats if s.marked] == [5, 8]
+    refused_on(table, 5)                        # Wolf 2 changes its mind: agreed
+    assert table.view().details[0] == "Wolf 1: 5 · Wolf 2: 5"
 
 
 def test_two_different_victim_marks_are_a_tie_broken_at_random():
@@ -576,6 +668,16 @@ def test_two_different_victim_marks_are_a_tie_broken_at_random():
         finish_night(table)
         killed |= set(table.g.dead)
     assert killed == {3, 4}
+
+
+def test_two_different_knife_marks_are_a_tie_broken_at_random():
+    knives = set()
+    for seed in range(12):
+        table = resumed("night", C3, seed=seed)
+        play_night(table, victims=[3, 3], knives=[2, 7])
+        assert table.g.kill is not None
+        knives.add(table.g.kill.knife)
+    assert knives == {2, 7}
 
 
 def test_an_unmarked_knife_goes_at_random_to_a_living_wolf():
@@ -592,29 +694,37 @@ def test_an_unmarked_knife_goes_at_random_to_a_living_wolf():
         assert table.g.kill is not None and table.g.kill.knife == 7
 
 
-def test_a_third_mark_replaces_the_oldest():
+def test_one_wolf_pressing_again_and_again_never_erases_the_others_mark():
+    """The 1-1 tie stays a tie however often Wolf 2 presses: its presses
+    change its own mark only."""
+    killed = set()
+    for seed in range(12):
+        table = resumed("night", A1_SPREAD, seed=seed)
+        table.to_window("kill")
+        refused_on(table, 3)                    # Wolf 1: seat 3
+        table.tap(Button.START, times=2)        # on to Wolf 2's victim
+        table.point_at(5)
+        table.tap(Button.VOTE, times=3)         # Wolf 2: seat 5, pressed three times
+        assert table.g.victims == [3, 5]
+        finish_night(table)
+        killed |= set(table.g.dead)
+    assert killed == {3, 5}
+
+
+def test_a_wolf_marking_again_changes_its_own_mark():
     table = resumed("night", A1_SPREAD)
     table.to_window("kill")
     for seat in (1, 2, 3):
-        table.point_at(seat)
-        table.tap(Button.VOTE)
-    assert table.g.victims == [2, 3]
-    assert table.view().details[1] == "Victim: 2 3 · Knife: –"
+        refused_on(table, seat)
+    assert table.g.victims == [3, None]
+    finish_night(table)
+    assert table.g.dead == {3: "sheep"}
 
 
-def test_two_wolves_marking_the_same_seat_are_two_votes_for_it():
-    """Marking a seat a second time is the second Wolf's vote, not an undo:
-    two Wolves who agree both press VOTE on their victim."""
+def test_two_wolves_marking_the_same_seat_both_vote_for_it():
     table = resumed("night", A1_SPREAD)
-    table.to_window("kill")
-    table.point_at(3)
-    table.tap(Button.VOTE, times=2)
-    assert table.g.victims == [3, 3]
-    table.point_at(5)
-    table.tap(Button.VOTE)                      # a third mark pushes out the oldest
-    assert table.g.victims == [3, 5]
-    table.tap(Button.VOTE)
-    assert table.g.victims == [5, 5]
+    play_night(table, victims=[5, 5], knives=[7, 4])
+    assert table.g.kill is not None and table.g.kill.target == 5
     finish_night(table)
     assert table.g.dead == {5: "sheep"}
 
