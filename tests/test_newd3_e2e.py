@@ -213,7 +213,7 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
 
     # Night 1: a blocked kill, a Seer's result.
     mark = len(heard(pilot)) - 1
-    assert pilot.view.dim and pilot.view.title == "Night 1"
+    assert not pilot.view.seats and pilot.view.title == "Night 1"
     choose(pilot, "alchemist", sheep[3])
     choose(pilot, "guard", sheep[0])
     kill(pilot, sheep[0], wolf, wolves=2)

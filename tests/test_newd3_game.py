@@ -326,23 +326,36 @@ def test_a_card_held_to_the_end_of_its_window_hides_when_the_window_ends():
     table.hold(Button.VOTE)
     table.until(lambda: table.g.turn_stage != "wait")
     v = table.view()
-    assert v.dim
+    assert v.big == "" and v.details == ()
     assert not any(role_name(table.g.seats[3]) in t for t in strings(v))
     table.to_window("card", 5)
     assert table.view().big == "Hold VOTE"
 
 
-def test_the_screen_is_dark_between_the_deals_turns():
-    table = dealt("A1", 6)
-    seen = 0
-    while table.g.stage is Stage.DEAL:
+def between_turns(table: Table, stage: Stage) -> list[View]:
+    """Every screen of `stage` between its turns, each checked to show only
+    the line being said: no card, no message, no seat, no word from the box."""
+    seen = []
+    while table.g.stage is stage:
+        v = table.view()
         if not table.in_window():
-            assert table.view().dim
-            seen += 1
-        else:
-            assert not table.view().dim
+            assert (v.big, v.details, v.seats, v.alert) == ("", (), (), "")
+            assert v.caption in ("", table.g.caption)
+            seen.append(v)
         table.step()
-    assert seen > 9
+    return seen
+
+
+def test_between_the_deals_turns_the_screen_shows_only_the_line_said_readably():
+    """Not veiled: a box without sound shows its instructions there, and
+    they must read (the veil made them 1.2:1); nothing there is secret."""
+    table = dealt("A1", 6)
+    seen = between_turns(table, Stage.DEAL)
+    assert len(seen) > 9 and not any(v.dim for v in seen)
+    captions = {v.caption for v in seen}
+    assert tr(said.SEATING) in captions
+    assert all(f"Seat {s}, open your eyes; everyone else, keep yours closed. Hold VOTE to "
+               f"see your card." in captions for s in range(1, 10))
 
 
 def test_a_hold_between_the_deals_turns_shows_nothing_and_does_nothing():
@@ -460,20 +473,11 @@ def test_choosing_early_does_not_shorten_a_window():
     assert table.now - opened == pytest.approx(Times().action)
 
 
-def test_the_screen_is_dark_between_the_nights_turns_and_lit_in_them():
+def test_between_the_nights_turns_the_screen_shows_only_the_line_said_readably():
     table = resumed("night", A1)
-    dark = lit = 0
-    while table.g.stage is Stage.NIGHT:
-        v = table.view()
-        if table.in_window():
-            assert not v.dim
-            lit += 1
-        else:
-            assert v.dim and v.seats == () and v.big == ""
-            dark += 1
-        table.step()
-    assert lit and dark
-    assert not table.view().dim          # the dawn
+    seen = between_turns(table, Stage.NIGHT)
+    assert seen and not any(v.dim for v in seen)
+    assert "Seer, open your eyes and choose a seat to inspect." in {v.caption for v in seen}
 
 
 def test_presses_between_the_nights_turns_do_nothing():
@@ -748,7 +752,7 @@ def test_the_end_games_question_never_lights_the_dark():
     table.hold(Button.BACK)
     assert table.view().alert
     table.until(lambda: not table.in_window())
-    assert table.view().dim and not table.view().alert
+    assert not table.view().alert
     table.to_window("kill")
     table.hold(Button.BACK)
     assert table.g.stage is Stage.NIGHT             # only asked, again
@@ -947,6 +951,21 @@ def test_the_day_screens_clock():
     table.wait(rules.DISCUSSION)
     v = table.view()
     assert (v.title, v.big) == ("Day 3 · Vote", "0:45")
+
+
+def test_the_vote_shows_its_clock_alone_then_the_votes_needed():
+    """The vote's clock is the big timer with its bar (no ring squeezing
+    it): under it the call while it is said, then the votes needed."""
+    table = resumed("vote", A1, dead=(5,))
+    v = table.view()
+    assert (v.big, v.seats, v.progress) == ("0:45", (), 1.0)
+    assert v.caption == tr(said.VOTE_NOW)
+    table.wait(15)
+    v = table.view()
+    assert (v.big, v.progress) == ("0:30", 30 / 45)
+    assert v.caption == "8 alive: 5 votes put a seat out." and not v.urgent
+    table.wait(25)
+    assert table.view().urgent and table.view().big == "0:05"
 
 
 def test_vote_now_skips_the_rest_of_the_discussion():

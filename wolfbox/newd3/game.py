@@ -316,7 +316,9 @@ class Game:
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
         if self.stage is Stage.SETUP:
-            holds[Button.VOTE] = _Action(_("Hold: other game"), lambda now: [
+            # Short enough for the legend's box at the size floor on two
+            # lines ("Hold: next" / "game"; "Hold: other" was too wide).
+            holds[Button.VOTE] = _Action(_("Hold: next game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
@@ -934,15 +936,24 @@ class Game:
             case Stage.DAWN:
                 return r(v, phase=Phase.DISCUSSION, title=_("Dawn {n}").format(n=self.night),
                          caption=self.caption, seats=self._ring())
-            case Stage.DISCUSSION | Stage.VOTE:
-                vote = self.stage is Stage.VOTE
-                title = _("Day {n} · Vote") if vote else _("Day {n} · Discussion")
-                words = self.caption or (self._needed_words() if vote else self._tracker_line())
+            case Stage.DISCUSSION:
                 left = self.timer.remaining(now) if self.timer is not None else 0.0
-                return r(v, phase=Phase.VOTE if vote else Phase.DISCUSSION,
-                         title=title.format(n=self.night + 1), big=self._clock(now),
-                         details=(words,), seats=self._ring(), urgent=0 < left <= 10,
-                         hint=Button.VOTE)
+                return r(v, phase=Phase.DISCUSSION,
+                         title=_("Day {n} · Discussion").format(n=self.night + 1),
+                         big=self._clock(now), details=(self.caption or self._tracker_line(),),
+                         seats=self._ring(), urgent=0 < left <= 10, hint=Button.VOTE)
+            case Stage.VOTE:
+                # The vote's clock is the box's big timer, with its bar, as a
+                # day's clock is in One Night: in the ring's middle the long
+                # call to vote would shrink it (below the size floor at
+                # 320×240). The votes needed follow the call under it.
+                t = self.timer
+                shown = t.shown_seconds(now) if t is not None else 0
+                return r(v, phase=Phase.VOTE,
+                         title=_("Day {n} · Vote").format(n=self.night + 1),
+                         big=self._clock(now), caption=self.caption or self._needed_words(),
+                         progress=min(1.0, shown / t.total) if t is not None and t.total else 0.0,
+                         urgent=0 < shown <= 10, hint=Button.VOTE)
             case Stage.POINT:
                 number = str(len(said.COUNT_IN) - self.count_in)
                 return r(v, phase=Phase.VOTE, title=_("Point at your choice"), big=number,
@@ -967,10 +978,12 @@ class Game:
         turn = self._turn()
         head = _("Night {n}").format(n=self.night) if self.stage is Stage.NIGHT else _("The deal")
         if self.turn_stage != _WAIT:
-            # Between turns: dark, the same for every setup, with no word
-            # from the box lit above the dark.
-            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, dim=True,
-                     alert="")
+            # Between turns: the same for every setup, only the line being
+            # said, with no word from the box (an alert) on it. Not veiled:
+            # without sound the call is read here, and nothing on this
+            # screen is secret (a card or a message shows only in its
+            # seat's window, while VOTE is held).
+            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, alert="")
         clock = self._clock(now)
         if turn.kind in (Kind.CARD, Kind.LOOK):
             if not self.showing:
