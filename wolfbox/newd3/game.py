@@ -371,7 +371,8 @@ class Game:
             self._end_armed = True
             self.alert = _("Hold BACK again to end the game.")
             return []
-        return [StopSpeech(), PlayCue(Cue.ABANDON)] + self._end_early(now)
+        effects: list[Effect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
+        return effects + self._end_early(now)
 
     def _end_early(self, now: float) -> list[Effect]:
         """The table ends the game: nobody wins, and the end screen shows
