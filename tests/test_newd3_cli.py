@@ -42,6 +42,9 @@ def test_bad_nights_are_one_line_and_exit_2():
         (json.dumps({"players": A1, "actions": {"x": 1}}), '"actions"'),
         (json.dumps({"players": A1, "kill": {"target": 5}}), '"kill" must be'),
         (json.dumps({"players": A1, "nights": 2}), "unknown key 'nights'"),
+        # The game is over: both Wolves dead (the Town won), or parity.
+        (json.dumps({"players": A1, "dead": [1, 2]}), "already won"),
+        (json.dumps({"players": A1, "dead": [5, 6, 7, 8, 9]}), "already won"),
     )
     for text, fragment in cases:
         result = resolve(text)

@@ -112,16 +112,21 @@ def choose(pilot: Pilot, turn_id: str, target: int) -> None:
     assert [s.seat for s in pilot.view.seats if s.marked] == [target]
 
 
-def kill(pilot: Pilot, victim: int, knife: int | None) -> None:
+def kill(pilot: Pilot, victim: int, knife: int | None, wolves: int = 1) -> None:
+    """The first `wolves` Wolves, one after the other, each mark `victim`
+    and `knife` (None: no knife marked) in their own slot."""
     window(pilot, "kill")
-    assert pilot.view.details[0] == "Whom do the Wolves kill?"
-    next_until(pilot, f"Seat {victim}")
-    pilot.press(Button.VOTE)                            # a mark
-    if knife is not None:
-        pilot.press(Button.START)                       # to the knife
-        assert pilot.view.details[0] == "Who holds the knife?"
-        next_until(pilot, f"Seat {knife}")
-        pilot.press(Button.VOTE)
+    for n in range(1, wolves + 1):
+        if n > 1:
+            pilot.press(Button.START)                   # to the next Wolf's slot
+        assert pilot.view.title.startswith(f"Wolves · Wolf {n}: victim · ")
+        next_until(pilot, f"Seat {victim}")
+        pilot.press(Button.VOTE)                        # this Wolf's mark
+        pilot.press(Button.START)                       # to its knife
+        assert pilot.view.title.startswith(f"Wolves · Wolf {n}: knife · ")
+        if knife is not None:
+            next_until(pilot, f"Seat {knife}")
+            pilot.press(Button.VOTE)
 
 
 def read_message(pilot: Pilot, seat: int) -> tuple[str, tuple[str, ...]]:
@@ -208,10 +213,10 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
 
     # Night 1: a blocked kill, a Seer's result.
     mark = len(heard(pilot)) - 1
-    assert pilot.view.dim and pilot.view.title == "Night 1"
+    assert not pilot.view.seats and pilot.view.title == "Night 1"
     choose(pilot, "alchemist", sheep[3])
     choose(pilot, "guard", sheep[0])
-    kill(pilot, sheep[0], wolf)
+    kill(pilot, sheep[0], wolf, wolves=2)
     choose(pilot, "seer", alchemist)
     messages = {seat: read_message(pilot, seat) for seat in sorted((seer, sheep[0]))}
     big, details = messages[seer]
@@ -238,7 +243,7 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     mark = heard(pilot).index("Night 2. Everyone, close your eyes.")
     assert heard(pilot)[mark - 3:mark] == [
         f"Seat {alchemist} is out, with 5 votes.",
-        f"Seat {alchemist} was the Alchemist, Wolves.",
+        f"Seat {alchemist} was the Alchemist, on the Wolves' side.",
         f"Seat {alchemist}, you are out: say nothing, do not point, and keep your eyes "
         "closed at night."]
 
@@ -255,7 +260,7 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     night_2 = night_lines(pilot, mark)
     assert [text for _at, text in night_2][-5:-1] == [
         "Everyone, open your eyes.", f"Seat {sheep[1]} was killed in the night.",
-        f"Seat {sheep[1]} was the Sheep, Town.",
+        f"Seat {sheep[1]} was the Sheep, on the Town's side.",
         f"Seat {sheep[1]}, you are out: say nothing, do not point, and keep your eyes "
         "closed at night."]
     # The two nights sounded the same, line for line and second for second,
@@ -298,7 +303,8 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     pilot.until(lambda: game(pilot).stage is Stage.END and game(pilot)._line is None,
                 limit=30)
     assert heard(pilot)[-4:] == [f"Seat {wolf} is out, with 4 votes.",
-                                 f"Seat {wolf} was the Wolf, Wolves.", said.silent(wolf),
+                                 f"Seat {wolf} was the Wolf, on the Wolves' side.",
+                                 said.silent(wolf),
                                  "Both Wolves are dead. The Town wins."]
     assert pilot.view.title == "The Town wins · 1/2"
     shown = list(pilot.view.details)

@@ -33,11 +33,14 @@ class Table:
 
 @st.composite
 def legal_nights(draw) -> Table:
-    """A seating of one of the nine setups, some dead, and a legal choice
-    (or a pass) for every living actor and for the pack."""
+    """A seating of one of the nine setups, some dead (a game nobody has won
+    yet), and a legal choice (or a pass) for every living actor and for the
+    pack."""
     name = draw(st.sampled_from(sorted(SETUPS)))
     players = draw(st.permutations(list(SETUPS[name])))
     dead = draw(st.sets(st.integers(1, 9), max_size=6))
+    # A night is played only while nobody has won (resolve refuses the rest).
+    assume(winner(players, dead, 0) is None)
     living = [s for s in range(1, 10) if s not in dead]
     wolves = [s for s in living if players[s - 1] in WOLF_TEAM]
     town = [s for s in living if players[s - 1] not in WOLF_TEAM]

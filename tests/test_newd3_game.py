@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 
@@ -16,7 +16,7 @@ from wolfbox.buttons import Button, Hold, Release, Tap
 from wolfbox.effects import Checkpoint, Effect, Say
 from wolfbox.i18n import _ as tr
 from wolfbox.newd3 import rules, said
-from wolfbox.newd3.game import SAVE_VERSION, Game, Stage
+from wolfbox.newd3.game import KILL_STEPS, SAVE_VERSION, Game, Stage
 from wolfbox.newd3.roles import ROLES, TEAM_NAMES, is_wolf_team, role_name
 from wolfbox.newd3.setups import setup_of
 from wolfbox.newd3.turns import CALLS, Kind, Times, Turn
@@ -166,9 +166,10 @@ def dealt(choice: str, seed: int) -> Table:
 
 
 def play_night(table: Table, choices: dict[str, int] | None = None,
-               victims: Iterable[int] = (), knives: Iterable[int] = ()) -> None:
+               victims: Sequence[int | None] = (), knives: Sequence[int | None] = ()) -> None:
     """Every call of the night in turn: `choices` maps a role to the seat it
-    picks in its window; the Wolves mark `victims`, then `knives`."""
+    picks in its window; in the kill, Wolf 1 marks victims[0] and knives[0],
+    then Wolf 2 victims[1] and knives[1] (a seat left out or None: no mark)."""
     choices = choices or {}
     for index, call in enumerate(CALLS):      # a night's first turns are CALLS, in order
         g = table.g
@@ -180,14 +181,14 @@ def play_night(table: Table, choices: dict[str, int] | None = None,
             table.point_at(choices[call.role])
             table.tap(Button.VOTE)
         elif call.kind is Kind.KILL:
-            for seat in victims:
-                table.point_at(seat)
-                table.tap(Button.VOTE)
-            if knives:
-                table.tap(Button.START)
-                for seat in knives:
+            for step, (slot, question) in enumerate(KILL_STEPS):
+                marks = victims if question == "victim" else knives
+                seat = marks[slot] if slot < len(marks) else None
+                if seat is not None:
                     table.point_at(seat)
                     table.tap(Button.VOTE)
+                if step + 1 < len(KILL_STEPS):
+                    table.tap(Button.START)
     table.until(lambda: table.g.turns[table.g.turn_index].kind is Kind.LOOK)
 
 
@@ -213,6 +214,17 @@ def vote(table: Table, seat: int, votes: int) -> None:
     table.tap(Button.VOTE, votes)
     table.tap(Button.START)
     assert table.g.stage is Stage.RESULT
+
+
+def end_pages(table: Table) -> list[str]:
+    """Every line of the end screen, page by page (NEXT turns them)."""
+    title = table.view().title
+    pages = int(title.rsplit("/", 1)[1]) if "/" in title else 1
+    lines: list[str] = []
+    for _page in range(pages):
+        lines += table.view().details
+        table.tap(Button.NEXT)
+    return lines
 
 
 def strings(v: View) -> list[str]:
@@ -314,23 +326,36 @@ def test_a_card_held_to_the_end_of_its_window_hides_when_the_window_ends():
     table.hold(Button.VOTE)
     table.until(lambda: table.g.turn_stage != "wait")
     v = table.view()
-    assert v.dim
+    assert v.big == "" and v.details == ()
     assert not any(role_name(table.g.seats[3]) in t for t in strings(v))
     table.to_window("card", 5)
     assert table.view().big == "Hold VOTE"
 
 
-def test_the_screen_is_dark_between_the_deals_turns():
-    table = dealt("A1", 6)
-    seen = 0
-    while table.g.stage is Stage.DEAL:
+def between_turns(table: Table, stage: Stage) -> list[View]:
+    """Every screen of `stage` between its turns, each checked to show only
+    the line being said: no card, no message, no seat, no word from the box."""
+    seen = []
+    while table.g.stage is stage:
+        v = table.view()
         if not table.in_window():
-            assert table.view().dim
-            seen += 1
-        else:
-            assert not table.view().dim
+            assert (v.big, v.details, v.seats, v.alert) == ("", (), (), "")
+            assert v.caption in ("", table.g.caption)
+            seen.append(v)
         table.step()
-    assert seen > 9
+    return seen
+
+
+def test_between_the_deals_turns_the_screen_shows_only_the_line_said_readably():
+    """Not veiled: a box without sound shows its instructions there, and
+    they must read (the veil made them 1.2:1); nothing there is secret."""
+    table = dealt("A1", 6)
+    seen = between_turns(table, Stage.DEAL)
+    assert len(seen) > 9 and not any(v.dim for v in seen)
+    captions = {v.caption for v in seen}
+    assert tr(said.SEATING) in captions
+    assert all(f"Seat {s}, open your eyes; everyone else, keep yours closed. Hold VOTE to "
+               f"see your card." in captions for s in range(1, 10))
 
 
 def test_a_hold_between_the_deals_turns_shows_nothing_and_does_nothing():
@@ -448,20 +473,11 @@ def test_choosing_early_does_not_shorten_a_window():
     assert table.now - opened == pytest.approx(Times().action)
 
 
-def test_the_screen_is_dark_between_the_nights_turns_and_lit_in_them():
+def test_between_the_nights_turns_the_screen_shows_only_the_line_said_readably():
     table = resumed("night", A1)
-    dark = lit = 0
-    while table.g.stage is Stage.NIGHT:
-        v = table.view()
-        if table.in_window():
-            assert not v.dim
-            lit += 1
-        else:
-            assert v.dim and v.seats == () and v.big == ""
-            dark += 1
-        table.step()
-    assert lit and dark
-    assert not table.view().dim          # the dawn
+    seen = between_turns(table, Stage.NIGHT)
+    assert seen and not any(v.dim for v in seen)
+    assert "Seer, open your eyes and choose a seat to inspect." in {v.caption for v in seen}
 
 
 def test_presses_between_the_nights_turns_do_nothing():
@@ -504,39 +520,119 @@ def test_a_dead_roles_choice_is_discarded():
     assert table.g.outcome is not None and table.g.outcome.results == {}
 
 
+REFUSED = "Seat {seat} cannot be chosen here: choose another seat."
+
+
+def refused_on(table: Table, seat: int) -> View:
+    """VOTE on `seat`; the screen after."""
+    table.point_at(seat)
+    table.tap(Button.VOTE)
+    return table.view()
+
+
+def assert_refused(v: View, seat: int) -> None:
+    assert v.alert == REFUSED.format(seat=seat)
+    assert [(s.seat, s.marked) for s in v.seats if s.refused] == [(seat, False)]
+
+
 @pytest.mark.parametrize("role", ["alchemist", "guard", "seer"])
 def test_nobody_can_choose_themselves(role):
+    """The cursor passes over nobody living (where it would skip would show
+    whose turn it is); choosing one's own seat is refused, in the words any
+    refused seat gets."""
     table = resumed("night", A1_SPREAD)
     actor = A1_SPREAD.index(role) + 1
     table.to_window(role)
-    stops = table.cursor_stops()
-    assert actor not in stops
-    assert stops == set(range(1, 10)) - {actor}
+    assert table.cursor_stops() == set(range(1, 10))
+    assert_refused(refused_on(table, actor), actor)
+    assert table.g.chosen is None
+    table.until(lambda: not table.in_window())
+    assert actor not in table.g.actions
 
 
 def test_the_cursor_skips_the_dead():
     table = resumed("night", A1_SPREAD, dead=(1, 5))
     table.to_window("seer")
-    assert table.cursor_stops() == {3, 4, 6, 7, 8, 9}
+    assert table.cursor_stops() == {2, 3, 4, 6, 7, 8, 9}
 
 
-def test_the_wolves_kill_cursor_never_lands_on_the_wolf_team():
+def kill_screens(seats: list[str], dead: Iterable[int] = ()) -> list[tuple]:
+    """The kill window's every screen as NEXT walks the ring round in each
+    step, START moving on: what anyone peeking would see."""
+    table = resumed("night", seats, dead)
+    table.to_window("kill")
+    shown = []
+    for step in range(len(KILL_STEPS)):
+        for _ in range(10):
+            v = table.view()
+            shown.append((v.title, v.big, v.details, v.legend, v.holds, v.seats, v.alert))
+            table.tap(Button.NEXT)
+        if step + 1 < len(KILL_STEPS):
+            table.tap(Button.START)
+    return shown
+
+
+def test_the_kill_window_shows_no_seat_as_special():
+    """Nothing on the kill window follows from where the Wolves sit: no seat
+    outlined, the cursor stopping on every living seat, in every step."""
+    screens = kill_screens(A1_SPREAD)                   # the Wolves at 4 and 7
+    assert screens == kill_screens(A1) == kill_screens(C3)   # 1 and 2; 2 and 7
+    opened = screens[0]
+    assert not any(s.refused or s.marked or s.cursor for s in opened[5])
     table = resumed("night", A1_SPREAD, dead=(6,))
     table.to_window("kill")
-    assert table.view().details[0] == "Whom do the Wolves kill?"
-    assert table.cursor_stops() == {1, 2, 3, 5, 8, 9}
+    assert table.cursor_stops() == {1, 2, 3, 4, 5, 7, 8, 9}
+    table.tap(Button.START)
+    assert table.cursor_stops() == {1, 2, 3, 4, 5, 7, 8, 9}
 
 
-def test_the_knife_question_offers_only_the_living_wolf_team():
+def test_the_kill_window_looks_the_same_with_one_wolf_alive_as_with_two():
+    """Seat 7 dead: the Alchemist (one Wolf left) or a Sheep (two). The
+    ring names a dead seat's card, as the dawn did; nothing else differs."""
+    def public(screens: list[tuple]) -> list[tuple]:
+        return [(*shown[:5], tuple(dataclasses.replace(s, role="") for s in shown[5]),
+                 shown[6]) for shown in screens]
+    assert public(kill_screens(A1_SPREAD, dead=(7,))) == public(kill_screens(A1, dead=(7,)))
+
+
+def test_a_wolf_seat_is_refused_as_a_victim_only_when_marked():
     table = resumed("night", A1_SPREAD)
     table.to_window("kill")
+    table.point_at(4)
+    assert not any(s.refused for s in table.view().seats)    # pointed at, not refused
+    v = refused_on(table, 4)
+    assert_refused(v, 4)
+    assert table.g.victims == [None, None]
+    table.tap(Button.NEXT)                                   # any press clears it
+    assert table.view().alert == "" and not any(s.refused for s in table.view().seats)
+
+
+def test_the_knife_may_only_be_a_living_wolf_refused_in_the_same_words():
+    table = resumed("night", A1_SPREAD, dead=(7,))
+    table.to_window("kill")
     table.tap(Button.START)
-    assert table.view().details[0] == "Who holds the knife?"
-    assert table.cursor_stops() == {4, 7}
-    one_left = resumed("night", A1_SPREAD, dead=(7,))
-    one_left.to_window("kill")
-    one_left.tap(Button.START)
-    assert one_left.cursor_stops() == {4}
+    assert table.view().title.startswith("Wolves · Wolf 1: knife")
+    assert_refused(refused_on(table, 5), 5)
+    assert table.g.knives == [None, None]
+    refused_on(table, 4)
+    assert table.g.knives == [4, None] and table.view().alert == ""
+
+
+def test_the_wolves_mark_one_after_the_other_each_in_a_slot_of_its_own():
+    table = resumed("night", A1_SPREAD)
+    table.to_window("kill")
+    labels = []
+    for step in range(len(KILL_STEPS)):
+        v = table.view()
+        labels.append((v.title, v.label(Button.START)))
+        if step + 1 < len(KILL_STEPS):
+            table.tap(Button.START)
+    assert labels == [("Wolves · Wolf 1: victim · 0:25", "Knife"),
+                      ("Wolves · Wolf 1: knife · 0:25", "Wolf 2"),
+                      ("Wolves · Wolf 2: victim · 0:25", "Knife"),
+                      ("Wolves · Wolf 2: knife · 0:25", "")]
+    table.tap(Button.START)                     # no way on, and none back
+    assert table.view().title == "Wolves · Wolf 2: knife · 0:25"
 
 
 def test_the_marked_victim_dies_and_the_marks_show_on_the_ring():
@@ -547,14 +643,25 @@ def test_the_marked_victim_dies_and_the_marks_show_on_the_ring():
     assert table.g.dead == {5: "sheep"}
 
 
-def test_the_kill_screen_shows_the_marks():
+def test_the_kill_screen_shows_each_wolfs_mark_and_a_tie_as_a_tie():
     table = resumed("night", A1_SPREAD)
     table.to_window("kill")
-    table.point_at(5)
-    table.tap(Button.VOTE)
+    assert table.view().details == ("Wolf 1: – · Wolf 2: –",)
+    refused_on(table, 5)                        # Wolf 1's victim
     v = table.view()
     assert [s.seat for s in v.seats if s.marked] == [5]
-    assert v.details[1] == "Victim: 5 · Knife: –"
+    assert v.details[0] == "Wolf 1: 5 · Wolf 2: –"
+    table.tap(Button.START)                     # Wolf 1's knife: no knife marked yet
+    v = table.view()
+    assert v.details[0] == "Wolf 1: – · Wolf 2: –" and not any(s.marked for s in v.seats)
+    table.tap(Button.START)                     # Wolf 2's victim: Wolf 1's shows
+    assert table.view().details[0] == "Wolf 1: 5 · Wolf 2: –"
+    refused_on(table, 8)
+    v = table.view()
+    assert v.details[0] == "Wolf 1: 5 · Wolf 2: 8 · a tie"
+    assert [s.seat for s in v.seats if s.marked] == [5, 8]
+    refused_on(table, 5)                        # Wolf 2 changes its mind: agreed
+    assert table.view().details[0] == "Wolf 1: 5 · Wolf 2: 5"
 
 
 def test_two_different_victim_marks_are_a_tie_broken_at_random():
@@ -565,6 +672,16 @@ def test_two_different_victim_marks_are_a_tie_broken_at_random():
         finish_night(table)
         killed |= set(table.g.dead)
     assert killed == {3, 4}
+
+
+def test_two_different_knife_marks_are_a_tie_broken_at_random():
+    knives = set()
+    for seed in range(12):
+        table = resumed("night", C3, seed=seed)
+        play_night(table, victims=[3, 3], knives=[2, 7])
+        assert table.g.kill is not None
+        knives.add(table.g.kill.knife)
+    assert knives == {2, 7}
 
 
 def test_an_unmarked_knife_goes_at_random_to_a_living_wolf():
@@ -581,29 +698,37 @@ def test_an_unmarked_knife_goes_at_random_to_a_living_wolf():
         assert table.g.kill is not None and table.g.kill.knife == 7
 
 
-def test_a_third_mark_replaces_the_oldest():
+def test_one_wolf_pressing_again_and_again_never_erases_the_others_mark():
+    """The 1-1 tie stays a tie however often Wolf 2 presses: its presses
+    change its own mark only."""
+    killed = set()
+    for seed in range(12):
+        table = resumed("night", A1_SPREAD, seed=seed)
+        table.to_window("kill")
+        refused_on(table, 3)                    # Wolf 1: seat 3
+        table.tap(Button.START, times=2)        # on to Wolf 2's victim
+        table.point_at(5)
+        table.tap(Button.VOTE, times=3)         # Wolf 2: seat 5, pressed three times
+        assert table.g.victims == [3, 5]
+        finish_night(table)
+        killed |= set(table.g.dead)
+    assert killed == {3, 5}
+
+
+def test_a_wolf_marking_again_changes_its_own_mark():
     table = resumed("night", A1_SPREAD)
     table.to_window("kill")
     for seat in (1, 2, 3):
-        table.point_at(seat)
-        table.tap(Button.VOTE)
-    assert table.g.victims == [2, 3]
-    assert table.view().details[1] == "Victim: 2 3 · Knife: –"
+        refused_on(table, seat)
+    assert table.g.victims == [3, None]
+    finish_night(table)
+    assert table.g.dead == {3: "sheep"}
 
 
-def test_two_wolves_marking_the_same_seat_are_two_votes_for_it():
-    """Marking a seat a second time is the second Wolf's vote, not an undo:
-    two Wolves who agree both press VOTE on their victim."""
+def test_two_wolves_marking_the_same_seat_both_vote_for_it():
     table = resumed("night", A1_SPREAD)
-    table.to_window("kill")
-    table.point_at(3)
-    table.tap(Button.VOTE, times=2)
-    assert table.g.victims == [3, 3]
-    table.point_at(5)
-    table.tap(Button.VOTE)                      # a third mark pushes out the oldest
-    assert table.g.victims == [3, 5]
-    table.tap(Button.VOTE)
-    assert table.g.victims == [5, 5]
+    play_night(table, victims=[5, 5], knives=[7, 4])
+    assert table.g.kill is not None and table.g.kill.target == 5
     finish_night(table)
     assert table.g.dead == {5: "sheep"}
 
@@ -627,7 +752,7 @@ def test_the_end_games_question_never_lights_the_dark():
     table.hold(Button.BACK)
     assert table.view().alert
     table.until(lambda: not table.in_window())
-    assert table.view().dim and not table.view().alert
+    assert not table.view().alert
     table.to_window("kill")
     table.hold(Button.BACK)
     assert table.g.stage is Stage.NIGHT             # only asked, again
@@ -747,7 +872,7 @@ def test_dawn_names_the_dead_seat_then_its_role_and_team():
     table.until(lambda: table.g.stage is Stage.DISCUSSION)
     texts = table.texts()
     at = texts.index("Seat 5 was killed in the night.")
-    assert texts[at + 1] == "Seat 5 was the Chef, Town."
+    assert texts[at + 1] == "Seat 5 was the Chef, on the Town's side."
     assert texts[at - 1] == "Everyone, open your eyes."
     assert table.g.dead == {5: "chef"}
     assert [s.role for s in table.view().seats if not s.alive] == ["Chef"]
@@ -828,6 +953,21 @@ def test_the_day_screens_clock():
     assert (v.title, v.big) == ("Day 3 · Vote", "0:45")
 
 
+def test_the_vote_shows_its_clock_alone_then_the_votes_needed():
+    """The vote's clock is the big timer with its bar (no ring squeezing
+    it): under it the call while it is said, then the votes needed."""
+    table = resumed("vote", A1, dead=(5,))
+    v = table.view()
+    assert (v.big, v.seats, v.progress) == ("0:45", (), 1.0)
+    assert v.caption == tr(said.VOTE_NOW)
+    table.wait(15)
+    v = table.view()
+    assert (v.big, v.progress) == ("0:30", 30 / 45)
+    assert v.caption == "8 alive: 5 votes put a seat out." and not v.urgent
+    table.wait(25)
+    assert table.view().urgent and table.view().big == "0:05"
+
+
 def test_vote_now_skips_the_rest_of_the_discussion():
     """A hold, not a tap: one stray tap must not cut the day short."""
     table = resumed("discussion", A1)
@@ -845,22 +985,29 @@ def test_vote_now_skips_the_rest_of_the_discussion():
 
 
 @pytest.mark.parametrize("dead,seat,votes,out", [
+    # 9, 7 and 5 alive: more than half is 5, 4, 3 (004's examples).
     ((), 9, 5, True), ((), 9, 4, False), ((5, 6), 9, 4, True), ((5, 6), 9, 3, False),
     ((5, 6, 7, 8), 1, 3, True), ((5, 6, 7, 8), 1, 2, False),
+    # 8, 6 and 4 alive: exactly half is no majority (4 of 8, 3 of 6, 2 of 4).
+    ((5,), 9, 5, True), ((5,), 9, 4, False), ((5,), 1, 4, False),
+    ((5, 6, 7), 9, 4, True), ((5, 6, 7), 9, 3, False),
+    ((1, 5, 6, 7, 8), 9, 3, True), ((1, 5, 6, 7, 8), 2, 2, False),
 ])
 def test_a_seat_is_out_only_with_a_strict_majority_of_the_living(dead, seat, votes, out):
     table = resumed("vote", A1, dead)
     to_tally(table)
     vote(table, seat, votes)
+    living = 9 - len(dead)
+    needed = {9: 5, 8: 5, 7: 4, 6: 4, 5: 3, 4: 3}[living]         # more than half
+    assert table.view().details[1] == f"{living} alive: {needed} votes put a seat out."
     assert table.view().big == ("Out" if out else "Nobody out")
     table.tap(Button.START)
     table.until(lambda: table.g.stage is Stage.NIGHT and table.in_window())
     assert (seat in table.g.dead) is out
-    needed = rules.votes_needed(9 - len(dead))
     if out:
         assert f"Seat {seat} is out, with {votes} votes." in table.texts()
-        team = "Wolves" if seat == 1 else "Town"
-        was = f"Seat {seat} was the {role_name(A1[seat - 1])}, {team}."
+        side = "the Wolves' side" if seat in (1, 2) else "the Town's side"
+        was = f"Seat {seat} was the {role_name(A1[seat - 1])}, on {side}."
         assert was in table.texts()
     else:
         assert f"{votes} votes, and {needed} were needed." in table.texts()
@@ -953,7 +1100,7 @@ def test_town_wins_when_the_second_wolf_is_voted_out():
     table.until(lambda: table.g.stage is Stage.END)
     assert table.g.winner == "town"
     texts = table.texts()
-    assert texts[-3:] == ["Seat 2 was the Alchemist, Wolves.", said.silent(2),
+    assert texts[-3:] == ["Seat 2 was the Alchemist, on the Wolves' side.", said.silent(2),
                           said.TOWN_WINS]
     assert table.view().title.startswith("The Town wins")
 
@@ -977,7 +1124,7 @@ def test_the_wolves_win_at_parity_after_a_nights_kill():
     table.until(lambda: table.g.stage is Stage.END)
     assert table.g.winner == "wolves"
     assert table.texts()[-4:] == ["Seat 9 was killed in the night.",
-                                  "Seat 9 was the Sheep, Town.", said.silent(9),
+                                  "Seat 9 was the Sheep, on the Town's side.", said.silent(9),
                                   said.WOLVES_WIN]
 
 
@@ -1020,12 +1167,7 @@ def test_the_end_screen_lists_every_card():
     vote(table, 2, 5)
     table.tap(Button.START)
     table.until(lambda: table.g.stage is Stage.END)
-    title = table.view().title
-    pages = int(title.rsplit("/", 1)[1]) if "/" in title else 1
-    lines: list[str] = []
-    for _page in range(pages):
-        lines += table.view().details
-        table.tap(Button.NEXT)
+    lines = end_pages(table)
     assert "The setup was A1." in lines
     assert "Seat 3: Seer, Town" in lines
     assert "Seat 1: Wolf, Wolves (died)" in lines
@@ -1148,7 +1290,7 @@ def test_a_dawn_resumes_with_its_death_told_again():
     table.tap(Button.START)
     table.until(lambda: table.g.stage is Stage.DISCUSSION)
     assert "Seat 5 was killed in the night." in table.texts()
-    assert "Seat 5 was the Chef, Town." in table.texts()
+    assert "Seat 5 was the Chef, on the Town's side." in table.texts()
     assert table.g.dead == {5: "chef"}
 
 
@@ -1212,13 +1354,37 @@ def test_one_hold_of_back_only_asks():
     assert table.view().alert == "Hold BACK again to end the game."
 
 
-def test_a_second_hold_of_back_ends_the_game():
-    table = resumed("night", A1, night=1)
+def test_a_second_hold_of_back_ends_the_game_and_shows_every_card():
+    table = resumed("night", A1, dead=(5,), night=1)
+    table.to_window("seer")
     table.hold(Button.BACK)
     effects = table.hold(Button.BACK)
-    assert table.g.stage is Stage.SETUP
-    assert Checkpoint("newd3", {}) in effects
+    assert table.g.stage is Stage.END
+    assert Checkpoint("newd3", {}) in effects           # nothing left to resume
     assert not table.g.busy()
+    v = table.view()
+    assert v.title.startswith("Game ended early") and not v.dim
+    lines = end_pages(table)
+    assert "The setup was A1." in lines
+    assert "Seat 1: Wolf, Wolves" in lines and "Seat 3: Seer, Town" in lines
+    assert "Seat 5: Sheep, Town (died)" in lines
+    assert [line for line in lines if line.startswith("Seat ")] == [
+        f"Seat {s}: {role_name(r)}, {'Wolves' if is_wolf_team(r) else 'Town'}"
+        f"{' (died)' if s == 5 else ''}" for s, r in enumerate(A1, 1)]
+    assert not any(t in table.texts() for t in (said.TOWN_WINS, said.WOLVES_WIN, said.DRAW))
+    table.tap(Button.START)                             # a new game
+    assert table.g.stage is Stage.SETUP
+
+
+def test_a_game_ended_in_the_deal_shows_every_card_too():
+    table = dealt("C3", 5)
+    table.to_window("card", 2)
+    table.hold(Button.BACK)
+    table.hold(Button.BACK)
+    assert table.g.stage is Stage.END
+    lines = end_pages(table)
+    assert "The setup was C3." in lines
+    assert sum(1 for line in lines if line.startswith("Seat ")) == 9
 
 
 def test_another_button_between_the_holds_disarms_the_end():

@@ -287,6 +287,22 @@ def test_a_knife_that_is_not_on_the_wolf_team_is_illegal(knife):
     assert "knife" in _illegal(A1, set(), {}, Kill(target=6, knife=knife))
 
 
+def test_a_night_after_the_town_has_won_is_illegal():
+    """Both Wolves dead: the game ended at that death; no night follows."""
+    message = _illegal(A1, {1, 2}, {3: 5}, None)
+    assert "already won" in message and "Town" in message
+    assert "already won" in _illegal(C1, {1, 2, 5}, {}, None)
+
+
+def test_a_night_after_the_wolves_have_won_is_illegal():
+    """Two Wolves and two Town alive: the Wolves won at that death."""
+    assert "already won" in _illegal(A1, {5, 6, 7, 8, 9}, {}, Kill(target=3, knife=1))
+
+
+def test_a_night_with_one_wolf_left_and_the_town_ahead_goes_on():
+    assert resolve(A1, {1, 5, 6, 7, 8}, {}, Kill(target=3, knife=2)).killed == 3
+
+
 def test_a_dead_knife_is_illegal():
     assert "knife" in _illegal(A1, {1}, {}, Kill(target=6, knife=1))
 

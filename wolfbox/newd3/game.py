@@ -101,6 +101,14 @@ DAY_STAGES = (Stage.DISCUSSION, Stage.VOTE, Stage.POINT, Stage.TALLY, Stage.COUN
               Stage.RESULT)
 # The stages of many turns, each a line, a window and a line.
 _SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
+# The kill window's steps, in order: each Wolf in turn marks a victim, then
+# a knife, in a slot of its own ("Wolf 1", "Wolf 2"). START only moves on,
+# so no Wolf can change the other's marks, and the window is the same with
+# one Wolf alive as with two (a lone Wolf leaves the second slot empty).
+WOLF_SLOTS = 2
+_VICTIM, _KNIFE = "victim", "knife"
+KILL_STEPS = tuple((slot, question) for slot in range(WOLF_SLOTS)
+                   for question in (_VICTIM, _KNIFE))
 
 
 @dataclass(frozen=True)
@@ -130,6 +138,7 @@ class Game:
     dead: dict[int, str] = field(default_factory=dict)
     night: int = 0                          # nights begun; today is day night + 1
     winner: str | None = None
+    ended_early: bool = False               # the table ended it: nobody won
     paused: bool = False
     alert: str = ""
     caption: str = ""
@@ -140,9 +149,11 @@ class Game:
     timer: Countdown | None = None
     cursor: int = 1
     chosen: int | None = None               # CHOOSE: the seat picked
-    victims: list[int] = field(default_factory=list)     # KILL: the pack's marks
-    knives: list[int] = field(default_factory=list)
-    asking_knife: bool = False
+    # KILL: each Wolf's own marks, one slot a Wolf (None: not marked)
+    victims: list[int | None] = field(default_factory=lambda: [None] * WOLF_SLOTS)
+    knives: list[int | None] = field(default_factory=lambda: [None] * WOLF_SLOTS)
+    kill_step: int = 0                      # KILL: the step of KILL_STEPS shown
+    refused: int | None = None              # the seat a press was just refused on
     actions: dict[int, int] = field(default_factory=dict)
     kill: Kill | None = None
     outcome: Night | None = None
@@ -190,7 +201,7 @@ class Game:
         if action is None:          # a button with nothing to hold taps however long
             action = self._taps().get(event.button)
         if action is not None:
-            self.alert = ""
+            self.alert, self.refused = "", None
             if action.run != self._abandon:
                 self._end_armed = False
             effects += action.run(now)
@@ -294,15 +305,20 @@ class Game:
         if turn.kind is Kind.KILL:
             taps = self._seat_keys()
             taps[Button.VOTE] = _Action(_("Mark"), self._mark)
-            taps[Button.START] = _Action(_("Victim") if self.asking_knife else _("Knife"),
-                                         self._switch_question)
+            if self.kill_step + 1 < len(KILL_STEPS):
+                slot, question = KILL_STEPS[self.kill_step + 1]
+                label = _("Knife") if question == _KNIFE else \
+                    _("Wolf {n}").format(n=slot + 1)
+                taps[Button.START] = _Action(label, self._next_kill_step)
             return taps
         return {}
 
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
         if self.stage is Stage.SETUP:
-            holds[Button.VOTE] = _Action(_("Hold: other game"), lambda now: [
+            # Short enough for the legend's box at the size floor on two
+            # lines ("Hold: next" / "game"; "Hold: other" was too wide).
+            holds[Button.VOTE] = _Action(_("Hold: next game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
@@ -337,7 +353,7 @@ class Game:
         roles = list(SETUPS[name])
         self.rng.shuffle(roles)
         self.setup, self.seats, self.dead = name, tuple(roles), {}
-        self.night, self.winner = 0, None
+        self.night, self.winner, self.ended_early = 0, None, False
         return [Warm(tuple(self.lines()))] + self._begin_deal(now)
 
     def _to_setup(self, now: float) -> list[Effect]:
@@ -356,7 +372,20 @@ class Game:
             self.alert = _("Hold BACK again to end the game.")
             return []
         effects: list[Effect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
-        return effects + self._to_setup(now)
+        return effects + self._end_early(now)
+
+    def _end_early(self, now: float) -> list[Effect]:
+        """The table ends the game: nobody wins, and the end screen shows
+        every seat's card as after a win (the table wants to know who was
+        who). Nothing is saved: after a power cut the box offers a new game."""
+        dark = self.stage in (Stage.DEAL, Stage.NIGHT)
+        self.stage, self.page, self.winner, self.ended_early = Stage.END, 0, None, True
+        self.paused, self.reading, self.timer, self.showing = False, False, None, False
+        self._end_armed, self.alert = False, ""
+        self._queue, self._line, self._speaking, self.caption = [], None, None, ""
+        self._checkpoint = None
+        effects: list[Effect] = [Ambience(False)] if dark else []
+        return effects + [Checkpoint(MODE, {})]
 
     def _shutdown(self, now: float) -> list[Effect]:
         return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
@@ -402,11 +431,14 @@ class Game:
 
     def _open_window(self, turn: Turn) -> None:
         self.showing, self._hide, self._released = False, None, False
-        self.chosen, self.victims, self.knives, self.asking_knife = None, [], [], False
-        # No seat is pointed at until NEXT or BACK is pressed: where the
-        # cursor would start depends on who acts (never on themselves, never
-        # on a Wolf for the kill), and a window must look the same whoever
-        # is dealt the role.
+        self.chosen, self.kill_step, self.refused = None, 0, None
+        self.victims, self.knives = [None] * WOLF_SLOTS, [None] * WOLF_SLOTS
+        # No seat is pointed at until NEXT or BACK is pressed, and the cursor
+        # then stops on every living seat: a window must look the same
+        # whoever is dealt the role, so nothing on it (where the cursor
+        # starts, which seats it passes over, an outline) may follow from
+        # who acts or where the Wolves sit. A seat that may not be chosen is
+        # refused only when it is chosen (see _refuse).
         self.cursor = 0
 
     def _close_window(self, turn: Turn) -> None:
@@ -426,57 +458,74 @@ class Game:
     def _wolves(self) -> list[int]:
         return [s for s in SEATS if is_wolf_team(self.seats[s - 1]) and s not in self.dead]
 
-    def _choices(self) -> list[int]:
-        """The seats the cursor may stop on in this window."""
-        living = [s for s in SEATS if s not in self.dead]
+    def _allowed(self, seat: int) -> bool:
+        """Whether this window's choice may fall on `seat` (004: nobody
+        targets themselves; the kill is on the Town, by a living Wolf)."""
         turn = self._turn()
         if turn.kind is Kind.KILL:
-            wolves = self._wolves()
-            return wolves if self.asking_knife else [s for s in living if s not in wolves]
-        if turn.kind is Kind.CHOOSE:
-            actor = self._actor(turn.role)
-            return [s for s in living if s != actor]     # nobody targets themselves
-        return living
+            wolf = is_wolf_team(self.seats[seat - 1])
+            return wolf if self._kill_question() == _KNIFE else not wolf
+        return seat != self._actor(turn.role)
 
     def _move(self, step: int) -> list[Effect]:
-        options = self._choices() if self.stage in (Stage.DEAL, Stage.NIGHT) else \
-            [s for s in SEATS if s not in self.dead]
-        if not options:
-            return []
+        options = [s for s in SEATS if s not in self.dead]     # the dead are public
         if self.cursor not in options:
             self.cursor = options[0] if step > 0 else options[-1]
             return []
         self.cursor = options[(options.index(self.cursor) + step) % len(options)]
         return []
 
-    def _choose(self, now: float) -> list[Effect]:
-        if self.cursor in self._choices():
-            self.chosen = self.cursor
+    def _refuse(self, seat: int) -> list[Effect]:
+        """The same words for every seat that may not be chosen, whatever
+        the reason: the reason (the actor's own seat, a Wolf's) is a secret
+        of whoever stands at the box."""
+        self.refused = seat
+        self.alert = _("Seat {seat} cannot be chosen here: choose another seat.").format(
+            seat=seat)
         return []
+
+    def _choose(self, now: float) -> list[Effect]:
+        if not self.cursor:
+            return []
+        if not self._allowed(self.cursor):
+            return self._refuse(self.cursor)
+        self.chosen = self.cursor
+        return []
+
+    def _kill_question(self) -> str:
+        return KILL_STEPS[self.kill_step][1]
+
+    def _kill_marks(self) -> list[int | None]:
+        """The slots of the question the kill window asks now."""
+        return self.knives if self._kill_question() == _KNIFE else self.victims
 
     def _mark(self, now: float) -> list[Effect]:
-        """Each Wolf marks a seat, a press a vote (two Wolves who agree both
-        mark the same seat); the pack's choice is the most marked, ties
-        broken at random (004). Only the last mark of each living Wolf
-        counts: a new one pushes out the oldest."""
-        marks = self.knives if self.asking_knife else self.victims
-        if self.cursor not in self._choices():
+        """The Wolf at the box marks its own slot; marking again changes
+        that mark, never the other Wolf's (004: the pack decides by
+        plurality, ties at random; see _pack_choice)."""
+        if not self.cursor:
             return []
-        marks.append(self.cursor)
-        del marks[:max(0, len(marks) - max(1, len(self._wolves())))]
+        if not self._allowed(self.cursor):
+            return self._refuse(self.cursor)
+        slot = KILL_STEPS[self.kill_step][0]
+        self._kill_marks()[slot] = self.cursor
         return []
 
-    def _switch_question(self, now: float) -> list[Effect]:
-        self.asking_knife = not self.asking_knife
+    def _next_kill_step(self, now: float) -> list[Effect]:
+        """START: on to the next step; there is no way back, so a Wolf's
+        marks are the other's to see, not to change."""
+        self.kill_step = min(self.kill_step + 1, len(KILL_STEPS) - 1)
         self.cursor = 0
         return []
 
     def _pack_choice(self) -> Kill | None:
-        """The victim and the knife by plurality of the marks, ties (and an
-        unmarked knife) broken at random, as 004 decides them."""
-        if not self.victims or not self._wolves():
+        """The victim and the knife by plurality of the Wolves' marks, ties
+        (and an unmarked knife) broken at random, as 004 decides them."""
+        victims = [s for s in self.victims if s is not None]
+        if not victims or not self._wolves():
             return None
-        return Kill(self._plurality(self.victims), self._plurality(self.knives or self._wolves()))
+        knives = [s for s in self.knives if s is not None] or self._wolves()
+        return Kill(self._plurality(victims), self._plurality(knives))
 
     def _plurality(self, marks: list[int]) -> int:
         counts = Counter(marks)
@@ -888,15 +937,24 @@ class Game:
             case Stage.DAWN:
                 return r(v, phase=Phase.DISCUSSION, title=_("Dawn {n}").format(n=self.night),
                          caption=self.caption, seats=self._ring())
-            case Stage.DISCUSSION | Stage.VOTE:
-                vote = self.stage is Stage.VOTE
-                title = _("Day {n} · Vote") if vote else _("Day {n} · Discussion")
-                words = self.caption or (self._needed_words() if vote else self._tracker_line())
+            case Stage.DISCUSSION:
                 left = self.timer.remaining(now) if self.timer is not None else 0.0
-                return r(v, phase=Phase.VOTE if vote else Phase.DISCUSSION,
-                         title=title.format(n=self.night + 1), big=self._clock(now),
-                         details=(words,), seats=self._ring(), urgent=0 < left <= 10,
-                         hint=Button.VOTE)
+                return r(v, phase=Phase.DISCUSSION,
+                         title=_("Day {n} · Discussion").format(n=self.night + 1),
+                         big=self._clock(now), details=(self.caption or self._tracker_line(),),
+                         seats=self._ring(), urgent=0 < left <= 10, hint=Button.VOTE)
+            case Stage.VOTE:
+                # The vote's clock is the box's big timer, with its bar, as a
+                # day's clock is in One Night: in the ring's middle the long
+                # call to vote would shrink it (below the size floor at
+                # 320×240). The votes needed follow the call under it.
+                t = self.timer
+                shown = t.shown_seconds(now) if t is not None else 0
+                return r(v, phase=Phase.VOTE,
+                         title=_("Day {n} · Vote").format(n=self.night + 1),
+                         big=self._clock(now), caption=self.caption or self._needed_words(),
+                         progress=min(1.0, shown / t.total) if t is not None and t.total else 0.0,
+                         urgent=0 < shown <= 10, hint=Button.VOTE)
             case Stage.POINT:
                 number = str(len(said.COUNT_IN) - self.count_in)
                 return r(v, phase=Phase.VOTE, title=_("Point at your choice"), big=number,
@@ -921,10 +979,12 @@ class Game:
         turn = self._turn()
         head = _("Night {n}").format(n=self.night) if self.stage is Stage.NIGHT else _("The deal")
         if self.turn_stage != _WAIT:
-            # Between turns: dark, the same for every setup, with no word
-            # from the box lit above the dark.
-            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, dim=True,
-                     alert="")
+            # Between turns: the same for every setup, only the line being
+            # said, with no word from the box (an alert) on it. Not veiled:
+            # without sound the call is read here, and nothing on this
+            # screen is secret (a card or a message shows only in its
+            # seat's window, while VOTE is held).
+            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, alert="")
         clock = self._clock(now)
         if turn.kind in (Kind.CARD, Kind.LOOK):
             if not self.showing:
@@ -941,22 +1001,24 @@ class Game:
             who = _("Wolves") if turn.id == "wolves" else _("Nobles")
             return r(v, phase=Phase.DISCUSSION, title=_("{who} · plan").format(who=who),
                      big=clock, caption=_("Plan in silence. Eyes closed when it ends."))
+        refused = [self.refused] if self.refused else []
         if turn.kind is Kind.KILL:
-            question = _("Who holds the knife?") if self.asking_knife else \
-                _("Whom do the Wolves kill?")
-            marks = self.knives if self.asking_knife else self.victims
-            # The pack's own seats are no victims: outlined red, passed over.
-            ring = self._ring(self.cursor, marks, () if self.asking_knife else self._wolves())
-            return r(v, phase=Phase.REFEREE, title=_("Wolves · {clock}").format(clock=clock),
-                     big=self._pointed(), details=(question, self._kill_words()),
-                     seats=ring)
+            # The step in the title: the ring's middle keeps room for the
+            # pointed seat and the marks (a tie included) at the size floor.
+            slot, asked = KILL_STEPS[self.kill_step]
+            title = _("Wolves · Wolf {n}: knife · {clock}") if asked == _KNIFE else \
+                _("Wolves · Wolf {n}: victim · {clock}")
+            marks = self._kill_marks()
+            ring = self._ring(self.cursor, [s for s in marks if s is not None], refused)
+            return r(v, phase=Phase.REFEREE, title=title.format(n=slot + 1, clock=clock),
+                     big=self._pointed(), details=(self._kill_words(marks),), seats=ring)
         role = role_name(turn.role)
         question = _ACTION_QUESTIONS[turn.role]
         chosen = [self.chosen] if self.chosen is not None else []
         return r(v, phase=Phase.REFEREE, title=_("{role} · {clock}").format(role=role,
                                                                             clock=clock),
                  big=self._pointed(), details=(_(question),),
-                 seats=self._ring(self.cursor, chosen))
+                 seats=self._ring(self.cursor, chosen, refused))
 
     def _pointed(self) -> str:
         """The seat a turn's buttons point at; a hint before the first press."""
@@ -995,10 +1057,15 @@ class Game:
                           cursor=s == cursor, marked=s in marked, refused=s in refused)
                      for s in SEATS)
 
-    def _kill_words(self) -> str:
-        victim = " ".join(str(s) for s in self.victims) or "–"
-        knife = " ".join(str(s) for s in self.knives) or "–"
-        return _("Victim: {victim} · Knife: {knife}").format(victim=victim, knife=knife)
+    def _kill_words(self, marks: Sequence[int | None]) -> str:
+        """Each Wolf's mark for the question asked, and a tie said as one."""
+        first, second = (str(s) if s is not None else "–" for s in marks)
+        if None not in marks and marks[0] != marks[1]:
+            # TRANSLATORS: the two Wolves marked different seats: the box
+            # draws one of them at random (004). Keep it short: one line.
+            return _("Wolf 1: {first} · Wolf 2: {second} · a tie").format(
+                first=first, second=second)
+        return _("Wolf 1: {first} · Wolf 2: {second}").format(first=first, second=second)
 
     def _tracker_line(self) -> str:
         possible = self.possible()
@@ -1017,7 +1084,7 @@ class Game:
         shown = self._end_pages()
         page = self.page % len(shown)
         title = {"town": _("The Town wins"), "wolves": _("The Wolves win"),
-                 "draw": _("A draw")}.get(self.winner or "", _("The end"))
+                 "draw": _("A draw")}.get(self.winner or "", _("Game ended early"))
         if len(shown) > 1:
             title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
                                                         pages=len(shown))
@@ -1093,7 +1160,7 @@ class Game:
             # Only the living act (those killed tonight die at dawn).
             for actor, target in self.actions.items():
                 assert actor != target and actor not in self.dead
-        if self.stage is Stage.END:
+        if self.stage is Stage.END and not self.ended_early:
             assert self.winner == rules.winner(self.seats, set(self.dead), self.night)
 
 

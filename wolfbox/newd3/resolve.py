@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 from ..errors import UserError
 from ..i18n import _
 from .roles import INFORMATION, ROLES, SHEEP, WOLF, Ability, ability_of, is_wolf_team
+from .rules import winner
 from .setups import PLAYERS, setup_of
 
 # What a result holds, by role: {"wolf": bool}, {"role": id}, {"told": seat}
@@ -136,6 +137,18 @@ def _check(players: Sequence[str], dead: Set[int], actions: Mapping[int, int],
                              "of one of A1..C3, in seat order"))
     for seat in dead:
         _seat(seat, _("dead seat"))
+    # A night follows only a day that ended with nobody winning: after the
+    # last Wolf's death, or once the Wolves are as many as the Town, the
+    # game is over and no night is played (004 "Winning").
+    won = winner(players, dead, 0)
+    if won == "town":
+        raise IllegalNight(_("both Wolves are dead, so the Town has already won: a night is "
+                             "played only while a Wolf is alive and the Town outnumbers "
+                             "the Wolves"))
+    if won is not None:
+        raise IllegalNight(_("the Wolves are as many as the Town, so they have already won: "
+                             "a night is played only while a Wolf is alive and the Town "
+                             "outnumbers the Wolves"))
     for actor, target in actions.items():
         _seat(actor, _("actor"))
         _seat(target, _("target"))

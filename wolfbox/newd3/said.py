@@ -10,7 +10,7 @@ of a game waits for the voice. The words are the box's own; the facts are
 from __future__ import annotations
 
 from ..i18n import N_, _, ngettext
-from .roles import ROLES, role_name, team_name, team_of
+from .roles import ROLES, Team, role_name, team_of
 from .rules import MAX_NIGHTS, votes_needed
 from .setups import PLAYERS
 from .turns import CALLS, deal_turns, night_turns
@@ -50,11 +50,19 @@ def killed(seat: int) -> str:
     return _("Seat {seat} was killed in the night.").format(seat=seat)
 
 
+# Every death reveals the role and the team (004): a sentence for each team,
+# so each language says the team its own way rather than tacking its name on.
+WAS = {
+    # TRANSLATORS: said after a death, e.g. "Seat 5 was the Chef, on the Town's side."
+    Team.TOWN: N_("Seat {seat} was the {role}, on the Town's side."),
+    # TRANSLATORS: said after a death, e.g. "Seat 2 was the Alchemist, on the Wolves' side."
+    Team.WOLVES: N_("Seat {seat} was the {role}, on the Wolves' side."),
+}
+
+
 def was(seat: int, role: str) -> str:
     """Every death reveals the role and the team (004)."""
-    # TRANSLATORS: "Seat 5 was the Chef, Town." said after a death.
-    return _("Seat {seat} was the {role}, {team}.").format(
-        seat=seat, role=role_name(role), team=team_name(team_of(role)))
+    return _(WAS[team_of(role)]).format(seat=seat, role=role_name(role))
 
 
 def silent(seat: int) -> str:

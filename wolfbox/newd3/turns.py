@@ -24,14 +24,19 @@ screen 0.5 s, reading at 250 words a minute), one player's choice takes:
                                                               ~ 10 s
 
 and the window adds half as much again for a slow reader or a second
-thought: 15 s. The Wolves' kill is two choices made by two players who
-must first agree by pointing (about 5 s), so 25 s. Reading a message is
-finding the box (2 s), holding VOTE until it shows (the buttons' hold
-time, 2 s), reading up to two short sentences (2.9 s) and a mental step:
-about 8 s, so 10 s. A card in the deal has a longer note and is new to
-its player: about 11 s, so 14 s. The coordination turns keep 004's 30 s:
-planning takes what it takes. All of them can be changed in the
-`[timed]` section of the config.
+thought: 15 s. In the Wolves' kill each Wolf marks a victim and a knife in
+a slot of its own, one Wolf after the other (so neither can change the
+other's marks). They decided in their planning turn, so each Wolf only
+steps and marks twice (2 x (2.0 + 0.5) + 2 x 0.5 for START = 6 s), after
+finding the box and reading its question once for the pair (4.8 s), with
+the second Wolf leaning in as the first leans back (about 2 s): about
+19 s, and 25 s with a third again (less slack than a choice gets, since
+nothing is left to decide). Reading a message is finding the box (2 s),
+holding VOTE until it shows (the buttons' hold time, 2 s), reading up to
+two short sentences (2.9 s) and a mental step: about 8 s, so 10 s. A
+card in the deal has a longer note and is new to its player: about 11 s,
+so 14 s. The coordination turns keep 004's 30 s: planning takes what it
+takes. All of them can be changed in the `[timed]` section of the config.
 """
 
 from __future__ import annotations
@@ -104,8 +109,8 @@ CALLS: tuple[Call, ...] = (
          N_("Guard, open your eyes and choose a seat to protect."),
          N_("Guard, close your eyes."), GUARD),
     Call(KILL, Kind.KILL,
-         N_("Wolves, open your eyes. Mark your victim with VOTE, then press START and "
-            "mark who holds the knife."),
+         N_("Wolves, open your eyes. One Wolf at a time: mark a victim with VOTE, press "
+            "START, mark who holds the knife, press START for the other Wolf."),
          N_("Wolves, close your eyes.")),
     Call(SEER, Kind.CHOOSE,
          N_("Seer, open your eyes and choose a seat to inspect."),
