@@ -11,7 +11,10 @@ Every text has an area; it is drawn at its preferred size if it fits
 there, else smaller down to the floor, wrapped at word boundaries, and
 never cut. The core pages long texts (wolfbox.pages) so that a page always
 fits at the floor; a text that still does not is drawn below the floor
-rather than cut, and a warning is logged once.
+rather than cut, and a warning is logged once. Chinese is drawn in runs
+from the system's CJK face, everything else from DejaVu (Type). Every
+text reads at 4.5:1 or more (WCAG AA) on what it is drawn on; at night
+the words are drawn above the veil in the darkest shade that still does.
 
 The painter records every text of its last draw (`Painter.drawn`): what,
 at which size, where its ink landed and in which area, for the tests.
