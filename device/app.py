@@ -333,6 +333,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     sinks: list[Callable[[Effect], None]] = [narrator.apply]
     if shown == "headless":
         terminal = TerminalScreen()
+        opened.callback(terminal.close)     # no private screen left behind at exit
         screen: WindowScreen | TerminalScreen = terminal
 
         def echo(effect: Effect) -> None:

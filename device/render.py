@@ -11,7 +11,10 @@ Every text has an area; it is drawn at its preferred size if it fits
 there, else smaller down to the floor, wrapped at word boundaries, and
 never cut. The core pages long texts (wolfbox.pages) so that a page always
 fits at the floor; a text that still does not is drawn below the floor
-rather than cut, and a warning is logged once.
+rather than cut, and a warning is logged once. Chinese is drawn in runs
+from the system's CJK face, everything else from DejaVu (Type). Every
+text reads at 4.5:1 or more (WCAG AA) on what it is drawn on; at night
+the words are drawn above the veil in the darkest shade that still does.
 
 The painter records every text of its last draw (`Painter.drawn`): what,
 at which size, where its ink landed and in which area, for the tests.
@@ -22,7 +25,8 @@ from __future__ import annotations
 import functools
 import logging
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
@@ -33,7 +37,7 @@ import pygame
 
 from wolfbox import pages
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
-from wolfbox.i18n import _
+from wolfbox.i18n import N_, _
 from wolfbox.view import Phase, Seat, View
 
 log = logging.getLogger("wolfbox.device")
@@ -53,18 +57,17 @@ URGENT = (240, 70, 60)   # the timer's last seconds
 PAUSED = (250, 210, 80)
 LOVER = (236, 120, 170)  # a seat marked in an entry (the Lovers)
 NIGHT_DIM = 232          # alpha of the black veil at night (0..255)
+NIGHT_CONTRAST = 6.0     # text above the veil: the darkest shade reading at this (AA: 4.5)
 
 Color = tuple[int, int, int]
 
 
 class Face(StrEnum):
-    """The typefaces, by file name in FONT_DIR; the CJK ones are the
-    system's (cjk_font_file), for any text with Chinese in it."""
+    """The typefaces, by file name in FONT_DIR. Chinese characters in any
+    of them are drawn from the system's CJK font (cjk_font_file): see Type."""
     SANS = "DejaVuSans.ttf"
     BOLD = "DejaVuSans-Bold.ttf"
     CONDENSED = "DejaVuSansCondensed.ttf"
-    CJK = "cjk"
-    CJK_BOLD = "cjk-bold"
 
 
 FONT_DIR = Path(str(resources.files("wolfbox") / "fonts"))
@@ -97,17 +100,109 @@ def cjk_font_file() -> str | None:
     return found if found and Path(found).is_file() and "DejaVu" not in found else None
 
 
-def line_step(font: pygame.font.Font) -> int:
-    """The height of one line: the font's line size, or the height it
-    renders a line at where that is more (a CJK face draws a pixel taller)."""
-    return max(font.get_linesize(), font.size("Ég中")[1])
+def covers(font: pygame.font.Font, chars: str) -> bool:
+    """Whether `font` has a glyph of its own for each of `chars`, asked of
+    the font itself: a missing glyph draws as the font's box (.notdef), the
+    same box as a code point no font has."""
+    def ink(char: str) -> bytes:
+        return pygame.image.tobytes(font.render(char, True, (255, 255, 255), (0, 0, 0)), "RGB")
+    box = ink("\uffff")
+    return all(ink(c) != box for c in chars if not c.isspace())
 
 
-def cjk_faces(block_faces: tuple[Face, ...], paragraphs: Sequence[str]) -> tuple[Face, ...]:
-    """The faces for a text: a CJK face where it has Chinese in it."""
-    if not any(pages.is_wide(c) for p in paragraphs for c in p):
-        return block_faces
-    return (Face.CJK_BOLD,) if Face.BOLD in block_faces else (Face.CJK,)
+CJK_PROBE = "中文座位"      # a CJK face is usable when it draws these
+
+
+class Type:
+    """A face at one size, drawn in runs: Chinese characters from the CJK
+    font, everything else (digits, Latin, punctuation) from the face itself,
+    on one baseline. A single font seldom has both: Droid Sans Fallback
+    draws every digit as a box, DejaVu every Chinese character. Measuring
+    goes through the same runs, so wrapping and paging see what is drawn."""
+
+    def __init__(self, latin: pygame.font.Font, cjk: pygame.font.Font | None) -> None:
+        self.latin, self.cjk = latin, cjk
+
+    def runs(self, text: str) -> list[tuple[str, pygame.font.Font]]:
+        """`text` cut where it changes between Chinese and the rest."""
+        if self.cjk is None or not pages.has_wide(text):
+            return [(text, self.latin)]
+        return [(run, self.cjk if wide else self.latin) for run, wide in pages.wide_runs(text)]
+
+    def _fonts(self, wide: bool) -> list[pygame.font.Font]:
+        return [self.latin, self.cjk] if wide and self.cjk is not None else [self.latin]
+
+    def step(self, wide: bool = False) -> int:
+        """The height of one line (with Chinese in the text: of either font's),
+        or the height a line renders at where that is more."""
+        return max(max(f.get_linesize(), f.size("Ég中")[1]) for f in self._fonts(wide))
+
+    def size(self, text: str) -> tuple[int, int]:
+        runs = self.runs(text)
+        if len(runs) == 1:
+            return runs[0][1].size(text)
+        return sum(f.size(run)[0] for run, f in runs), \
+            max(self._ascent(runs) - f.get_ascent() + f.size(run)[1] for run, f in runs)
+
+    @staticmethod
+    def _ascent(runs: list[tuple[str, pygame.font.Font]]) -> int:
+        return max(f.get_ascent() for _run, f in runs)
+
+    def render(self, text: str, color: Color) -> pygame.Surface:
+        """`text` in `color` on a transparent surface, each run on the baseline."""
+        runs = self.runs(text)
+        if len(runs) == 1:
+            return runs[0][1].render(text, True, color)
+        base = self._ascent(runs)
+        images = [(f.render(run, True, color), base - f.get_ascent()) for run, f in runs]
+        out = pygame.Surface((sum(img.get_width() for img, _y in images),
+                              max(y + img.get_height() for img, y in images)), pygame.SRCALPHA)
+        x = 0
+        for img, y in images:
+            # The runs do not overlap: the larger alpha is the run's own.
+            out.blit(img, (x, y), special_flags=pygame.BLEND_RGBA_MAX)
+            x += img.get_width()
+        return out
+
+
+def is_wide_text(paragraphs: Sequence[str]) -> bool:
+    return any(pages.has_wide(p) for p in paragraphs)
+
+
+def luminance(color: Color) -> float:
+    """Relative luminance (WCAG 2), 0 for black to 1 for white."""
+    def linear(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = color
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast(a: Color, b: Color) -> float:
+    """WCAG's contrast ratio, 1 to 21: text reads from 4.5 (AA)."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def veiled(color: Color) -> Color:
+    """`color` under the night's veil."""
+    return (round(color[0] * (255 - NIGHT_DIM) / 255), round(color[1] * (255 - NIGHT_DIM) / 255),
+            round(color[2] * (255 - NIGHT_DIM) / 255))
+
+
+@functools.cache
+def night_color(color: Color) -> Color:
+    """`color` for text at night, drawn above the veil: the darkest shade of
+    it that still reads (NIGHT_CONTRAST over the veiled background), so a
+    table without sound can read the calls while the screen stays near black."""
+    ground = veiled(BG)
+    for step in range(101):
+        shade = (round(color[0] * step / 100), round(color[1] * step / 100),
+                 round(color[2] * step / 100))
+        if contrast(shade, ground) >= NIGHT_CONTRAST:
+            return shade
+    return color
+
 
 # Preferred sizes (logical px); each text shrinks from here to the floor.
 TITLE_PX = 26
@@ -164,36 +259,63 @@ class Block:
     gap: float = 4           # logical px between paragraphs, when there is room
 
 
+NO_CJK = N_("No Chinese font: install fonts-wqy-microhei")
+
+
 @dataclass
 class Painter:
     """Draws views onto a surface of any size; keeps fonts per face and size."""
     font_dir: Path | None = FONT_DIR
+    # Where the CJK font is (None: there is none); asked once, when Chinese is first drawn.
+    cjk_font: Callable[[], str | None] = cjk_font_file
     drawn: list[Drawn] = field(default_factory=list)   # every text of the last draw
-    _fonts: dict[tuple[Face, int], pygame.font.Font] = field(default_factory=dict)
+    _fonts: dict[tuple[Face, int], Type] = field(default_factory=dict)
     _caps: dict[tuple[Face, int], int] = field(default_factory=dict)
     _fits: dict[tuple, Fit | None] = field(default_factory=dict)
     _missing: bool = False
+    _cjk_file: str | None = None
+    _cjk_known: bool = False
     _warned: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------------ fonts
-    def font(self, px: int, face: Face = Face.SANS) -> pygame.font.Font:
+    def font(self, px: int, face: Face = Face.SANS) -> Type:
         px = max(SMALLEST_PX, px)
-        f = self._fonts.get((face, px))
-        if f is None:
-            f = pygame.font.Font(self._font_file(face), px)
-            if face is Face.CJK_BOLD:
-                f.bold = True              # the CJK faces have no bold of their own
-            self._fonts[(face, px)] = f
-        return f
+        t = self._fonts.get((face, px))
+        if t is None:
+            cjk = None
+            if self.cjk_file() is not None:
+                cjk = pygame.font.Font(self.cjk_file(), px)
+                cjk.bold = face is Face.BOLD       # the CJK faces have no bold of their own
+            t = Type(pygame.font.Font(self._font_file(face), px), cjk)
+            self._fonts[(face, px)] = t
+        return t
 
-    def _font_file(self, face: Face) -> str | None:
-        if face in (Face.CJK, Face.CJK_BOLD):
-            found = cjk_font_file()
-            if found is None and "cjk" not in self._warned:
-                self._warned.add("cjk")
+    def cjk_file(self) -> str | None:
+        """The CJK font, if there is one that draws Chinese (asked of the font
+        itself: fontconfig offers its best match even without Chinese)."""
+        if not self._cjk_known:
+            self._cjk_known = True
+            path = self.cjk_font()
+            if path is not None and not covers(pygame.font.Font(path, 24), CJK_PROBE):
+                log.warning(_("font {path} has no Chinese characters: install "
+                              "fonts-wqy-microhei (or fonts-noto-cjk)").format(path=path))
+                path = None
+            elif path is None:
                 log.warning(_("no font with Chinese characters found: install "
                               "fonts-wqy-microhei (or fonts-noto-cjk)"))
-            return found if found is not None else self._font_file(Face.SANS)
+            self._cjk_file = path
+        return self._cjk_file
+
+    def notice(self, view: View) -> str:
+        """The painter's own notice for the start screen: Chinese to show and
+        no font to show it with. In the box's language where that can be
+        drawn, else in English (a notice drawn as boxes says nothing)."""
+        if not is_wide_text(_texts(view)) or self.cjk_file() is not None:
+            return ""
+        said = _(NO_CJK)
+        return NO_CJK if is_wide_text((said,)) else said
+
+    def _font_file(self, face: Face) -> str | None:
         if self.font_dir is None or self._missing:
             return None
         path = self.font_dir / face.value
@@ -209,7 +331,7 @@ class Painter:
         key = (face, max(SMALLEST_PX, px))
         cap = self._caps.get(key)
         if cap is None:
-            cap = self.font(px, face).render("H", True, TEXT).get_bounding_rect().height
+            cap = self.font(px, face).render("H", TEXT).get_bounding_rect().height
             self._caps[key] = cap
         return cap
 
@@ -222,6 +344,9 @@ class Painter:
 
     # ---------------------------------------------------------------- drawing
     def draw(self, surface: pygame.Surface, view: View, notice: str = "") -> None:
+        own = self.notice(view)
+        if own and own not in notice.split("; "):
+            notice = "; ".join(n for n in (notice, own) if n)
         _Draw(self, surface, view, notice).all()
 
     # --------------------------------------------------------------- fitting
@@ -249,7 +374,8 @@ class Painter:
         font = self.font(px, face)
         paras = tuple(tuple(self.wrap(p, px, width, face)) for p in block.paragraphs if p)
         lines = sum(len(p) for p in paras)
-        height = lines * line_step(font) + gap * max(0, len(paras) - 1)
+        height = lines * font.step(is_wide_text(block.paragraphs)) \
+            + gap * max(0, len(paras) - 1)
         wide = all(font.size(line)[0] <= width for p in paras for line in p)
         return paras, height, wide
 
@@ -265,7 +391,7 @@ class Painter:
             return self._fits[key]
         found: Fit | None = None
         gap = max(1, round(block.gap * s))
-        for face in cjk_faces(block.faces, block.paragraphs):
+        for face in block.faces:
             low = self.floor_px(s, face)
             sizes = range(max(top, low), low - 1, -1) if floor else range(low - 1,
                                                                             SMALLEST_PX - 1, -1)
@@ -298,15 +424,26 @@ class Painter:
         got = self.fit(block, s, width, height, floor=False)
         if got is not None:
             return got
-        face = cjk_faces(block.faces, block.paragraphs)[-1]
+        face = block.faces[-1]
         paras, h, _wide = self.layout(block, SMALLEST_PX, face, width, 0)
         return Fit(face, SMALLEST_PX, paras, h, under=True)
 
     def warn(self, text: str) -> None:
-        if text not in self._warned:
-            self._warned.add(text)
+        """Log a text drawn below the floor, once: a text that differs only in
+        its figures (a clock running down, a count) is the same text, so a
+        timer that does not fit says so once, not every second."""
+        key = re.sub(r"\d+", "#", text)
+        if key not in self._warned:
+            self._warned.add(key)
             log.warning(_("text too long for its place on the screen, drawn below the "
                           "size floor: {text!r}").format(text=text))
+
+
+def _texts(view: View) -> tuple[str, ...]:
+    """Every text of a view that the screen may draw."""
+    return (view.title, view.big, view.caption, *view.details,
+            *(label for _b, label in view.legend), *(label for _b, label in view.holds),
+            view.footer, view.status, view.alert)
 
 
 class _Draw:
@@ -319,6 +456,7 @@ class _Draw:
         self.s = min(w / LOGICAL[0], h / LOGICAL[1])
         self.ox, self.oy = (w - LOGICAL[0] * self.s) / 2, (h - LOGICAL[1] * self.s) / 2
         self.layer = 0
+        self.above_veil: list[tuple[pygame.Surface, tuple[int, int]]] = []
         painter.drawn = []
 
     # ----------------------------------------------------------------- units
@@ -334,8 +472,9 @@ class _Draw:
     def px(self, logical: float) -> int:
         return max(1, round(logical * self.s))
 
-    def floor_linesize(self, face: Face = Face.SANS) -> int:
-        return line_step(self.p.font(self.p.floor_px(self.s, face), face))
+    def floor_linesize(self, face: Face = Face.SANS, wide: bool = False) -> int:
+        """A line's height at the floor (`wide`: of a text with Chinese in it)."""
+        return self.p.font(self.p.floor_px(self.s, face), face).step(wide)
 
     # --------------------------------------------------------------- drawing
     def all(self) -> None:
@@ -359,6 +498,8 @@ class _Draw:
             veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
             veil.fill((0, 0, 0, NIGHT_DIM))
             surface.blit(veil, (0, 0))
+            for img, pos in self.above_veil:
+                surface.blit(img, pos)
         if view.alert:                          # above the night's veil: it is about the box
             self.alert()
 
@@ -366,7 +507,7 @@ class _Draw:
              valign: str = "top") -> None:
         """Draw a fitted block in its area, line by line, recording each line."""
         font = self.p.font(fit.px, fit.face)
-        step = line_step(font)
+        step = font.step(is_wide_text([line for p in fit.paragraphs for line in p]))
         gap = (area.height - fit.height) if valign == "bottom" else \
             (area.height - fit.height) // 2 if valign == "center" else 0
         gaps = max(0, len(fit.paragraphs) - 1)
@@ -377,7 +518,7 @@ class _Draw:
         y = area.top + max(0, gap)
         for para in fit.paragraphs:
             for line in para:
-                img = font.render(line, True, color)
+                img = font.render(line, self.shade(color))
                 r = img.get_rect(top=y)
                 if align == "left":
                     r.left = area.left
@@ -385,13 +526,24 @@ class _Draw:
                     r.right = area.right
                 else:
                     r.centerx = area.centerx
-                self.surface.blit(img, r)
+                self.put(img, r.topleft)
                 ink = img.get_bounding_rect().move(r.topleft)
                 if ink.width and ink.height:
                     self.p.drawn.append(Drawn(line, fit.px, fit.face, ink, area.copy(),
                                               self.layer))
                 y += step
             y += para_gap
+
+    def shade(self, color: Color) -> Color:
+        """A text's colour: at night the darkest that still reads (night_color)."""
+        return night_color(color) if self.view.dim and not self.layer else color
+
+    def put(self, img: pygame.Surface, pos: tuple[int, int]) -> None:
+        """Blit a text; at night above the veil, which darkens the rest."""
+        if self.view.dim and not self.layer:
+            self.above_veil.append((img, pos))
+        else:
+            self.surface.blit(img, pos)
 
     def block(self, block: Block, area: pygame.Rect, valign: str = "top") -> Fit:
         fit = self.p.fit_or_shrink(block, self.s, area.width, area.height)
@@ -434,12 +586,12 @@ class _Draw:
         """The timer or a setting's value, as large as fits (by its ink)."""
         view = self.view
         color = PAUSED if view.paused else URGENT if view.urgent else TEXT
-        face = cjk_faces((Face.BOLD,), (view.big,))[0]
+        face = Face.BOLD
         top = self.px(pref)
         low = self.p.floor_px(self.s, face)
         size = top
         while True:
-            img = self.p.font(size, face).render(view.big, True, color)
+            img = self.p.font(size, face).render(view.big, self.shade(color))
             ink = img.get_bounding_rect()
             if ink.width <= area.width and ink.height <= area.height or size <= SMALLEST_PX:
                 break
@@ -450,7 +602,7 @@ class _Draw:
                 self.p.warn(view.big)
             size = smaller if smaller >= low or size <= low else low
         pos = (area.centerx - ink.centerx, area.centery - ink.centery)
-        self.surface.blit(img, pos)
+        self.put(img, pos)
         self.p.drawn.append(Drawn(view.big, size, face, ink.move(pos), area.copy(), self.layer))
 
     # ----------------------------------------------------------------- phases
@@ -592,7 +744,8 @@ class _Draw:
         # room: the value stays in one place from one setting to the next.
         if view.details:
             name = Block(view.details[:1], NAME_PX, TEXT, (Face.BOLD, Face.CONDENSED))
-            fit = self.p.fit_or_shrink(name, self.s, width, 2 * self.floor_linesize(Face.BOLD))
+            fit = self.p.fit_or_shrink(name, self.s, width, 2 * self.floor_linesize(
+                Face.BOLD, is_wide_text(name.paragraphs)))
             self.text(fit, pygame.Rect(left, top, width, fit.height), TEXT)
             top += fit.height
         self.middle(top + self.px(4), Block(view.details[1:], SMALL_PX, NOTE),

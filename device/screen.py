@@ -106,12 +106,26 @@ class WindowScreen:
             self.surface = surface
 
 
+# The terminal's alternate screen (xterm, VT220 and after; every terminal
+# emulator in use): what is drawn there is gone from the terminal, with no
+# trace in its scrollback, once it is left.
+ALT_SCREEN_ON = "\x1b[?1049h"
+ALT_SCREEN_OFF = "\x1b[?1049l"
+CLEAR = "\x1b[H\x1b[2J"
+
+
 @dataclass
 class TerminalScreen:
     """Headless: the screen's state as text lines in the terminal.
 
     A new line whenever anything but the running timer changes; the timer
     itself is rewritten in place when the output is a terminal.
+
+    A private view (View.private: a seat's card, a night's choice) must not
+    stay in the terminal: on a terminal it is drawn on the alternate screen,
+    redrawn in place, and gone when its window ends (the public lines come
+    back as they were); into a pipe or a log, one placeholder line stands
+    for the whole window, whatever it showed.
     """
     out: TextIO = field(default_factory=lambda: sys.stdout)
     # The key that presses each button, once the terminal's keys are read:
@@ -123,10 +137,17 @@ class TerminalScreen:
         self._tty = self.out.isatty()
         self._status_open = False
         self._noticed = ""
+        self._private = False              # a private window is open
+        self._said: list[str] = []         # spoken in it: public, printed again after it
         self.flips = 0
 
     def show(self, view: View, notice: str) -> None:
         self.flips += 1
+        if view.private:
+            self._show_private(view, notice)
+            return
+        if self._private:
+            self._end_private()
         last, self._last = self._last, view
         # A hold in progress fills a box on the screen; here it changes nothing.
         timer_only = last is not None and notice == self._noticed and \
@@ -148,6 +169,10 @@ class TerminalScreen:
             elif self._tty and view.big != last.big:   # a timer, rewritten in place
                 self._write(f"\r  {view.big:>6}", newline=False)
             return
+        self._write("\n".join(self._block(view, notice)))
+
+    def _block(self, view: View, notice: str) -> list[str]:
+        """The view as lines: the title, the ring, the texts, the legend."""
         legend = "  ".join(
             f"[{self.keys[b]}] {b.value.upper()}: {label}" if b in self.keys
             else f"[{b.value.upper()}] {label}" for b, label in self._labels(view))
@@ -167,7 +192,41 @@ class TerminalScreen:
         lines.append(f"   {legend}" if legend else "   " + _("(no buttons active)"))
         if view.footer:
             lines.append(f"   {view.footer}")
-        self._write("\n".join(lines))
+        return lines
+
+    def _show_private(self, view: View, notice: str) -> None:
+        """A private view: on the alternate screen, redrawn whole at each
+        change; into a pipe, the placeholder once for the window."""
+        if not self._private:
+            self._private, self._said = True, []
+            if not self._tty:
+                self._write("   " + _("[a private screen: not printed where it would stay "
+                                      "(run in a terminal to see it)]"))
+                return
+            self._write(ALT_SCREEN_ON, newline=False)
+            self._status_open = False
+            self._last = None
+        if not self._tty or view == self._last:
+            return
+        self._last = view
+        self._write(CLEAR + "\n".join(self._block(view, notice) + self._said))
+
+    def _end_private(self) -> None:
+        """The private window is over: the secret leaves the terminal; the
+        public screen is drawn again in full."""
+        self._private, self._last = False, None
+        if self._tty:
+            self._write(ALT_SCREEN_OFF, newline=False)
+            self._status_open = False
+            for line in self._said:                 # what was said aloud stays on record
+                self._write(line)
+        self._said = []
+
+    def close(self) -> None:
+        """Leave the alternate screen if a private window is open: a box
+        stopped in the middle of a seat's turn leaves no card behind."""
+        if self._private:
+            self._end_private()
 
     @staticmethod
     def _labels(view: View) -> list[tuple[Button, str]]:
@@ -181,7 +240,10 @@ class TerminalScreen:
         return out
 
     def say(self, text: str) -> None:
-        self._write(f'   >> "{text}"')
+        line = f'   >> "{text}"'
+        if self._private and self._tty:
+            self._said.append(line)
+        self._write(line)
 
     def resized(self) -> None:
         pass

@@ -10,10 +10,12 @@ rule and deck note, paged by wolfbox.pages at its budget.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 
 import pygame
 import pytest
@@ -21,13 +23,14 @@ import pytest
 from wolfbox import lines, pages
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.config import Config
-from wolfbox.device.render import Painter, render_view
+from wolfbox.device import render
+from wolfbox.device.render import CJK_FONTS, FONT_DIR, Painter, render_view
 from wolfbox.device.screenshots import SPECIAL_DECK, notices, round_views
 from wolfbox.i18n import _, speaking
 from wolfbox.night import NightOptions, all_lines, setup_notes
 from wolfbox.presets import PRESETS, describe
 from wolfbox.roles import ROLES
-from wolfbox.view import Phase, View
+from wolfbox.view import Phase, Seat, View
 
 SIZES = [(480, 320), (320, 240)]
 CAP = 16                     # px at 480×320: the smallest capitals the table reads
@@ -61,9 +64,49 @@ def painter() -> Iterator[Painter]:
 # --------------------------------------------------------------- the checks
 
 def cap_height(painter: Painter, d) -> int:
-    """An "H" at the line's font and size, measured by its ink."""
-    return painter.font(d.px, d.face).render("H", True, (255, 255, 255)) \
-        .get_bounding_rect().height
+    """An "H" at the line's font and size, measured by its ink; with Chinese
+    in the line, the smaller of that and a "中"."""
+    font = painter.font(d.px, d.face)
+    probes = ("H", "中") if pages.width(d.text) > len(d.text) else ("H",)
+    return min(font.render(c, (255, 255, 255)).get_bounding_rect().height for c in probes)
+
+
+def relative_luminance(color) -> float:
+    """WCAG 2's relative luminance of an sRGB colour."""
+    def linear(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    return 0.2126 * linear(color[0]) + 0.7152 * linear(color[1]) + 0.0722 * linear(color[2])
+
+
+def measured_contrast(surface: pygame.Surface, ink: pygame.Rect) -> tuple[float, tuple, tuple]:
+    """A line's contrast as it landed on the surface: its ground is the most
+    common colour just around its ink, its colour the pixel inside the ink
+    that differs most from the ground in brightness (an antialiased edge
+    only lowers it)."""
+    screen = surface.get_rect()
+    around = ink.inflate(4, 4).clip(screen)
+    strips = [pygame.Rect(around.left, around.top, around.width, 2),
+              pygame.Rect(around.left, around.bottom - 2, around.width, 2),
+              pygame.Rect(around.left, around.top, 2, around.height),
+              pygame.Rect(around.right - 2, around.top, 2, around.height)]
+    ring: collections.Counter = collections.Counter()
+    for strip in strips:
+        b = pygame.image.tobytes(surface.subsurface(strip.clip(screen)), "RGB")
+        ring.update(zip(b[0::3], b[1::3], b[2::3], strict=True))
+    ground = ring.most_common(1)[0][0]
+    inside = surface.subsurface(ink).copy()   # (grayscale() misreads a subsurface)
+    gray = pygame.image.tobytes(pygame.transform.grayscale(inside), "RGB")[0::3]
+    g = relative_luminance(ground)
+    level = 0.299 * ground[0] + 0.587 * ground[1] + 0.114 * ground[2]
+    lighter = max(gray) - level > level - min(gray)
+    at = gray.index(max(gray) if lighter else min(gray))
+    ink_color = tuple(inside.get_at((at % ink.width, at // ink.width)))[:3]
+    light, dark = sorted((relative_luminance(ink_color), g), reverse=True)
+    return (light + 0.05) / (dark + 0.05), ink_color, ground
+
+
+AA = 4.5                     # WCAG AA: the least contrast a text may have
 
 
 def words(text: str) -> str:
@@ -97,6 +140,14 @@ def check(painter: Painter, view: View, size: tuple[int, int], notice: str = "")
         assert d.area.contains(d.rect), f"{where}: outside its area {d.area}: {d.rect}"
         assert screen.contains(d.rect), f"{where}: off the screen: {d.rect}"
         assert cap_height(painter, d) >= CAP * s, f"{where}: {d.px} px is under the floor"
+    # The alert is drawn over the rest on purpose: what it covers is not read.
+    alert = [d.area.inflate(round(24 * s), round(24 * s)) for d in drawn if d.layer]
+    for d in drawn:
+        if not d.layer and d.rect.collidelist(alert) >= 0:
+            continue
+        ratio, ink, ground = measured_contrast(surface, d.rect)
+        assert ratio >= AA, f"{d.text!r} at {size} in {view.phase}: {ink} on {ground} is " \
+            f"{ratio:.2f}:1, under {AA}:1"
     for a, b in itertools.combinations(drawn, 2):
         if a.layer == b.layer:
             assert not a.rect.colliderect(b.rect), f"{a.text!r} overlaps {b.text!r} at {size}"
@@ -356,3 +407,114 @@ def test_without_its_font_files_the_painter_uses_pygames_font_and_says_so_once(
     assert {d.text for d in painter.drawn} >= {"Discussion", "4:43", "Go!", "Pause"}
     for d in painter.drawn:
         assert cap_height(painter, d) >= CAP
+
+
+# ------------------------------------------------------------ Chinese faces
+
+def installed_cjk_fonts() -> list:
+    """Each CJK face on the painter's list, skipped where it is not installed."""
+    return [pytest.param(path, id=Path(path).stem,
+                         marks=pytest.mark.skipif(not Path(path).is_file(),
+                                                  reason=f"{path} is not installed"))
+            for path in CJK_FONTS]
+
+
+def picture(painter: Painter, view: View, size=(480, 320)) -> bytes:
+    return pygame.image.tobytes(render_view(view, size, "", painter), "RGB")
+
+
+@pytest.mark.parametrize("path", installed_cjk_fonts())
+def test_chinese_lines_show_real_digits_and_characters_in_every_cjk_face(path):
+    """Droid Sans Fallback has no digits: a line set wholly in it shows every
+    seat number and clock as the same box. Two texts that differ in one
+    character must draw differently, Latin, digit or Chinese."""
+    pygame.display.init()
+    pygame.font.init()
+    painter = Painter(cjk_font=lambda: path)
+    base = View(phase=Phase.DISCUSSION, title="第2天 · 座位 3", big="2:30",
+                caption="还剩2:30分钟。座位 3 先说。", legend=ROUND_LEGEND)
+    first = picture(painter, base)
+    for changed in (dataclasses.replace(base, title="第2天 · 座位 8"),
+                    dataclasses.replace(base, title="第5天 · 座位 3"),
+                    dataclasses.replace(base, title="第2天 · 坐位 3"),
+                    dataclasses.replace(base, caption="还剩2:40分钟。座位 3 先说。"),
+                    dataclasses.replace(base, caption="还剩2:30分钟。座位 7 先说。"),
+                    dataclasses.replace(base, caption="还剩2:30分钟。座位 3 后说。"),
+                    dataclasses.replace(base, big="2:31")):
+        assert picture(painter, changed) != first, changed
+    render_view(base, (480, 320), "", painter)
+    assert "No Chinese font" not in " ".join(d.text for d in painter.drawn)
+
+
+@pytest.mark.parametrize("path", installed_cjk_fonts())
+@pytest.mark.parametrize("size", SIZES)
+def test_every_chinese_screen_reads_in_every_cjk_face(path, size):
+    """Every screen of every game in Chinese, set in each CJK face: nothing
+    cut, overlapping, under the floor or the contrast (the runs of Latin and
+    Chinese are measured as they are drawn)."""
+    pygame.display.init()
+    pygame.font.init()
+    painter = Painter(cjk_font=lambda: path)
+    with speaking("zh"):
+        for _name, view, notice in round_views(Config()):
+            check(painter, view, size, notice)
+
+
+def start_in_chinese() -> View:
+    with speaking("zh"):
+        return next(v for name, v, _n in round_views(Config()) if name == "1-start")
+
+
+@pytest.mark.parametrize("found", [None, str(FONT_DIR / "DejaVuSans.ttf")],
+                         ids=["no-cjk-font", "a-font-without-chinese"])
+def test_without_a_usable_cjk_font_the_start_screen_says_so(found, caplog):
+    """With no CJK face (or one fontconfig offers that has no Chinese in it),
+    every Chinese character is a box: the screen says why, once, beside the
+    box's other notices, and the log says it once."""
+    pygame.display.init()
+    pygame.font.init()
+    painter = Painter(cjk_font=lambda: found)
+    start = start_in_chinese()
+    with caplog.at_level(logging.WARNING, logger="wolfbox.device"):
+        for notice in ("", notices()[0], ""):
+            render_view(start, (480, 320), notice, painter)
+            shown = " ".join(d.text for d in painter.drawn)
+            assert words(shown).count("No Chinese font") == 1, shown
+            assert notice in shown
+    assert len([r for r in caplog.records if "Chinese" in r.getMessage()]) == 1
+    # An English screen with no Chinese on it has nothing to say about it.
+    english = next(v for name, v, _n in round_views(Config()) if name == "1-start")
+    render_view(english, (480, 320), "", painter)
+    assert "Chinese" not in " ".join(d.text for d in painter.drawn)
+
+
+def test_the_no_cjk_font_notice_stays_readable_when_its_translation_is_chinese(monkeypatch):
+    """Its Chinese translation could not be drawn either: the notice then
+    shows in English."""
+    pygame.display.init()
+    pygame.font.init()
+    monkeypatch.setattr(render, "_", lambda text: "没有中文字体" if text == render.NO_CJK else text)
+    painter = Painter(cjk_font=lambda: None)
+    render_view(start_in_chinese(), (480, 320), "", painter)
+    shown = words(" ".join(d.text for d in painter.drawn))
+    assert "No Chinese font" in shown and "没有" not in shown
+
+
+# ------------------------------------------------------------------ the log
+
+def test_a_timer_under_the_floor_is_logged_once_not_every_second(caplog):
+    """A clock that does not fit at the floor changes every second: the
+    box's log says so once, not once a second."""
+    pygame.display.init()
+    pygame.font.init()
+    painter = Painter()
+    seats = tuple(Seat(n) for n in range(1, 21))
+    caption = "A very long line that keeps the middle of the ring busy. " * 3
+    said = []
+    with caplog.at_level(logging.WARNING, logger="wolfbox.device"):
+        for left in range(59, 40, -1):
+            view = View(phase=Phase.DISCUSSION, title="Day 2 · Vote", big=f"0:{left:02d}",
+                        caption=caption, seats=seats, legend=ROUND_LEGEND)
+            render_view(view, (480, 320), "", painter)
+            said.append(len([r for r in caplog.records if "size floor" in r.getMessage()]))
+    assert said[0] >= 1 and said[-1] == said[0], said      # the first second, then never

@@ -400,14 +400,19 @@ def test_the_reveal_lists_the_rules_of_the_cards_in_play():
     assert flow.phase is Phase.IDLE
 
 
-def test_one_page_of_rules_has_done_on_next(monkeypatch):
+def test_one_page_of_rules_says_done_on_start_alone(monkeypatch):
+    """No two buttons on one screen share a label (issue 19): with no more
+    rules to show, NEXT does nothing rather than a second "Done"."""
     monkeypatch.setattr(pages, "RULES_LINES", 100)          # a screen that holds them all
     flow = make_flow()
     flow.handle(START, 0.0)
     flow.handle(VOTE, 1.0)
     flow.tick(100.0)
-    assert flow.view(100.0).title == "Who won?"
-    assert flow.view(100.0).label(Button.NEXT) == "Done"
+    view = flow.view(100.0)
+    assert view.title == "Who won?"
+    assert view.label(Button.START) == "Done" and view.label(Button.NEXT) == ""
+    flow.handle(NEXT, 101.0)
+    assert flow.phase is Phase.REVEAL
 
 
 @pytest.mark.parametrize("late_by", [0.4, 3.0, 45.0])

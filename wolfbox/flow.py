@@ -220,15 +220,14 @@ class Flow:
                 return {Button.START: _Action(_("Done"), self._to_idle),
                         Button.VOTE: _Action(_("Referee"), self._open_referee),
                         Button.NEXT: _Action(_("More rules"), self._next_rules)}
-            case Phase.REVEAL:
+            case Phase.REVEAL:      # one page: START alone ends it (no two buttons say "Done")
                 return {Button.START: _Action(_("Done"), self._to_idle),
-                        Button.VOTE: _Action(_("Referee"), self._open_referee),
-                        Button.NEXT: _Action(_("Done"), self._to_idle)}
+                        Button.VOTE: _Action(_("Referee"), self._open_referee)}
             case Phase.REFEREE:
                 return {Button.START: _Action(_("OK"), self._answer),
                         Button.VOTE: _Action(_("Previous"), lambda now: self._turn(-1)),
                         Button.NEXT: _Action(_("Next"), lambda now: self._turn(+1)),
-                        Button.BACK: _Action(_("Back"), self._referee_back)}
+                        Button.BACK: _Action(_("Undo"), self._referee_back)}
             case Phase.VERDICT:
                 taps = {Button.START: _Action(_("Done"), self._to_idle),
                         Button.BACK: _Action(_("Correct"), self._correct)}

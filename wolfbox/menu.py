@@ -86,7 +86,7 @@ ITEMS: tuple[Item, ...] = (
     # First: a table that cannot read the box's language finds it at once.
     Item("box.lang", N_("Language"), tuple(LANGUAGES), _language,
          N_("Everything the box says and shows. The voice may take a while to prepare."),
-         cycle=True, more=N_("Next"), less=N_("Previous")),
+         cycle=True, more=N_("Next language"), less=N_("Previous language")),
     Item("sound.volume", N_("Volume"), tuple(i / 10 for i in range(11)), _percent,
          N_("A chime plays at the new volume."), more=N_("Louder"), less=N_("Quieter")),
     Item("voice.length_scale", N_("Speech speed"),
@@ -110,8 +110,8 @@ ITEMS: tuple[Item, ...] = (
     Item("screen.brightness", N_("Brightness"), tuple(i / 10 for i in range(1, 11)), _percent,
          more=N_("Brighter"), less=N_("Dimmer")),
     Item("game.mode", N_("Game"), tuple(GAMES), game_name,
-         N_("Another game opens its own start screen."), cycle=True, more=N_("Next"),
-         less=N_("Previous")),
+         N_("Another game opens its own start screen."), cycle=True, more=N_("Next game"),
+         less=N_("Previous game")),
     Item("", N_("Reset to defaults"), note=N_("Every setting made on the box goes back to "
                                               "its default.")),
 )

@@ -33,8 +33,22 @@ CLOSING = frozenset("，。、：；！？）」』】》〉…,.:;!?)%")
 OPENING = frozenset("（「『【《〈(")
 
 
+_WIDE_RUNS = re.compile(f"((?:{_WIDE.pattern})+)")
+
+
 def is_wide(char: str) -> bool:
     return bool(_WIDE.match(char))
+
+
+def has_wide(text: str) -> bool:
+    """Whether `text` has a Chinese (wide) character in it."""
+    return _WIDE.search(text) is not None
+
+
+def wide_runs(text: str) -> list[tuple[str, bool]]:
+    """`text` cut where it changes between wide characters and the rest:
+    (run, wide) in order, none empty."""
+    return [(run, i % 2 == 1) for i, run in enumerate(_WIDE_RUNS.split(text)) if run]
 
 
 def width(text: str) -> int:

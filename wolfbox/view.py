@@ -66,6 +66,11 @@ class View:
     # The seat ring, where the screen is about the seats: drawn as a ring
     # with `big`, `details` and the caption in its middle.
     seats: tuple[Seat, ...] = ()
+    # For some eyes only: a seat's card or partner, a night's choice, a
+    # message, the Lovers being marked. The screen shows it as any other;
+    # a terminal (headless) draws it where it leaves no trace once the
+    # window ends, and never into a pipe or a log (device/screen.py).
+    private: bool = False
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")
