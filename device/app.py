@@ -44,6 +44,7 @@ from wolfbox.newd3.game import Game as Timed
 from wolfbox.newd3.game import Options as TimedOptions
 from wolfbox.pages import PER_WORD
 from wolfbox.settings import SETTINGS
+from wolfbox.settings_screen import SettingsScreen
 
 from . import notices as notice_texts
 from . import signals
@@ -186,14 +187,18 @@ def _voice_notices() -> tuple[str, ...]:
 def _game(config: Config, memory: dict, has_brightness: bool) -> Games:
     """The games the box plays, starting with the one the configuration
     names (the table switches on the box)."""
-    return Games({"one_night": lambda: Flow.from_config(config, has_brightness=has_brightness),
-                  DARK_ARTS: lambda: _dark_arts(config, memory),
-                  TIMED: lambda: _timed(config, memory)}, config.game.mode)
+    # One settings screen for every game: a setting changed from one game's
+    # setup is the value the others show and build from.
+    screen = SettingsScreen(config, has_brightness)
+    return Games({"one_night": lambda: Flow.from_config(screen.config, screen=screen),
+                  DARK_ARTS: lambda: _dark_arts(screen, memory),
+                  TIMED: lambda: _timed(screen, memory)}, config.game.mode)
 
 
-def _dark_arts(config: Config, memory: dict) -> Mode:
-    """Werewolves of the Dark Arts; a game saved before a power cut is
-    offered for resuming."""
+def _dark_arts(screen: SettingsScreen, memory: dict) -> Mode:
+    """Werewolves of the Dark Arts, built from the box's settings as they
+    stand; a game saved before a power cut is offered for resuming."""
+    config = screen.config
     mayor = config.mayor
     options = DarkOptions(scale=config.night.scale, line_gap=config.night.line_gap,
                           action_seconds=dict(mayor.action_seconds),
@@ -207,17 +212,21 @@ def _dark_arts(config: Config, memory: dict) -> Mode:
     if isinstance(saved, dict) and saved.get("mode") == DARK_ARTS \
             and isinstance(saved.get("state"), dict):
         try:
-            return DarkArts.from_dict(saved["state"], options)
+            game = DarkArts.from_dict(saved["state"], options)
+            game.settings = screen
+            return game
         except (KeyError, TypeError, ValueError) as e:
             log.warning(_("the saved game cannot be resumed ({problem}): a new one starts")
                         .format(problem=e))
-    return DarkArts(options=options)
+    return DarkArts(options=options, settings=screen)
 
 
-def _timed(config: Config, memory: dict) -> Mode:
-    """004's timed game; a game saved before a power cut is offered for
-    resuming. The deal's randomness comes from the system's."""
+def _timed(screen: SettingsScreen, memory: dict) -> Mode:
+    """004's timed game, built from the box's settings as they stand; a game
+    saved before a power cut is offered for resuming. The deal's randomness
+    comes from the system's."""
     import random
+    config = screen.config
     options = TimedOptions(times=config.timed.times(), line_gap=config.night.line_gap,
                            per_word=PER_WORD * config.voice.length_scale)
     rng = random.SystemRandom()
@@ -225,11 +234,13 @@ def _timed(config: Config, memory: dict) -> Mode:
     if isinstance(saved, dict) and saved.get("mode") == TIMED \
             and isinstance(saved.get("state"), dict):
         try:
-            return Timed.from_dict(saved["state"], options, rng)
+            game = Timed.from_dict(saved["state"], options, rng)
+            game.settings = screen
+            return game
         except (KeyError, TypeError, ValueError) as e:
             log.warning(_("the saved game cannot be resumed ({problem}): a new one starts")
                         .format(problem=e))
-    return Timed(options=options, rng=rng)
+    return Timed(options=options, rng=rng, settings=screen)
 
 
 def build(config: Config, display: str | None = None,

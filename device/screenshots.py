@@ -384,7 +384,7 @@ def settings_views(config: Config) -> Iterator[tuple[str, View, str]]:
     fixed.from_file.add("voice.length_scale")
     flow = Flow.from_config(fixed)
     flow.handle(Hold(Button.NEXT), 0.0)
-    while menu.items(False)[flow.item_index].key != "voice.length_scale":
+    while flow.screen is not None and flow.screen.item().key != "voice.length_scale":
         flow.handle(Tap(Button.NEXT), 0.0)
     yield "a-settings-fixed", flow.view(0.0), ""
 

@@ -15,6 +15,11 @@ class Stub:
     name: str
     out: list[Effect] = field(default_factory=list)
     taps: int = 0
+    changed: list[str] = field(default_factory=list)
+
+    def setting_changed(self, key):
+        self.changed.append(key)
+        return []
 
     def handle(self, event, now):
         self.taps += 1
@@ -58,3 +63,18 @@ def test_an_unknown_game_falls_back_to_the_first_and_names_are_translated():
     assert games.name == "one_night"
     assert list(GAMES) == ["one_night", "dark_arts", "newd3"]
     assert game_name("dark_arts") == "Werewolf with a Mayor"
+
+
+def test_a_setting_changed_in_one_game_reaches_the_others_already_built():
+    """The games share the box's settings: one changed from the timed game's
+    setup is followed by One Night (built, left) at once, not by the game
+    that changed it twice."""
+    one, two = Stub("one"), Stub("two")
+    games = Games({"one_night": lambda: one, "dark_arts": lambda: two}, "one_night")
+    games.view(0)
+    one.out = [ChangeSetting("game.mode", "dark_arts")]
+    games.handle(Tap(Button.VOTE), 0)
+    two.out = [ChangeSetting("voice.length_scale", 0.9)]
+    games.handle(Tap(Button.VOTE), 0)
+    assert one.changed == ["voice.length_scale"]
+    assert two.changed == []                          # it followed its own change itself

@@ -66,7 +66,7 @@ def problems(painter: Painter, view: View, size: tuple[int, int]) -> list[str]:
     for d in painter.drawn:
         if box is not None and d.layer == 0 and box.colliderect(d.rect):
             continue
-        cap = painter.font(d.px, d.face).render("H", True, (255, 255, 255)) \
+        cap = painter.font(d.px, d.face).render("H", (255, 255, 255)) \
             .get_bounding_rect().height
         if cap < CAP * s:
             out.append(f"{d.text!r} at {size}: capitals {cap} px")

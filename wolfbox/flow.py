@@ -35,13 +35,14 @@ from .effects import (
 )
 from .entry import Entry, spoken_verdict, verdict_lines
 from .events import Event, SpeechDone
-from .games import MODE_KEY, game_name, next_game
-from .i18n import LANGUAGE_KEY, _, ngettext, use_language
+from .games import MODE_KEY, game_name, next_game, setup_holds_note
+from .i18n import LANGUAGE_KEY, _, ngettext
 from .night import NightOptions, Step, night_script, setup_notes, step_title
 from .pages import PER_WORD
 from .picker import Picker
 from .presets import describe
 from .referee import Verdict
+from .settings_screen import SettingsScreen
 from .timer import Countdown, clock_text
 from .view import Phase, View
 
@@ -127,11 +128,8 @@ class Flow:
     _vote_at_dawn: bool = False           # VOTE was pressed at night: wake, then vote
     _last_shown: int | None = None
     picker: Picker | None = None
-    config: Config | None = None        # what the settings screen changes; None: defaults
-    has_brightness: bool = False        # the screen has a backlight control
-    item_index: int = 0                 # the settings page shown
+    screen: SettingsScreen | None = None   # the box's settings, shared by its games
     reveal_page: int = 0
-    _reset_armed: bool = False
     _caption_pages: tuple[str, ...] = ()
     _caption_timer: Countdown | None = None   # the spoken line's time, for its pages
     _idle_since: float = 0.0            # the start screen's pages turn from here
@@ -143,15 +141,23 @@ class Flow:
     def __post_init__(self) -> None:
         if self.picker is None:
             self.picker = Picker(self.settings.deck)
-        if self.config is None:
-            self.config = Config()
+        if self.screen is None:
+            self.screen = SettingsScreen()
 
     @classmethod
     def from_config(cls, config: Config, picker: Picker | None = None,
-                    has_brightness: bool = False) -> Flow:
-        """The flow of a box configured by `config` (its deck resolved)."""
-        return cls(RoundSettings.from_config(config), picker=picker, config=config,
-                   has_brightness=has_brightness)
+                    has_brightness: bool = False, screen: SettingsScreen | None = None
+                    ) -> Flow:
+        """The flow of a box configured by `config` (its deck resolved);
+        `screen` is the box's settings screen, if its games share one."""
+        return cls(RoundSettings.from_config(config), picker=picker,
+                   screen=screen or SettingsScreen(config, has_brightness))
+
+    @property
+    def config(self) -> Config:
+        """The box's configuration, as the table has changed it."""
+        assert self.screen is not None
+        return self.screen.config
 
     # ----------------------------------------------------------------- input
     def handle(self, event: Event, now: float) -> list[Effect]:
@@ -235,7 +241,9 @@ class Flow:
                     taps[Button.NEXT] = _Action(_("More"), self._next_verdict_page)
                 return taps
             case Phase.SETTINGS:
-                return self._setting_taps()
+                assert self.screen is not None
+                return {b: _Action(a.label, a.run) for b, a in
+                        self.screen.taps(self._close_settings, self._setting_changed).items()}
         return {}
 
     def _holds(self) -> dict[Button, _Action]:
@@ -250,18 +258,6 @@ class Flow:
     def _other_game(self, now: float) -> list[Effect]:
         """The box's next game (wolfbox.games switches to it, remembered)."""
         return [ChangeSetting(MODE_KEY, next_game(ONE_NIGHT))]
-
-    def _setting_taps(self) -> dict[Button, _Action]:
-        item = self._item()
-        taps = {Button.START: _Action(_("Done"), self._close_settings),
-                Button.NEXT: _Action(_("Next"), self._next_item)}
-        if not item.key:
-            label = _("Yes, reset") if self._reset_armed else _("Reset")
-            taps[Button.VOTE] = _Action(label, self._reset)
-        elif item.key not in self._fixed():
-            taps[Button.VOTE] = _Action(_(item.more), lambda now: self._change(+1))
-            taps[Button.BACK] = _Action(_(item.less), lambda now: self._change(-1))
-        return taps
 
     # --------------------------------------------------------------- actions
     def _start(self, now: float) -> list[Effect]:
@@ -363,18 +359,10 @@ class Flow:
         return []
 
     # -------------------------------------------------------------- settings
-    def _item(self) -> menu.Item:
-        shown = menu.items(self.has_brightness)
-        return shown[self.item_index % len(shown)]
-
-    def _fixed(self) -> set[str]:
-        assert self.config is not None
-        return self.config.from_file
-
     def _open_settings(self, now: float) -> list[Effect]:
+        assert self.screen is not None
         self.phase = Phase.SETTINGS
-        self.item_index = 0
-        self._reset_armed = False
+        self.screen.open(ONE_NIGHT)
         return []
 
     def _close_settings(self, now: float) -> list[Effect]:
@@ -382,53 +370,18 @@ class Flow:
         self._idle_since = now
         return []
 
-    def _next_item(self, now: float) -> list[Effect]:
-        self.item_index = (self.item_index + 1) % len(menu.items(self.has_brightness))
-        self._reset_armed = False
-        return []
+    def setting_changed(self, key: str) -> list[Effect]:
+        """A setting changed (here or from another game's setup): the round
+        follows what shapes it, and its lines are rendered again."""
+        return self._setting_changed(key)
 
-    def _change(self, direction: int) -> list[Effect]:
-        assert self.config is not None
-        item = self._item()
-        value = menu.get(self.config, item.key)
-        new = menu.step(item, value, direction)
-        if new == value:
+    def _setting_changed(self, key: str) -> list[Effect]:
+        if key and not key.startswith(("game.", "night.")) \
+                and key not in ("voice.length_scale", LANGUAGE_KEY):
             return []
-        return self._set(item.key, new)
-
-    def _set(self, key: str, value: object) -> list[Effect]:
-        """Take `value` for `key`: the round's settings follow at once, the
-        device applies and remembers it; a new volume is heard at once."""
-        assert self.config is not None
-        self.config = menu.with_value(self.config, key, value)
-        effects: list[Effect] = [ChangeSetting(key, value)]
-        if key == "sound.volume":
-            effects.append(PlayCue(Cue.CHIME))
-        if key == LANGUAGE_KEY:
-            # The language is the core's: every `_()` from here on, and the
-            # round's lines rebuilt in it (the device changes the voice).
-            use_language(str(value))
-        if key.startswith(("game.", "night.")) or key in ("voice.length_scale", LANGUAGE_KEY):
-            config = menu.with_value(self.config, "game.deck", list(self.settings.deck))
-            self.settings = RoundSettings.from_config(config)
-            effects.append(Warm(tuple(self.settings.lines())))
-        return effects
-
-    def _reset(self, now: float) -> list[Effect]:
-        if not self._reset_armed:
-            self._reset_armed = True
-            return []
-        self._reset_armed = False
-        assert self.config is not None
-        effects: list[Effect] = []
-        for item in menu.items(self.has_brightness):
-            if item.key and item.key not in self._fixed() \
-                    and menu.get(self.config, item.key) != menu.default(item.key):
-                effects += [e for e in self._set(item.key, menu.default(item.key))
-                            if not isinstance(e, (Warm, PlayCue))]
-        if effects:
-            effects += [PlayCue(Cue.CHIME), Warm(tuple(self.settings.lines()))]
-        return effects
+        config = menu.with_value(self.config, "game.deck", list(self.settings.deck))
+        self.settings = RoundSettings.from_config(config)
+        return [Warm(tuple(self.settings.lines()))]
 
     def _vote_now(self, now: float) -> list[Effect]:
         if self.phase is Phase.NIGHT:
@@ -697,27 +650,13 @@ class Flow:
         page = int((now - self._idle_since) // pages.IDLE_PAGE_SECONDS) % len(shown)
         # TRANSLATORS: the start screen's title: the game, then the table's size.
         heading = _("{game} · {players}").format(game=game_name(ONE_NIGHT), players=players)
-        footer = _("Hold NEXT: settings. Hold VOTE: {game}.").format(
-            game=game_name(next_game(ONE_NIGHT)))
+        footer = setup_holds_note(ONE_NIGHT)
         return dataclasses.replace(base, title=heading, details=(title, *shown[page]),
                                    footer=footer)
 
     def _settings_view(self, base: View) -> View:
-        assert self.config is not None
-        item = self._item()
-        shown = menu.items(self.has_brightness)
-        title = _("Settings · {page}/{pages}").format(page=self.item_index % len(shown) + 1,
-                                                       pages=len(shown))
-        notes = [_(item.note)] if item.note else []
-        if not item.key:
-            if self._reset_armed:
-                notes = [_("Press VOTE again to reset every setting.")]
-            return dataclasses.replace(base, title=title, details=(_(item.name), *notes))
-        value = menu.get(self.config, item.key)
-        if item.key in self._fixed():
-            notes = [_("Set in the config file: change it there.")]
-        return dataclasses.replace(base, title=title, details=(_(item.name), *notes),
-                                   big=item.show(value), progress=item.position(value))
+        assert self.screen is not None
+        return self.screen.view(base)
 
     def _hint(self, now: float) -> Button | None:
         """The button the table should press next, if one stands out."""

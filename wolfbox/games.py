@@ -41,6 +41,11 @@ def switch_note(mode: str) -> str:
         after=game_name(next_game(mode)), before=game_name(next_game(mode, -1)))
 
 
+def setup_holds_note(mode: str) -> str:
+    """What a start or setup screen says its holds do (the same on every game's)."""
+    return _("Hold NEXT: settings. Hold VOTE: {game}.").format(game=game_name(next_game(mode)))
+
+
 def game_name(mode: object) -> str:
     """A game's name in the box's language."""
     return _(GAMES.get(str(mode), str(mode)))
@@ -88,9 +93,20 @@ class Games:
     def lines(self) -> list[str]:
         return self.active.lines()
 
+    def setting_changed(self, key: str) -> list[Effect]:
+        return self.active.setting_changed(key)
+
     def _watch(self, effects: list[Effect]) -> list[Effect]:
-        for effect in effects:
-            if isinstance(effect, ChangeSetting) and effect.key == MODE_KEY \
-                    and effect.value in self.make:
+        """Switch games when the table picks another; a setting changed in
+        one game's settings reaches the others already built (they share
+        the box's settings screen, so each reads the new value)."""
+        active = self.active
+        for effect in list(effects):
+            if not isinstance(effect, ChangeSetting):
+                continue
+            for built in self._built.values():
+                if built is not active:
+                    built.setting_changed(effect.key)
+            if effect.key == MODE_KEY and effect.value in self.make:
                 self.name = str(effect.value)
         return effects

@@ -33,6 +33,7 @@ class Item:
     cycle: bool = False               # the steps are names: VOTE and BACK go round them
     more: str = N_("More")            # VOTE's label
     less: str = N_("Less")            # BACK's label
+    games: tuple[str, ...] = ()       # the games (wolfbox.games.GAMES) it concerns; () all
 
     def up(self, value: Any) -> Any:
         """The next step above `value` (a value between steps goes to the next one)."""
@@ -94,14 +95,15 @@ ITEMS: tuple[Item, ...] = (
          N_("The lines are spoken again at the new speed, in the background."),
          inverted=True, more=N_("Faster"), less=N_("Slower")),
     Item("night.scale", N_("Action time"), (0.5, 0.75, 1.0, 1.25, 1.5, 2.0), _scale,
-         N_("Each role's time to act at night, against the usual.")),
+         N_("Each role's time to act at night, against the usual."),
+         games=("one_night", "dark_arts")),
     Item("game.discussion_seconds", N_("Discussion"),
-         tuple(float(s) for s in range(60, 901, 30)), clock_text),
+         tuple(float(s) for s in range(60, 901, 30)), clock_text, games=("one_night",)),
     Item("game.warnings", N_("Warnings"), WARNING_CHOICES, _warnings,
-         N_("Spoken when this much discussion time is left.")),
+         N_("Spoken when this much discussion time is left."), games=("one_night",)),
     Item("game.lone_wolf", N_("Lone wolf"), (False, True), _on_off,
          N_("A werewolf who wakes alone may look at a center card."), toggle=True,
-         more=N_("On"), less=N_("Off")),
+         more=N_("On"), less=N_("Off"), games=("one_night",)),
     Item("sound.ambience", N_("Night ambience"), (False, True), _on_off,
          N_("A quiet sound at night that hides moving cards."), toggle=True,
          more=N_("On"), less=N_("Off")),
@@ -160,6 +162,9 @@ def step(item: Item, value: Any, direction: int) -> Any:
     return item.up(value) if direction > 0 else item.down(value)
 
 
-def items(has_brightness: bool) -> tuple[Item, ...]:
-    """The pages this box shows: brightness only where the screen has a control."""
-    return tuple(i for i in ITEMS if i.key != BRIGHTNESS or has_brightness)
+def items(has_brightness: bool, game: str = "") -> tuple[Item, ...]:
+    """The pages this box shows from `game`'s setup ("": every page):
+    brightness only where the screen has a control, a game's own times
+    only from that game."""
+    return tuple(i for i in ITEMS if (i.key != BRIGHTNESS or has_brightness)
+                 and (not game or not i.games or game in i.games))

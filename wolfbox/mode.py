@@ -42,3 +42,8 @@ class Mode(Protocol):
     def busy(self) -> bool:
         """True while a game is under way: a stray quit key must ask twice."""
         ...
+
+    def setting_changed(self, key: str) -> list[Effect]:
+        """A setting was changed on the box (from this game's setup or
+        another's; "" after a reset): follow what shapes this game."""
+        ...

@@ -48,8 +48,9 @@ from ..effects import (
     Warm,
 )
 from ..events import SpeechDone
-from ..games import MODE_KEY, game_name, next_game, switch_note
+from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
 from ..i18n import N_, _, ngettext, sentences
+from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -171,6 +172,9 @@ class Game:
     warned: set[int] = field(default_factory=set)
     reading: bool = False                   # the setup tracker is open
     page: int = 0
+    # the box's settings screen (shared by its games), open over the setup
+    settings: SettingsScreen = field(default_factory=SettingsScreen, compare=False, repr=False)
+    in_settings: bool = False
     # speech
     _queue: list[str] = field(default_factory=list)
     _line: Countdown | None = None
@@ -249,6 +253,9 @@ class Game:
             if len(self._tracker_pages()) > 1:
                 taps[Button.NEXT] = _Action(_("More"), self._next_page)
             return taps
+        if self.in_settings:
+            return {b: _Action(a.label, a.run) for b, a in
+                    self.settings.taps(self._close_settings, self.setting_changed).items()}
         if self.paused:
             return {Button.START: _Action(_("Resume"), self._resume)}
         match self.stage:
@@ -315,11 +322,12 @@ class Game:
 
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
-        if self.stage is Stage.SETUP:
+        if self.stage is Stage.SETUP and not self.in_settings:
             # Short enough for the legend's box at the size floor on two
             # lines ("Hold: next" / "game"; "Hold: other" was too wide).
             holds[Button.VOTE] = _Action(_("Hold: next game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
+            holds[Button.NEXT] = _Action(_("Hold: settings"), self._open_settings)
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
         if self.stage is Stage.DISCUSSION and not self.paused and not self.reading:
@@ -906,6 +914,24 @@ class Game:
     def busy(self) -> bool:
         return self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END)
 
+    def setting_changed(self, key: str) -> list[Effect]:
+        """A setting changed on the box: captions follow the speech speed,
+        and the lines are rendered again at it."""
+        if key not in ("voice.length_scale", ANY):
+            return []
+        per_word = pages.PER_WORD * self.settings.config.voice.length_scale
+        self.options = dataclasses.replace(self.options, per_word=per_word)
+        return [Warm(tuple(self.lines()))]
+
+    def _open_settings(self, now: float) -> list[Effect]:
+        self.in_settings = True
+        self.settings.open(MODE)
+        return []
+
+    def _close_settings(self, now: float) -> list[Effect]:
+        self.in_settings = False
+        return []
+
     # ================================================================ view
     def view(self, now: float) -> View:
         legend = {b: a.label for b, a in self._taps().items()}
@@ -917,6 +943,8 @@ class Game:
                  holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
         if self.reading:
             return self._tracker_view(v)
+        if self.in_settings:
+            return self.settings.view(dataclasses.replace(v, phase=Phase.SETTINGS))
         return self._stage_view(v, now)
 
     def _clock(self, now: float) -> str:
@@ -928,7 +956,7 @@ class Game:
             case Stage.SETUP:
                 return r(v, phase=Phase.REFEREE, title=_("The timed game"),
                          big=self._setup_value(), details=self._setup_details(),
-                         hint=Button.START)
+                         footer=setup_holds_note(MODE), hint=Button.START)
             case Stage.RESUME:
                 return r(v, phase=Phase.IDLE, title=_("Resume the saved game?"),
                          details=(self._resume_words(),), hint=Button.START)
@@ -996,7 +1024,7 @@ class Game:
                     _("Seat {seat} only").format(seat=turn.seat), what))
             name, big, notes = self._private(turn)
             return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
-                seat=turn.seat, clock=clock), big=big, details=(name, *notes))
+                seat=turn.seat, clock=clock), big=big, details=(name, *notes), private=True)
         if turn.kind is Kind.PLAN:
             who = _("Wolves") if turn.id == "wolves" else _("Nobles")
             return r(v, phase=Phase.DISCUSSION, title=_("{who} · plan").format(who=who),
@@ -1011,14 +1039,15 @@ class Game:
             marks = self._kill_marks()
             ring = self._ring(self.cursor, [s for s in marks if s is not None], refused)
             return r(v, phase=Phase.REFEREE, title=title.format(n=slot + 1, clock=clock),
-                     big=self._pointed(), details=(self._kill_words(marks),), seats=ring)
+                     big=self._pointed(), details=(self._kill_words(marks),), seats=ring,
+                     private=True)
         role = role_name(turn.role)
         question = _ACTION_QUESTIONS[turn.role]
         chosen = [self.chosen] if self.chosen is not None else []
         return r(v, phase=Phase.REFEREE, title=_("{role} · {clock}").format(role=role,
                                                                             clock=clock),
                  big=self._pointed(), details=(_(question),),
-                 seats=self._ring(self.cursor, chosen, refused))
+                 seats=self._ring(self.cursor, chosen, refused), private=True)
 
     def _pointed(self) -> str:
         """The seat a turn's buttons point at; a hint before the first press."""

@@ -1,0 +1,141 @@
+"""The settings screen every game opens from its setup (hold NEXT).
+
+Written once and used by composition: a game keeps a `SettingsScreen` and,
+while it is open, hands it its buttons and its view. The box makes one and
+gives the same one to every game, so a setting changed from the Mayor's
+setup is the value One Night's screen shows (the configuration is shared,
+not copied).
+
+What a change means to a game (a round's times, caption speed) stays with
+the game: the screen only returns the `ChangeSetting` effects, the chime for
+a new volume, and switches the core's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from . import menu
+from .buttons import Button
+from .config import Config
+from .effects import ChangeSetting, Cue, Effect, PlayCue
+from .i18n import LANGUAGE_KEY, _, use_language
+from .view import View
+
+Run = Callable[[float], list[Effect]]
+ANY = ""        # what `changed` is told after a reset: any key may have changed
+
+
+@dataclass(frozen=True)
+class Action:
+    """What a button does on the settings screen, and its label."""
+    label: str
+    run: Run
+
+
+@dataclass
+class SettingsScreen:
+    """The settings pages, where the table stands in them, and the box's
+    configuration as the table has changed it."""
+    config: Config = field(default_factory=Config)
+    has_brightness: bool = False       # the screen has a backlight control
+    index: int = 0                     # the page shown
+    armed: bool = False                # "Reset" pressed once: the next press resets
+    game: str = ""                     # the game whose setup opened it ("" shows every page)
+
+    def open(self, game: str = "") -> None:
+        """Open on the first page (the language: a table that cannot read
+        the box finds it at once)."""
+        self.game, self.index, self.armed = game, 0, False
+
+    def items(self) -> tuple[menu.Item, ...]:
+        return menu.items(self.has_brightness, self.game)
+
+    def item(self) -> menu.Item:
+        shown = self.items()
+        return shown[self.index % len(shown)]
+
+    def fixed(self) -> set[str]:
+        """Keys the config file sets: shown, not changed on the box."""
+        return self.config.from_file
+
+    def taps(self, done: Run, changed: Callable[[str], list[Effect]]) -> dict[Button, Action]:
+        """The buttons on the page shown. `done` closes the screen; `changed`
+        is the game's answer to a key that changed (its own times, lines),
+        told ANY after a reset."""
+        item = self.item()
+        taps = {Button.START: Action(_("Done"), done),
+                Button.NEXT: Action(_("Next"), self._next_item)}
+        if not item.key:
+            label = _("Yes, reset") if self.armed else _("Reset")
+            taps[Button.VOTE] = Action(label, lambda now: self._reset(changed))
+        elif item.key not in self.fixed():
+            taps[Button.VOTE] = Action(_(item.more), lambda now: self._change(+1, changed))
+            taps[Button.BACK] = Action(_(item.less), lambda now: self._change(-1, changed))
+        return taps
+
+    def view(self, base: View) -> View:
+        """`base` (the legend, the phase) with the page shown."""
+        item = self.item()
+        shown = self.items()
+        title = _("Settings · {page}/{pages}").format(page=self.index % len(shown) + 1,
+                                                       pages=len(shown))
+        notes = [_(item.note)] if item.note else []
+        if not item.key:
+            if self.armed:
+                notes = [_("Press VOTE again to reset every setting.")]
+            return replace(base, title=title, details=(_(item.name), *notes))
+        value = menu.get(self.config, item.key)
+        if item.key in self.fixed():
+            notes = [_("Set in the config file: change it there.")]
+        return replace(base, title=title, details=(_(item.name), *notes),
+                       big=item.show(value), progress=item.position(value))
+
+    def _next_item(self, now: float) -> list[Effect]:
+        self.index = (self.index + 1) % len(self.items())
+        self.armed = False
+        return []
+
+    def _change(self, direction: int, changed: Callable[[str], list[Effect]]) -> list[Effect]:
+        item = self.item()
+        value = menu.get(self.config, item.key)
+        new = menu.step(item, value, direction)
+        if new == value:
+            return []
+        return self.set(item.key, new, changed)
+
+    def set(self, key: str, value: object, changed: Callable[[str], list[Effect]]
+            ) -> list[Effect]:
+        """Take `value` for `key`: the device applies and remembers it, the
+        game follows (`changed`); a new volume is heard at once."""
+        self.config = menu.with_value(self.config, key, value)
+        effects: list[Effect] = [ChangeSetting(key, value)]
+        if key == "sound.volume":
+            effects.append(PlayCue(Cue.CHIME))
+        if key == LANGUAGE_KEY:
+            # The language is the core's: every `_()` from here on is in it
+            # (the device changes the voice).
+            use_language(str(value))
+        return effects + changed(key)
+
+    def _reset(self, changed: Callable[[str], list[Effect]]) -> list[Effect]:
+        """Every page shown back to its default, on the second press, with
+        one chime (not one per setting)."""
+        if not self.armed:
+            self.armed = True
+            return []
+        self.armed = False
+        effects: list[Effect] = []
+        for item in self.items():
+            if item.key and item.key not in self.fixed() \
+                    and menu.get(self.config, item.key) != menu.default(item.key):
+                effects += [e for e in self.set(item.key, menu.default(item.key), _unchanged)
+                            if not isinstance(e, PlayCue)]
+        if effects:
+            effects += [PlayCue(Cue.CHIME), *changed(ANY)]
+        return effects
+
+
+def _unchanged(key: str) -> list[Effect]:
+    return []
