@@ -346,12 +346,13 @@ def between_turns(table: Table, stage: Stage) -> list[View]:
     return seen
 
 
-def test_between_the_deals_turns_the_screen_shows_only_the_line_said_readably():
-    """Not veiled: a box without sound shows its instructions there, and
-    they must read (the veil made them 1.2:1); nothing there is secret."""
+def test_between_the_deals_turns_the_screen_is_dark_with_only_the_line_said():
+    """Veiled, as the night is: a box without sound shows its instructions
+    there (the painter lights them above the veil; tests/test_newd3_screens
+    measures them); nothing there is secret."""
     table = dealt("A1", 6)
     seen = between_turns(table, Stage.DEAL)
-    assert len(seen) > 9 and not any(v.dim for v in seen)
+    assert len(seen) > 9 and all(v.dim for v in seen)
     captions = {v.caption for v in seen}
     assert tr(said.SEATING) in captions
     assert all(f"Seat {s}, open your eyes; everyone else, keep yours closed. Hold VOTE to "
@@ -473,10 +474,10 @@ def test_choosing_early_does_not_shorten_a_window():
     assert table.now - opened == pytest.approx(Times().action)
 
 
-def test_between_the_nights_turns_the_screen_shows_only_the_line_said_readably():
+def test_between_the_nights_turns_the_screen_is_dark_with_only_the_line_said():
     table = resumed("night", A1)
     seen = between_turns(table, Stage.NIGHT)
-    assert seen and not any(v.dim for v in seen)
+    assert seen and all(v.dim for v in seen)
     assert "Seer, open your eyes and choose a seat to inspect." in {v.caption for v in seen}
 
 

@@ -1007,12 +1007,13 @@ class Game:
         turn = self._turn()
         head = _("Night {n}").format(n=self.night) if self.stage is Stage.NIGHT else _("The deal")
         if self.turn_stage != _WAIT:
-            # Between turns: the same for every setup, only the line being
-            # said, with no word from the box (an alert) on it. Not veiled:
-            # without sound the call is read here, and nothing on this
-            # screen is secret (a card or a message shows only in its
-            # seat's window, while VOTE is held).
-            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, alert="")
+            # Between turns: dark, the same for every setup, only the line
+            # being said, with no word from the box (an alert) on it. The
+            # painter lights the words above the veil: without sound the
+            # call is read here, and nothing on this screen is secret (a
+            # card or a message shows only in its seat's window).
+            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, alert="",
+                     dim=True)
         clock = self._clock(now)
         if turn.kind in (Kind.CARD, Kind.LOOK):
             if not self.showing:
