@@ -18,6 +18,7 @@ exactly as argparse prints them.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -64,13 +65,34 @@ def in_our_language() -> Iterator[None]:
         names["_"], names["ngettext"] = before
 
 
+# Chinese punctuation after which a line may break, Latin text following or not.
+_BREAK_AFTER = re.compile(r"(?<=[，。、：；！？）」』】》〉])(?=.)")
+
+
+def _units(text: str, columns: int) -> list[tuple[str, str]]:
+    """wolfbox.pages' units, broken further after Chinese punctuation, and a
+    unit still wider than a line cut to the line, as textwrap cuts a word."""
+    out: list[tuple[str, str]] = []
+    for glue, unit in tokens(text):
+        for part in _BREAK_AFTER.split(unit):
+            while width(part) > columns:
+                cut = 1
+                while width(part[:cut + 1]) <= columns:
+                    cut += 1
+                out.append((glue, part[:cut]))
+                glue, part = "", part[cut:]
+            out.append((glue, part))
+            glue = ""
+    return out
+
+
 def wrap(text: str, columns: int) -> list[str]:
     """`text` in lines of at most `columns` display columns (a Chinese
-    character takes two), broken between words or Chinese characters; a
-    unit wider than a line has a line of its own."""
+    character takes two), broken between words, between Chinese characters
+    or after Chinese punctuation."""
     lines: list[list[tuple[str, str]]] = [[]]
     used = 0
-    for glue, unit in tokens(text):
+    for glue, unit in _units(text, max(columns, 2)):
         need = width(unit)
         if lines[-1] and used + len(glue) + need > columns:
             lines.append([])
