@@ -11,6 +11,7 @@ import io
 import json
 import os
 import pty
+import select
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -95,7 +96,8 @@ def test_english_help_is_exactly_argparses():
 def test_wide_text_wraps_by_display_width():
     text = "朗读、显示和输出所用的语言（box.lang；默认取配置文件中的设置，其次是本机上选择的语言）"
     # 30 columns are 15 Chinese characters; "（box.lang；" goes whole to the next line.
-    assert argwords.wrap(text, 30) == ["朗读、显示和输出所用的语言", "（box.lang；默认取配置文件中的",
+    assert argwords.wrap(text, 30) == ["朗读、显示和输出所用的语言",
+                                       "（box.lang；默认取配置文件中的",
                                        "设置，其次是本机上选择的语言）"]
     assert argwords.wrap("werewolf,werewolf,seer 狼人", 10) == ["werewolf,w", "erewolf,se",
                                                                "er 狼人"]
@@ -242,6 +244,10 @@ def test_reading_from_a_terminal_says_what_it_waits_for(command, what):
                             env=ENV)
     os.close(follower)
     try:
+        # Without the line the command would wait for input in silence: a
+        # bound on the wait (not a sleep), so that fails instead of hanging.
+        ready, _w, _x = select.select([proc.stderr], [], [], 30)
+        assert ready, "nothing said before reading the terminal"
         first = proc.stderr.readline()                  # type: ignore[union-attr]
         assert first.strip() == \
             f"Reading the {what} from standard input (JSON); Ctrl-D to end."

@@ -18,8 +18,8 @@ import logging
 import os
 import random
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 from wolfbox.device import signals
