@@ -30,6 +30,7 @@ from wolfbox.config import Config
 from wolfbox.darkarts.game import MODE as DARK_ARTS
 from wolfbox.darkarts.game import Game as DarkArts
 from wolfbox.darkarts.game import Options as DarkOptions
+from wolfbox.darkarts.rules import default_roles
 from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
 from wolfbox.flow import Flow
 from wolfbox.games import MODE_KEY, Games
@@ -175,6 +176,16 @@ def _language_sink(config: Config, narrator: Narrator, renderer: Renderer | None
     return sink
 
 
+def _notices_sink(box: Box) -> Callable[[Effect], None]:
+    """Another language chosen on the box: the notices on the start screen
+    (no sound, no GPIO, a config error) said in it at once. The voice's own
+    notice then follows from `_language_sink`, which knows the new voice."""
+    def sink(effect: Effect) -> None:
+        if isinstance(effect, ChangeSetting) and effect.key == LANGUAGE_KEY:
+            box.notice = notice_texts.reworded(box.notice)
+    return sink
+
+
 def _voice_notices() -> tuple[str, ...]:
     """The start screen's notices about the voice, in every language."""
     out: list[str] = []
@@ -218,6 +229,9 @@ def _dark_arts(screen: SettingsScreen, memory: dict) -> Mode:
         except (KeyError, TypeError, ValueError) as e:
             log.warning(_("the saved game cannot be resumed ({problem}): a new one starts")
                         .format(problem=e))
+    if config.mayor_players:                       # `wolfbox run --players N`
+        return DarkArts(options=options, players=config.mayor_players,
+                        chosen=default_roles(config.mayor_players), settings=screen)
     return DarkArts(options=options, settings=screen)
 
 
@@ -403,6 +417,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
               notice="; ".join(notices), notifier=Notifier.from_env(),
               view_sinks=[leds.show], readiness=narrator.readiness)
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
+    sinks.append(_notices_sink(box))                # they follow the language
     parts = Parts(box, narrator, bank, shown, notices, leds=leds)
     if shown == "headless" and stdin_keys:
         keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,

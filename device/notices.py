@@ -6,7 +6,7 @@ text, paths) goes to the log; these are the one place the short forms live.
 from __future__ import annotations
 
 from wolfbox.audio.faults import SHORT_SOUND_TROUBLE, SHORT_STORAGE
-from wolfbox.i18n import N_, _
+from wolfbox.i18n import LANGUAGES, N_, _, speaking
 
 VOICE_OFF = N_("Voice off: captions only")
 ESPEAK = N_("Spoken by espeak-ng")
@@ -23,3 +23,20 @@ ALL = (NO_SOUND, VOICE_OFF, ESPEAK, NO_VOICE, NO_GPIO, VOICE_TROUBLE, CONFIG_ERR
 def every_notice() -> list[str]:
     """Every notice, translated (screenshots and the size tests draw each)."""
     return [_(n) for n in ALL]
+
+
+def reworded(shown: str) -> str:
+    """The start screen's notices ("; " between them) in the box's language
+    now: each one of ALL, in whichever language it was put up, as `_()`
+    words it now; anything else (a fault's own words) as it was. A language
+    chosen on the box must not leave "No sound" in the one it started in."""
+    wordings: dict[str, str] = {}
+    for lang in LANGUAGES:
+        with speaking(lang):
+            wordings.update((_(notice), notice) for notice in ALL)
+    out: list[str] = []
+    for text in shown.split("; "):
+        now = _(wordings[text]) if text in wordings else text
+        if now and now not in out:
+            out.append(now)
+    return "; ".join(out)

@@ -14,8 +14,10 @@ from pathlib import Path
 
 from wolfbox.audio.cache import write_atomic
 from wolfbox.i18n import _
+from wolfbox.jsontext import loads
 
 log = logging.getLogger("wolfbox")
+_warned: set[str] = set()       # each unreadable state said once a run
 
 # The state is a deck and a count: a few hundred bytes. Anything far larger
 # is not ours, and reading it whole could stall or exhaust a Pi Zero.
@@ -40,14 +42,20 @@ class StateStore:
         so anything odd at this path (a FIFO that would block the open, a
         device, a huge file, JSON nested deep enough to exhaust the parser's
         recursion) is one warning and the defaults, never a hang or a crash.
+        The same problem at the same path is warned of once a run.
         """
         try:
-            data = json.loads(self._read())
+            data = loads(self._read().decode("utf-8"))
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError, RecursionError) as e:
-            log.warning(_("ignoring unreadable saved state {path} ({problem})")
-                        .format(path=self.path, problem=e))
+        except (OSError, ValueError) as e:
+            # A command reads the state more than once (the language, the
+            # deck, the settings): the table needs to hear of it once.
+            warning = _("ignoring unreadable saved state {path} ({problem})").format(
+                path=self.path, problem=e)
+            if warning not in _warned:
+                _warned.add(warning)
+                log.warning("%s", warning)
             return {}
         return data if isinstance(data, dict) else {}
 

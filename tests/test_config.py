@@ -119,7 +119,7 @@ def test_parse_deck_is_forgiving_about_spacing_and_case():
     ("werewolf,werewolf,seer,robber,troublemaker,villagr",
      "unknown role 'villagr' (did you mean 'villager'?)"),
     ("werewolf,werewolf,werewolf,seer,robber,troublemaker", "3 × werewolf: the game has only 2"),
-    ("werewolf,seer,robber,villager,villager", "the game needs at least 3 players"),
+    ("werewolf,seer,robber,villager,villager", "a deck needs at least 6 cards"),
 ])
 def test_deck_errors(deck, message):
     with pytest.raises(DeckError) as e:

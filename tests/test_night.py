@@ -177,18 +177,67 @@ def test_doppelganger_is_told_to_act_at_once_for_the_roles_that_do():
             "villager").split()
     text = night_script(base)[1].text
     at_once, later = text.split("do that role's action now")
-    for name in ("Seer", "Robber", "Troublemaker", "Drunk"):
-        assert name in at_once
-    assert "Witch" not in text                            # base game only: base roles only
-    assert "Minion" in later and "Insomniac" in later     # called again later
-    assert "werewolf or a Mason, you will wake with them" in text
+    assert "If you saw the Seer, Robber, Troublemaker or Drunk," in at_once
+    assert "werewolf or a Mason, you will wake with them" in later
+    assert later.endswith("If you saw the Insomniac, you will be called again.")
     daybreak = night_script(base[:-1] + ["witch"])[1].text
-    at_once, later = daybreak.split("do that role's action now")
-    for name in ("Sentinel", "Alpha Wolf", "Mystic Wolf", "Apprentice Seer",
-                 "Paranormal Investigator", "Witch", "Village Idiot"):
-        assert name in at_once
-    for name in ("Aura Seer", "Revealer", "Curator"):
-        assert name in later
+    assert "If you saw the Seer, Robber, Witch, Troublemaker or Drunk," in daybreak
+
+
+# The roles a Doppelganger copies and acts as at once, and those whose copy
+# is called again later (000's rules, not read from the code under test).
+ACT_AT_ONCE = {"Sentinel", "Alpha Wolf", "Mystic Wolf", "Seer", "Apprentice Seer",
+               "Paranormal Investigator", "Robber", "Witch", "Troublemaker", "Village Idiot",
+               "Drunk"}
+CALLED_AGAIN = {"Minion", "Aura Seer", "Insomniac", "Revealer", "Curator"}
+
+
+def _named(text: str, pattern: str) -> set[str]:
+    found = re.search(pattern, text)
+    return set(re.split(r", | or ", found.group(1))) if found else set()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_doppelgangers_call_names_only_the_roles_the_deck_holds(seed):
+    """Issue 19.15: her call names what the deck can give her and nothing
+    else (the deck is public: this tells the table nothing it cannot see)."""
+    rng = random.Random(seed)
+    pool = [r for r in ROLES for _ in range(ROLES[r].copies) if r != "doppelganger"]
+    while True:
+        deck = ["doppelganger", *rng.sample(pool, rng.randint(5, 9))]
+        try:
+            check_deck(deck)
+            break
+        except DeckError:
+            continue
+    text = {s.id: s.text for s in night_script(deck)}["doppelganger"]
+    names = {ROLES[r].name for r in deck}
+    assert _named(text, r"If you saw the ([^.]+?), do that role's action now") == \
+        names & ACT_AT_ONCE, (deck, text)
+    assert _named(text, r"If you saw the ([^.]+?), you will be called again") == \
+        names & CALLED_AGAIN, (deck, text)
+    assert ("Mason" in text) == ("mason" in deck)
+
+
+def test_trust_no_one_no_longer_reads_every_role_of_the_box():
+    """The Trust No One scenario holds the Alpha Wolf, the Robber and the
+    Witch among what she can copy: those three, not sixteen."""
+    deck = "doppelganger alpha_wolf werewolf dream_wolf robber witch villager".split()
+    text = night_script(deck)[1].text
+    assert "If you saw the Alpha Wolf, Robber or Witch, do that role's action now" in text
+    for absent in ("Sentinel", "Mason", "Minion", "Aura Seer", "Curator", "Insomniac",
+                   "called again"):
+        assert absent not in text
+    assert len(text.split()) < 75
+
+
+def test_a_doppelganger_call_lasts_what_its_deck_says_wherever_her_card_lies():
+    """The call's text (so its caption time) and its wait come from the deck
+    alone: the same whether her card is dealt or in the center."""
+    deck = "doppelganger werewolf werewolf seer robber troublemaker villager".split()
+    night = night_script(deck)
+    again = night_script(list(reversed(deck)))
+    assert [(s.text, s.seconds) for s in night] == [(s.text, s.seconds) for s in again]
 
 
 # ------------------------------------------------------------------ deck rules
@@ -201,7 +250,8 @@ def test_doppelganger_is_told_to_act_at_once_for_the_roles_that_do():
      "3 players need 7 cards (players + 4 with the alpha_wolf); the deck has 6"),
     ("alpha_wolf seer robber troublemaker villager villager villager", None,
      "alpha_wolf needs a center werewolf card"),
-    ("werewolf seer robber villager villager", None, "the game needs at least 3 players"),
+    ("werewolf seer robber villager villager", None,
+     "a deck needs at least 6 cards (players + 3, and at least 3 players); this one has 5 cards"),
     ("werewolf seer robber", 2, "--players 2: the game needs at least 3 players"),
     ("werewolf werewolf werewolf seer robber villager", None,
      "3 × werewolf: the game has only 2 Werewolf cards"),
@@ -420,10 +470,24 @@ def test_every_line_of_any_deck_is_in_the_catalogue(seed):
             continue
         lone = rng.random() < 0.5
         for step in night_script(deck, NightOptions(lone_wolf=lone)):
+            if step.id == "doppelganger":          # names the deck's roles: one a mix
+                assert step.after in catalogue[lone]
+                continue
             assert step.text in catalogue[lone]
             assert not step.after or step.after in catalogue[lone]
         checked += 1
     assert checked >= 10
+
+
+def test_every_presets_night_is_in_the_catalogue_its_doppelganger_too():
+    """`wolfbox prepare` renders the lines of every deck the picker deals,
+    the Doppelganger's call (which names the deck's roles) included."""
+    from wolfbox.night import all_lines
+    catalogue = set(all_lines(NightOptions()))
+    for preset in PRESETS.values():
+        for players in preset.players():
+            for step in night_script(preset.deck(players)):
+                assert step.text in catalogue, (preset.name, players, step.id)
 
 
 def test_a_mistyped_preset_name_is_suggested():
@@ -446,9 +510,12 @@ def test_a_doppelganger_who_saw_the_dream_wolf_shows_a_thumb_000():
     werewolves but puts her thumb out when they are called."""
     deck = "doppelganger werewolf dream_wolf seer robber troublemaker villager".split()
     steps = {s.id: s.text for s in night_script(deck)}
-    assert "If you saw a werewolf other than the Dream Wolf, or a Mason, you will wake with " \
+    assert "If you saw a werewolf other than the Dream Wolf, you will wake with " \
         "them. If you saw the Dream Wolf, stick out your thumb when the werewolves are " \
         "called." in steps["doppelganger"]
+    masons = {s.id: s.text for s in night_script(deck[:-2] + ["mason", "mason"])}
+    assert "If you saw a werewolf other than the Dream Wolf, or a Mason, you will wake with " \
+        "them." in masons["doppelganger"]
     assert "a Doppelganger who saw the Dream Wolf" in steps["werewolves"]
     without = {s.id: s.text for s in night_script(
         "doppelganger werewolf werewolf seer robber troublemaker villager".split())}

@@ -122,7 +122,7 @@ def test_a_state_path_holding_anything_is_one_warning_and_the_defaults(tmp_path,
     assert not stuck, f"{kind}: still reading after 60 s"
     assert results == [{}, None]
     warnings = [r for r in caplog.records if r.levelname == "WARNING"]
-    assert kind == "a dangling link" or len(warnings) == 2     # one a load
+    assert kind == "a dangling link" or len(warnings) == 1     # read twice, said once (19)
     assert all("ignoring unreadable saved state" in r.getMessage() for r in warnings)
 
 

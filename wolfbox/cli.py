@@ -13,21 +13,26 @@ them, and import-linter checks that nothing else does.
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
 import os
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, NoReturn
 
 from wolfbox.device import signals
 
 from . import __version__
+from .argwords import Formatter, in_our_language
 from .config import Config, defaults_toml, limits, load
 from .deck import check_deck
 from .errors import UserError
 from .flow import Flow, RoundSettings
 from .games import GAMES
 from .i18n import LANGUAGES, _, use_language
+from .jsontext import MAX_CHARS, NotJson, loads
 from .mode import Mode
 from .picker import Picker
 from .presets import resolve_deck
@@ -51,10 +56,18 @@ def _one_line(message: str) -> str:
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)      # Chinese wrapped by its width
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:   # type: ignore[override]  # one line, not a usage block
-        print(_one_line(_("wolfbox: {problem} (see 'wolfbox --help')").format(
-            problem=message)), file=sys.stderr)
-        sys.exit(EXIT_USAGE)
+        _usage_error(message)
+
+
+def _usage_error(problem: str) -> NoReturn:
+    print(_one_line(_("wolfbox: {problem} (see 'wolfbox --help')").format(
+        problem=problem)), file=sys.stderr)
+    sys.exit(EXIT_USAGE)
 
 
 def _seconds(text: str) -> float:
@@ -71,8 +84,11 @@ def _seconds(text: str) -> float:
 
 
 def _parser() -> _Parser:
-    p = _Parser(prog="wolfbox", description=_("A narrator box for werewolf party games."))
-    p.add_argument("--version", action="version", version=f"wolfbox {__version__}")
+    p = _Parser(prog="wolfbox", description=_("A narrator box for werewolf party games."),
+                epilog=_("Without a command, wolfbox runs the box (wolfbox run). --lang and "
+                         "--config may come before the command or after it."))
+    p.add_argument("--version", action="version", version=f"wolfbox {__version__}",
+                   help=_("show program's version number and exit"))
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
     def with_config(sp: argparse.ArgumentParser) -> None:
@@ -188,10 +204,36 @@ def _parser() -> _Parser:
 
 
 # ------------------------------------------------------------------ the deck
+def _game_in_play(args: argparse.Namespace, config: Config) -> str:
+    """The game a command plays: its --mode; `run`'s, else the config's."""
+    mode = getattr(args, "mode", None)
+    if args.command == "run":
+        return mode or config.game.mode
+    return mode or "one_night"
+
+
+def _check_table(game: str, players: int) -> None:
+    """--players for the Mayor's or the timed game, checked against that
+    game's table (One Night's deck is not what it plays with)."""
+    if game == "dark_arts":
+        from .darkarts.seats import MAX_PLAYERS, MIN_PLAYERS
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise UserError(_("--players {players}: Werewolves of the Dark Arts takes {least} "
+                              "to {most} players").format(players=players, least=MIN_PLAYERS,
+                                                          most=MAX_PLAYERS))
+    elif game == "newd3":
+        from .newd3.setups import PLAYERS
+        if players != PLAYERS:
+            raise UserError(_("--players {players}: the timed game is for {count} players, "
+                              "no more, no fewer").format(players=players, count=PLAYERS))
+
+
 def _players(args: argparse.Namespace, config: Config) -> tuple[int | None, str]:
-    """The player count asked for, and where it was asked for (for messages)."""
+    """One Night's player count asked for, and where it was asked for (for
+    messages). --players for another game is that game's (`_check_table`)."""
     lo, hi = 3, limits("game.players")[1]
-    if getattr(args, "players", None) is not None:
+    if getattr(args, "players", None) is not None \
+            and _game_in_play(args, config) == "one_night":
         players, where = args.players, "--players"
     elif config.game.players:
         players, where = config.game.players, "game.players ="
@@ -230,6 +272,11 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
         config = _with_remembered(config)
     if getattr(args, "lang", None):
         config.box.lang = args.lang
+    game = _game_in_play(args, config)
+    if game != "one_night" and getattr(args, "players", None) is not None:
+        _check_table(game, args.players)
+        if game == "dark_arts":
+            config.mayor_players = args.players
     players, players_from = _players(args, config)
     deck_arg = getattr(args, "deck", None)
     if deck_arg is not None:
@@ -294,15 +341,22 @@ def _replay(args: argparse.Namespace) -> int:
                 path=path, why=getattr(e, "strerror", None) or e)) from None
     flow: Mode = Flow(RoundSettings.from_config(config),
                       picker=Picker(tuple(config.game.deck), rng))
+    stage: Callable[[], str] | None = None       # the game's own stage names its records
     if args.mode == "dark_arts":
         from .darkarts.game import Game, Options
-        flow = Game(options=Options(scale=config.night.scale, line_gap=config.night.line_gap))
+        from .darkarts.rules import default_roles
+        from .darkarts.seats import DEFAULT_PLAYERS
+        table = config.mayor_players or DEFAULT_PLAYERS      # the setup starts at --players
+        mayors = Game(options=Options(scale=config.night.scale, line_gap=config.night.line_gap),
+                      players=table, chosen=default_roles(table))
+        flow, stage = mayors, lambda: mayors.stage.value
     elif args.mode == "newd3":
         from .newd3.game import Game as Timed
         from .newd3.game import Options as TimedOptions
-        flow = Timed(options=TimedOptions(times=config.timed.times(),
-                                          line_gap=config.night.line_gap), rng=rng)
-    for record in replay(flow, events):
+        timed = Timed(options=TimedOptions(times=config.timed.times(),
+                                           line_gap=config.night.line_gap), rng=rng)
+        flow, stage = timed, lambda: timed.stage.value
+    for record in replay(flow, events, stage):
         print(json.dumps(record, ensure_ascii=False))
     return 0
 
@@ -311,6 +365,7 @@ def _settings(args: argparse.Namespace) -> int:
     from wolfbox.device.state import StateStore, state_path
 
     from .settings import describe_settings
+    config = load(args.config)          # a --config that cannot be read is refused, --reset too
     store = StateStore(state_path())
     if args.reset:
         try:
@@ -321,22 +376,33 @@ def _settings(args: argparse.Namespace) -> int:
         print(_("The box has forgotten what was chosen on it ({path}).").format(
             path=store.path))
         return 0
-    print(describe_settings(load(args.config), store.load(), args.config, store.path))
+    print(describe_settings(config, store.load(), args.config, store.path))
     return 0
 
 
 def _read_input(file: str, what: str) -> tuple[str, str]:
-    """(its name, the text) of FILE or standard input ("-"); one line if unreadable."""
+    """(its name, the text) of FILE or standard input ("-"); one line if
+    unreadable or larger than any JSON the commands read (jsontext)."""
     source = "<stdin>" if file == "-" else file
+    if file == "-" and sys.stdin.isatty():
+        # Nothing piped in: say what the command waits for, not wait in silence.
+        print(_("Reading the {what} from standard input (JSON); Ctrl-D to end.").format(
+            what=what), file=sys.stderr, flush=True)
+    limit = MAX_CHARS                    # bytes: as many characters at most, jsontext's limit
     try:
         if file == "-":
             stdin = getattr(sys.stdin, "buffer", None)
-            text = stdin.read().decode("utf-8-sig") if stdin else sys.stdin.read()
+            raw = stdin.read(limit + 1) if stdin else sys.stdin.read(limit + 1).encode()
         else:
-            text = Path(file).read_text(encoding="utf-8-sig")
+            with open(file, "rb") as f:
+                raw = f.read(limit + 1)
+        text = raw.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise UserError(_("cannot read the {what} from {path}: {why}").format(
             what=what, path=source, why=getattr(e, "strerror", None) or e)) from None
+    if len(raw) > limit:
+        raise UserError(_("{path}: larger than {size} KiB: not a {what}").format(
+            path=source, size=limit // 1024, what=what))
     return source, text
 
 
@@ -347,7 +413,10 @@ def _resolve(args: argparse.Namespace) -> int:
     from .newd3.resolve import read_night, resolve
     source, text = _read_input(args.file, _("night"))
     try:
+        loads(text)                     # too deep, too long, a number too large: one line
         night = resolve(*read_night(text))
+    except NotJson as e:
+        raise UserError(_("{path}: not JSON ({why})").format(path=source, why=e)) from None
     except UserError as e:
         raise UserError(f"{source}: {e}") from None
     print(json.dumps(night.to_json()))
@@ -459,11 +528,9 @@ def main(argv: list[str] | None = None) -> int:
     signals.install()                  # first: a stop during start-up must stop the box
     logging.basicConfig(format="wolfbox: %(message)s", level=logging.INFO, stream=sys.stderr)
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
-        argv = ["run", *argv]            # `wolfbox --headless` is `wolfbox run --headless`
     try:
         _early_language(argv)
-        args = _parser().parse_args(argv)
+        args = _parse(_arranged(argv))
         try:
             return _dispatch(args)
         except UserError as e:
@@ -481,6 +548,47 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+GLOBAL_OPTIONS = ("--lang", "--config")     # each takes a value
+TOP_LEVEL = ("-h", "--help", "--version")
+
+
+def _arranged(argv: list[str]) -> list[str]:
+    """The command line with its command first, as argparse wants it.
+
+    --lang and --config may come before the command (`wolfbox --lang de
+    script`): they move after it. No command is `run` (`wolfbox --headless`);
+    a word that is no command is one line naming the nearest one, not
+    run's "unrecognized arguments"."""
+    lead: list[str] = []
+    rest = list(argv)
+    while rest:
+        if rest[0] in GLOBAL_OPTIONS and len(rest) > 1:
+            lead, rest = lead + rest[:2], rest[2:]
+        elif rest[0].split("=", 1)[0] in GLOBAL_OPTIONS and "=" in rest[0]:
+            lead, rest = lead + rest[:1], rest[1:]
+        else:
+            break
+    if rest and rest[0] in TOP_LEVEL:
+        return rest                      # the commands' list, or the version
+    if rest and rest[0] in COMMANDS:
+        return [rest[0], *lead, *rest[1:]]
+    if rest and not rest[0].startswith("-"):
+        near = difflib.get_close_matches(rest[0], COMMANDS, n=1)
+        word = _one_line(rest[0])
+        commands = ", ".join(COMMANDS)
+        _usage_error(_("unknown command '{command}' (did you mean '{near}'?); commands: "
+                       "{commands}").format(command=word, near=near[0], commands=commands)
+                     if near else _("unknown command '{command}'; commands: {commands}")
+                     .format(command=word, commands=commands))
+    return ["run", *lead, *rest]         # `wolfbox --headless` is `wolfbox run --headless`
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """The command line read by argparse speaking the box's language."""
+    with in_our_language():
+        return _parser().parse_args(argv)
 
 
 def _early_language(argv: list[str]) -> None:

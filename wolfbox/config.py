@@ -225,6 +225,9 @@ class Config:
         self.from_file: set[str] = set()
         # Where the deck in game.deck came from, for the line printed at start.
         self.deck_source = ""
+        # --players for Werewolf with a Mayor: its setup starts at this count
+        # (game.players is One Night's, checked against its deck).
+        self.mayor_players: int | None = None
 
     def cache_dir(self) -> Path:
         if self.voice.cache_dir:

@@ -79,10 +79,14 @@ def check_deck(deck: Sequence[str], players: int | None = None) -> list[str]:
                                                 cards=len(deck)))
     implied = len(deck) - extra
     if implied < MIN_PLAYERS:
-        raise DeckError(_("a deck of {cards} cards is for {players} players ({why}); the "
-                          "game needs at least {least} players ({least_cards} cards)").format(
-            cards=len(deck), players=implied, why=why, least=MIN_PLAYERS,
-            least_cards=MIN_PLAYERS + extra))
+        # Said as the cards it lacks: a count of players below three (or below
+        # zero) is no number a table can act on.
+        raise DeckError(ngettext(
+            "a deck needs at least {least_cards} cards ({why}, and at least {least} players); "
+            "this one has {cards} card",
+            "a deck needs at least {least_cards} cards ({why}, and at least {least} players); "
+            "this one has {cards} cards", len(deck)).format(
+            cards=len(deck), why=why, least=MIN_PLAYERS, least_cards=MIN_PLAYERS + extra))
     return _warnings(deck, counts, implied)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .i18n import N_, _, sentences
+from .presets import MAX_PLAYERS, PRESETS
 from .roles import ROLES, WEREWOLF_CARDS, Box, role_name
 
 
@@ -60,9 +61,9 @@ class Call:
 
 
 # The roles a Doppelganger copies and then acts as at once, during her own call,
-# and those whose copy is called again later. Her call names the base game's
-# roles, or every role when a Daybreak or Bonus role is in play: a handful of
-# fixed lines that can all be rendered ahead of time.
+# and those whose copy is called again later. Her call names those the deck
+# holds, and no other: the deck is public, so the table learns nothing new,
+# and a deck of three of them is not read a list of sixteen.
 ACTS_AT_ONCE = ("sentinel", "alpha_wolf", "mystic_wolf", "seer", "apprentice_seer",
                 "paranormal_investigator", "robber", "witch", "troublemaker",
                 "village_idiot", "drunk")
@@ -88,27 +89,38 @@ def _sentences(*texts: str) -> str:
 
 
 def _doppelganger_wake(t: Table) -> str:
-    expansions = any(ROLES[r].box is not Box.BASE for r in t.roles)
-    keep = (lambda r: True) if expansions else (lambda r: ROLES[r].box is Box.BASE)
-    now = [r for r in ACTS_AT_ONCE if keep(r)]
-    later = [r for r in WAKES_LATER if keep(r)]
-    # 000: a copy that acts now "does not wake up when the [role] is called".
+    now = [r for r in ACTS_AT_ONCE if t.has(r)]
+    later = [r for r in WAKES_LATER if t.has(r)]
+    wolves, masons = t.has("werewolf", "alpha_wolf", "mystic_wolf"), t.has("mason")
+    texts = [_("Doppelganger, open your eyes and look at another player's card. You are now "
+               "that role.")]
+    if now:
+        # 000: a copy that acts now "does not wake up when the [role] is called".
+        # TRANSLATORS: {now} is a list of role names, as "Seer, Robber or Drunk".
+        texts.append(_("If you saw the {now}, do that role's action now; you will not wake "
+                       "again when it is called.").format(now=_names(now)))
     if t.has("dream_wolf"):
         # 000: a Doppelganger-Dream Wolf does not wake with the werewolves, she shows a thumb.
-        # TRANSLATORS: {now} and {later} are lists of role names, as "Seer, Robber or Drunk".
-        text = _("Doppelganger, open your eyes and look at another player's card. You are now "
-                 "that role. If you saw the {now}, do that role's action now; you will not "
-                 "wake again when it is called. If you saw a werewolf other than the Dream "
-                 "Wolf, or a Mason, you will wake with them. If you saw the Dream Wolf, stick "
-                 "out your thumb when the werewolves are called. If you saw the {later}, you "
-                 "will be called again.")
-    else:
-        # TRANSLATORS: {now} and {later} are lists of role names, as "Seer, Robber or Drunk".
-        text = _("Doppelganger, open your eyes and look at another player's card. You are now "
-                 "that role. If you saw the {now}, do that role's action now; you will not "
-                 "wake again when it is called. If you saw a werewolf or a Mason, you will "
-                 "wake with them. If you saw the {later}, you will be called again.")
-    return text.format(now=_names(now), later=_names(later))
+        if wolves and masons:
+            texts.append(_("If you saw a werewolf other than the Dream Wolf, or a Mason, you "
+                           "will wake with them."))
+        elif wolves:
+            texts.append(_("If you saw a werewolf other than the Dream Wolf, you will wake "
+                           "with them."))
+    elif wolves and masons:
+        texts.append(_("If you saw a werewolf or a Mason, you will wake with them."))
+    elif wolves:
+        texts.append(_("If you saw a werewolf, you will wake with them."))
+    if masons and not wolves:
+        texts.append(_("If you saw a Mason, you will wake with them."))
+    if t.has("dream_wolf"):
+        texts.append(_("If you saw the Dream Wolf, stick out your thumb when the werewolves "
+                       "are called."))
+    if later:
+        # TRANSLATORS: {later} is a list of role names, as "Minion or Insomniac".
+        texts.append(_("If you saw the {later}, you will be called again.").format(
+            later=_names(later)))
+    return _sentences(*texts)
 
 
 def _werewolves_wake(t: Table) -> str:
@@ -387,23 +399,31 @@ def setup_text(deck: Sequence[str]) -> list[str]:
 
 
 def all_lines(options: NightOptions | None = None) -> list[str]:
-    """Every line any night can say with these options, in night order.
+    """Every line a night can say with these options, but for the
+    Doppelganger's call of a deck no preset deals, in night order.
 
-    The texts depend on the deck only through a few features (Dream Wolf,
-    Alpha Wolf, Doppelganger, Curator, any Daybreak or Bonus role), so decks
-    covering each combination of them cover every line (a test checks
-    random decks).
+    The texts depend on the deck through a few features (Dream Wolf, Alpha
+    Wolf, Doppelganger, Curator, Sentinel), so decks covering each
+    combination of them cover every line but one (a test checks random
+    decks): the Doppelganger's call names the deck's roles, so there is one
+    for every mix of them. Those of every preset at every table size are
+    here; another deck's is rendered when the table chooses it.
     """
     options = options or NightOptions()
     everything = [r for r in ROLES for _copy in range(ROLES[r].copies)]
     base = [r for r in everything if ROLES[r].box is Box.BASE]
-    out: list[str] = []
+    decks: list[list[str]] = []
     for pool in (base, everything):
         for chosen in itertools.product((False, True), repeat=len(FEATURES)):
             deck = [r for r in pool if r not in FEATURES]
             deck += [r for r, on in zip(FEATURES, chosen, strict=True) if on and r in pool]
-            for step in night_script(deck, options):
-                out += [step.text] + ([step.after] if step.after else [])
+            decks.append(deck)
+    for preset in PRESETS.values():
+        decks += [preset.deck(n) for n in preset.players() if n <= MAX_PLAYERS]
+    out: list[str] = []
+    for deck in decks:
+        for step in night_script(deck, options):
+            out += [step.text] + ([step.after] if step.after else [])
     return list(dict.fromkeys(out))
 
 

@@ -37,6 +37,7 @@ from typing import Any
 from .deck import MIN_PLAYERS
 from .errors import UserError
 from .i18n import N_, _, ngettext
+from .jsontext import loads
 from .roles import ROLES, WEREWOLVES, Team, UnknownRole, role, role_name
 
 # 000 "Artifacts": the six tokens, and the role each of the first three
@@ -136,17 +137,13 @@ def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def read_game(text: str) -> Game:
     """A game from its JSON text; RefereeError names the first problem."""
     try:
-        data = json.loads(text, object_pairs_hook=_no_repeats)
+        data = loads(text, object_pairs_hook=_no_repeats)
     except ValueError as e:
         if isinstance(e, UserError):
             raise
         raise RefereeError(_("not JSON ({why}); give an object such as "
                              '{{"players": [{example}, ...]}}').format(
             why=e, example=_EXAMPLE)) from None
-    except RecursionError:
-        raise RefereeError(_("not JSON this program can read (nested too deeply); give an "
-                             'object such as {{"players": [{example}, ...]}}').format(
-            example=_EXAMPLE)) from None
     return parse_game(data)
 
 

@@ -10,9 +10,8 @@ a box with no voice.
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +19,7 @@ from .buttons import Button, Hold, Release, Tap
 from .effects import Effect, PlayCue, Say
 from .errors import UserError
 from .i18n import _
+from .jsontext import loads
 from .mode import Mode
 from .view import View
 
@@ -47,7 +47,7 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
             continue
         where = f"{source}:{number}"
         try:
-            item = json.loads(text)
+            item = loads(text)
         except ValueError as e:
             raise UserError(_("{where}: not JSON ({why}); each line is an object such as "
                               '{{"at": 0, "tap": "start"}}').format(where=where, why=e)) from None
@@ -83,20 +83,26 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
     return events
 
 
-def _screen(view: View) -> dict[str, Any]:
-    return {"phase": view.phase.value, "title": view.title, "big": view.big,
+def _screen(view: View, phase: str) -> dict[str, Any]:
+    return {"phase": phase, "title": view.title, "big": view.big,
             "caption": view.caption, "details": list(view.details), "paused": view.paused,
             "legend": {b.value: label for b, label in view.legend}}
 
 
-def replay(flow: Mode, events: Iterable[TimedPress]) -> Iterator[dict[str, Any]]:
+def replay(flow: Mode, events: Iterable[TimedPress],
+           stage: Callable[[], str] | None = None) -> Iterator[dict[str, Any]]:
     """One record for the start screen, then one for each change: the time,
-    what the screen shows, and what was said and sounded at that moment."""
+    what the screen shows, and what was said and sounded at that moment.
+
+    A record's "phase" is the screen's (One Night's phases), or `stage()`:
+    the Mayor's and the timed game's own stage ("setup", "dawn", "count"),
+    which their screens' layouts share and would not tell apart."""
     last: dict[str, Any] | None = None
 
     def record(now: float, effects: list[Effect]) -> dict[str, Any] | None:
         nonlocal last
-        screen = _screen(flow.view(now))
+        view = flow.view(now)
+        screen = _screen(view, stage() if stage else view.phase.value)
         said = [e.text for e in effects if isinstance(e, Say)]
         cues = [e.cue.value for e in effects if isinstance(e, PlayCue)]
         if screen == last and not said and not cues:

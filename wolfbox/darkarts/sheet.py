@@ -42,13 +42,13 @@ def parse_roles(text: str, players: int) -> Setup:
     every four players, the Hunter and the Matchmaker. UserError (one line)
     for an unknown role, too many copies or a deal that cannot be played."""
     from ..errors import UserError
-    from ..i18n import _
-    from .roles import CHOSEN, ROLES
+    from ..i18n import _, ngettext
+    from .roles import CHOSEN, ROLES, VILLAGER
     counts: dict[str, int] = {}
     if text.strip():
         for raw in text.split(","):
             rid = raw.strip().lower().replace(" ", "_").replace("-", "_")
-            if rid not in CHOSEN:
+            if rid not in CHOSEN and rid != VILLAGER:     # the sheet's JSON names villagers
                 raise UserError(_("--roles: unknown role '{role}'; the roles are {known} "
                                   "(villagers fill the other seats)").format(
                     role=raw.strip()[:40], known=", ".join(CHOSEN)))
@@ -59,8 +59,12 @@ def parse_roles(text: str, players: int) -> Setup:
     for rid, n in counts.items():
         most = ROLES[rid].most
         if most and n > most:
-            raise UserError(_("--roles: {role} at most {most} times, not {count}").format(
-                role=rid, most=most, count=n))
+            raise UserError(ngettext("--roles: {role} at most {most} time, not {count}",
+                                     "--roles: {role} at most {most} times, not {count}",
+                                     most).format(role=rid, most=most, count=n))
+    if sum(counts.values()) > players:               # villagers named fill seats too
+        raise UserError(_("--players {players} --roles {roles}: {problem}").format(
+            players=players, roles=text.strip()[:200], problem=_("More roles than players.")))
     setup = Setup.of(players, counts)
     problem = setup.problem()
     if problem:

@@ -1,0 +1,69 @@
+"""Reading JSON a person hands the box: `wolfbox referee`, `resolve` and
+`replay`, and the state the box saved.
+
+Python's parser fails on some text in ways no caller expects: nesting a few
+thousand deep raises RecursionError (and code walking the result recurses
+too), a number of more than 4300 digits raises a bare ValueError, and a
+smaller one still overflows the moment it meets a float (an event's time
+checked with math.isfinite). Every command reads its
+JSON here, so each of these is one ValueError with one line saying why
+(`NotJson`), which the caller words as its own "not JSON" message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .i18n import _
+
+MAX_CHARS = 1024 * 1024     # far more than any game, night or line of events
+MAX_DEPTH = 64              # a game or a night is three deep
+MAX_DIGITS = 64             # a seat, a vote, a time: none needs more
+
+
+class NotJson(ValueError):
+    """Text that is not JSON this program reads; str() is one line why."""
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def depth(text: str) -> int:
+    """How deep `text`'s brackets nest, outside its strings (a quick look,
+    before the parser recurses into them)."""
+    deepest = level = 0
+    for bracket in _BRACKETS.findall(_STRING.sub("", text)):
+        level += 1 if bracket in "[{" else -1
+        deepest = max(deepest, level)
+    return deepest
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise NotJson(_("a number of more than {limit} digits").format(limit=MAX_DIGITS))
+    return int(digits)
+
+
+def loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None
+          ) -> Any:
+    """`text` parsed, or NotJson (one line) for text too long, too deep, with
+    a number too large, or not JSON at all. A ValueError the hook raises
+    (a caller's own UserError) passes through as it is."""
+    if len(text) > MAX_CHARS:
+        raise NotJson(_("more than {limit} KiB").format(limit=MAX_CHARS // 1024))
+    if depth(text) > MAX_DEPTH:
+        raise _too_deep()
+    try:
+        return json.loads(text, parse_int=_integer, object_pairs_hook=object_pairs_hook)
+    except json.JSONDecodeError as e:
+        raise NotJson(str(e)) from None          # Python's words: "Expecting value: line 1 …"
+    except RecursionError:                       # not reached below MAX_DEPTH; never a traceback
+        raise _too_deep() from None
+
+
+def _too_deep() -> NotJson:
+    return NotJson(_("nested too deeply (more than {limit} levels)").format(limit=MAX_DEPTH))
