@@ -16,11 +16,13 @@ def to_count(game: Game) -> float:
         now = game.next_change(now)
         game.tick(now)
     game.handle(Tap(Button.VOTE), now)                # seat 1 died
-    game.handle(Tap(Button.START), now)               # its role, as offered
+    game.handle(Tap(Button.NEXT), now)                # the first card offered
+    game.handle(Tap(Button.START), now)               # shown back
+    game.handle(Tap(Button.START), now)               # OK
     for _ in range(20):
         if game.stage is Stage.DISCUSSION:
             break
-        if game.stage in (Stage.DAWN, Stage.ROLE):
+        if game.stage in (Stage.DAWN, Stage.CONFIRM):  # no more deaths; OK
             game.handle(Tap(Button.START), now)
         elif (nxt := game.next_change(now)) is not None:
             now = nxt

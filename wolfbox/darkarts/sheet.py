@@ -42,7 +42,7 @@ def parse_roles(text: str, players: int) -> Setup:
     every four players, the Hunter and the Matchmaker. UserError (one line)
     for an unknown role, too many copies or a deal that cannot be played."""
     from ..errors import UserError
-    from ..i18n import _
+    from ..i18n import _, ngettext
     from .roles import CHOSEN, ROLES
     counts: dict[str, int] = {}
     if text.strip():
@@ -59,8 +59,9 @@ def parse_roles(text: str, players: int) -> Setup:
     for rid, n in counts.items():
         most = ROLES[rid].most
         if most and n > most:
-            raise UserError(_("--roles: {role} at most {most} times, not {count}").format(
-                role=rid, most=most, count=n))
+            raise UserError(ngettext("--roles: {role} at most {most} time, not {count}",
+                                     "--roles: {role} at most {most} times, not {count}",
+                                     most).format(role=rid, most=most, count=n))
     setup = Setup.of(players, counts)
     problem = setup.problem()
     if problem:
@@ -72,11 +73,13 @@ def parse_roles(text: str, players: int) -> Setup:
 
 def sheet_text(data: dict[str, Any]) -> str:
     """The sheet for a human Mayor to print."""
-    from ..i18n import _, copies, listed
+    from ..i18n import _, copies, listed, ngettext
     from .roles import role_name
     roles = listed([copies(role_name(r), n) for r, n in data["roles"].items()])
-    out = [_("Werewolves of the Dark Arts, {players} players: {roles}").format(
-        players=data["players"], roles=roles), "",
+    players = data["players"]
+    out = [ngettext("Werewolves of the Dark Arts, {players} player: {roles}",
+                    "Werewolves of the Dark Arts, {players} players: {roles}", players).format(
+        players=players, roles=roles), "",
         _("Every night, the same calls with the same times, whoever is alive:")]
     for n, call in enumerate(data["night"], 1):
         first = " " + _("(first night only)") if call["first_night_only"] else ""
