@@ -113,7 +113,7 @@ def enter_card(pilot: Pilot, role: str) -> None:
     assert pilot.view.big == "Not chosen"
     next_until(pilot, role)
     pilot.press(Button.START)
-    assert pilot.view.details[0].endswith(f"card: {role}. Is that right?")
+    assert pilot.view.details[0].endswith(f"card: {role}. Right?")
     pilot.press(Button.START)
 
 
@@ -209,7 +209,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
         (7, False, "Villager")]
     assert pilot.view.label(Button.START) == "No more deaths"
     pilot.press(Button.START)
-    confirm(pilot, "No other seat died in the night: is that right?")
+    confirm(pilot, "No other seat died: right?")
     assert stage(pilot) is Stage.DISCUSSION
     said_out(pilot)
     assert heard(pilot)[len(night_1):] == [
@@ -281,7 +281,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     pilot.press(Button.VOTE)
     enter_card(pilot, "Hunter")
     pilot.press(Button.START)                          # no more deaths: the Hunter shoots
-    confirm(pilot, "No other seat died in the night: is that right?")
+    confirm(pilot, "No other seat died: right?")
     assert pilot.view.title == "The Hunter's victim"
     # The call for the Hunter in the ring's middle while it is said (the card
     # line before it is about the dawn screen, and stays off this one).
@@ -292,7 +292,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
         "The Hunter's victim", "Not chosen", ("The Hunter at seat 2 chooses alone.",))
     next_until(pilot, "Seat 6")
     pilot.press(Button.VOTE)                           # shot: shown back first
-    confirm(pilot, "The Hunter at seat 2 shot seat 6: is that right?")
+    confirm(pilot, "The Hunter shot seat 6: right?")
     assert pilot.view.title == "Seat 6 · Role"
     enter_card(pilot, "Werewolf")
     # Seat 6 was a Lover: seat 5 dies of a broken heart, and turns a card too.
@@ -361,7 +361,7 @@ def test_the_setup_and_an_undone_entry_come_through_a_restart(tmp_path, monkeypa
     second.press(Button.VOTE)
     enter_card(second, "Villager")
     second.press(Button.START)
-    confirm(second, "No other seat died in the night: is that right?")
+    confirm(second, "No other seat died: right?")
     assert stage(second) is Stage.DISCUSSION            # saved: day 1, seat 7 dead
     second.press(Button.VOTE, hold=2.1)                 # undo: that was too soon
     assert stage(second) is Stage.CONFIRM
@@ -520,10 +520,10 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     first.key("n", "== Seat 7 · Role  Werewolf")               # the screen anew: OK now
     for role in ("Hunter", "Matchmaker", "Seer", "Villager"):
         first.key("n", f"= {role}")
-    first.key("s", "Seat 7's card: Villager. Is that right?")  # shown back
+    first.key("s", "Seat 7's card: Villager. Right?")  # shown back
     first.key("s", '>> "Seat 7 has died."')                     # OK
     first.key("n", "= Seat 2")
-    first.key("s", "No other seat died in the night: is that right?")
+    first.key("s", "No other seat died: right?")
     first.key("s", "== Day 1 · Discussion")                   # no more deaths
     # Seat 2 accused and seconded: 2 hands of the 3 needed.
     first.key("v", "== Who is accused?  Seat 1")
@@ -566,7 +566,7 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     second.key("s", '>> "3 votes."', '>> "3 needed."', '>> "Seat 1 is lynched."')
     second.key("s", "== Seat 1 · Role  Not chosen")            # OK: no last words
     second.key("n", "== Seat 1 · Role  Werewolf")
-    second.key("s", "Seat 1's card: Werewolf. Is that right?")
+    second.key("s", "Seat 1's card: Werewolf. Right?")
     second.key("s", '>> "The card: Werewolf."', "== Night 2 · Eyes closed")
     # Night 2 follows the saved day 1: the Matchmaker is not called again.
     second.expect("== Dawn 2 · Who died?  Seat 2")
@@ -577,17 +577,17 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     second.key("v", "== Seat 2 · Role  Not chosen")
     second.key("n", "== Seat 2 · Role  Werewolf")
     second.key("n", "= Hunter")
-    second.key("s", "Seat 2's card: Hunter. Is that right?")
+    second.key("s", "Seat 2's card: Hunter. Right?")
     second.key("s", '>> "Seat 2 has died."')
     second.key("n", "= Seat 4")
-    second.key("s", "No other seat died in the night: is that right?")
+    second.key("s", "No other seat died: right?")
     second.key("s", "== The Hunter's victim  Not chosen")     # no more deaths
     for seat in (3, 4, 5, 6):
         second.key("n", f"= Seat {seat}")
-    second.key("v", "The Hunter at seat 2 shot seat 6: is that right?")
+    second.key("v", "The Hunter shot seat 6: right?")
     second.key("s", '>> "The Hunter shot seat 6."', "== Seat 6 · Role  Not chosen")
     second.key("n", "== Seat 6 · Role  Werewolf")
-    second.key("s", "Seat 6's card: Werewolf. Is that right?")
+    second.key("s", "Seat 6's card: Werewolf. Right?")
     # The Lovers came through the restart: seat 5 dies for seat 6.
     second.key("s", '>> "The card: Werewolf."',
                '>> "Seat 5 was a Lover and dies of a broken heart."',
@@ -595,7 +595,7 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     second.key("n", "== Seat 5 · Role  Matchmaker")
     for role in ("Seer", "Villager"):
         second.key("n", f"= {role}")
-    second.key("s", "Seat 5's card: Villager. Is that right?")
+    second.key("s", "Seat 5's card: Villager. Right?")
     second.key("s", '>> "The card: Villager."', '>> "The village wins."',
                "== The village wins · 1/3")
     # The whole story, from before the power cut and after it.

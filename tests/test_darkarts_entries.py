@@ -56,7 +56,7 @@ def test_a_card_is_shown_back_before_it_takes_effect_and_back_changes_it():
     assert t.press(START) == []                 # nothing said, nobody dead yet
     view = g.view(t.now)
     assert (g.stage, view.title, view.big) == (Stage.CONFIRM, "Seat 4 · Role", "Werewolf")
-    assert view.details[0] == "Seat 4's card: Werewolf. Is that right?"
+    assert view.details[0] == "Seat 4's card: Werewolf. Right?"
     assert dict(view.legend)[Button.START] == "OK"
     assert dict(view.legend)[Button.BACK] == "Change"
     assert [s.seat for s in g.screen(t.now).seats if s.cursor] == [4]
@@ -77,13 +77,13 @@ def test_the_close_of_a_dawn_is_shown_back():
     assert t.press(START) == []                 # "Nobody died": asked first
     view = g.view(t.now)
     assert (g.stage, view.big) == (Stage.CONFIRM, "Nobody died")
-    assert view.details[0] == "Nobody died in the night: is that right?"
+    assert view.details[0] == "Nobody died in the night: right?"
     t.press(BACK)
     assert g.stage is Stage.DAWN
     t.death(7, "villager")
     t.press(START)
     assert (g.stage, g.view(t.now).big) == (Stage.CONFIRM, "1 death")
-    assert g.view(t.now).details[0] == "No other seat died in the night: is that right?"
+    assert g.view(t.now).details[0] == "No other seat died: right?"
     t.press(START)
     assert g.stage is Stage.DISCUSSION
 
@@ -104,7 +104,7 @@ def test_the_hunters_shot_starts_on_no_seat_and_is_shown_back():
     assert t.press(VOTE_) == []                 # shown back: nothing said yet
     view = g.view(t.now)
     assert (g.stage, view.title, view.big) == (Stage.CONFIRM, "The Hunter's victim", "Seat 6")
-    assert view.details[0] == "The Hunter at seat 2 shot seat 6: is that right?"
+    assert view.details[0] == "The Hunter shot seat 6: right?"
     t.press(BACK)                               # change it
     assert g.stage is Stage.SHOT and g.cursor == 6
     t.seat(1)

@@ -1093,25 +1093,24 @@ class Game:
         """An entry shown back: its title, its value and the question."""
         if self.pending == _DAWN:
             deaths = len(self.dawn_deaths)
+            # The legend says the rest: START OK, BACK Change.
             if deaths:
                 big = ngettext("{count} death", "{count} deaths", deaths).format(count=deaths)
-                question = _("No other seat died in the night: is that right?")
+                question = _("No other seat died: right?")
             else:
-                big, question = _("Nobody died"), _("Nobody died in the night: is that right?")
+                big, question = _("Nobody died"), _("Nobody died in the night: right?")
             return {"title": _("Dawn {n} · Who died?").format(n=self.night), "big": big,
-                    "details": (question, _("OK: on to the day. BACK: change it."))}
+                    "details": (question,)}
         if self.pending == _SHOT:
             return {"title": _("The Hunter's victim"), "big": _seat_word(self.cursor),
-                    "details": (_("The Hunter at seat {hunter} shot seat {seat}: is that "
-                                  "right?").format(hunter=self.by, seat=self.cursor),
-                                _("OK: it takes effect. BACK: change it."))}
+                    "details": (_("The Hunter shot seat {seat}: right?").format(
+                        seat=self.cursor),)}
         role = self._chosen_role()
         assert role is not None
         return {"title": _("Seat {seat} · Role").format(seat=self.dying),
                 "big": role_name(role),
-                "details": (_("Seat {seat}'s card: {role}. Is that right?").format(
-                    seat=self.dying, role=role_name(role)),
-                    _("OK: it takes effect. BACK: change it."))}
+                "details": (_("Seat {seat}'s card: {role}. Right?").format(
+                    seat=self.dying, role=role_name(role)),)}
 
     def _book_view(self, v: View) -> View:
         """The story so far, a page at a time; at the end, under who won."""
