@@ -55,6 +55,15 @@ def check_win(game: Game) -> None:
         assert expected is None, f"{expected} won, but the game is at {game.stage}"
 
 
+def entered(game: Game) -> tuple:
+    """What the Mayor has entered, as the table sees it: what an undo must
+    bring back exactly."""
+    ring = dict(game.ring.dead) if game.ring else None
+    return (game.stage, game.night, ring, game.lovers, game.previous_accused,
+            game.book.lines(), game.winner, game.pending, game.dying, game.cursor,
+            game.accused, game.hands, game.adjust)
+
+
 def check_resumes(effects, now: float) -> None:
     """Every checkpoint handed out (after an undo too) resumes to a sound game."""
     for state in (e.state for e in effects if isinstance(e, Checkpoint)):
@@ -102,7 +111,9 @@ def test_random_mayor_inputs_keep_the_game_consistent(setup, steps):
     token = 0
     effects = game.handle(Tap(Button.START), now)
     assert game.stage is Stage.NIGHT
+    before: list[tuple] = []                    # what each entry found, the last last
     for step in steps:
+        entries, was = len(game._undo), entered(game)
         if step == "spoken":
             out = game.handle(SpeechDone(token), now)
         elif step == "due":
@@ -122,6 +133,13 @@ def test_random_mayor_inputs_keep_the_game_consistent(setup, steps):
         game.check()
         check_win(game)
         check_resumes(out, now)
+        if len(game._undo) == entries + 1:      # an entry took effect
+            before.append(was)
+        elif step == Hold(Button.VOTE) and len(game._undo) == entries - 1:
+            assert entered(game) == before.pop()     # undone: all as before the entry
+        elif not game._undo:                    # a new game
+            before.clear()
+        assert len(before) == len(game._undo)
         screen = game.screen(now)
         assert screen.view.title
     # Every line the game said can be rendered ahead (wolfbox prepare).
@@ -131,26 +149,36 @@ def test_random_mayor_inputs_keep_the_game_consistent(setup, steps):
 
 @settings(max_examples=200, deadline=None)
 @given(setups(), st.lists(st.sampled_from(["died", "more", "done", "next"]), min_size=150,
-                              max_size=300))
-def test_random_deaths_always_end_in_the_right_win(setup, steps):
+                              max_size=300),
+       st.lists(st.integers(0, 299), max_size=12))
+def test_random_deaths_always_end_in_the_right_win(setup, steps, undos):
     """A Mayor who enters deaths quickly: every night and every lynch,
-    until someone wins; the game ends exactly when a side has won."""
+    until someone wins; the game ends exactly when a side has won. Now and
+    then (at the steps in `undos`) the Mayor undoes the last entry: the
+    game is then exactly as it was before that entry, and plays on."""
     players, chosen = setup
     game = Game(players=players, chosen=chosen)
     now = 0.0
     game.handle(Tap(Button.START), now)
-    for step in steps:
-        # Hurry the night, enter a Lover pair if asked.
+    before: list[tuple] = []
+    for at, step in enumerate(steps):
+        # Hurry the night.
         while game.stage is Stage.NIGHT:
             now = game.next_change(now)
             game.tick(now)
-        if game.stage is Stage.LOVERS:
-            game.handle(Tap(Button.VOTE), now)
-            game.handle(Tap(Button.NEXT), now)
-            game.handle(Tap(Button.VOTE), now)
-            game.handle(Tap(Button.START), now)
+        entries, was = len(game._undo), entered(game)
+        if at in undos and game._undo:
+            game.handle(Hold(Button.VOTE), now)
+            assert entered(game) == before.pop()
+            game.check()
+            check_win(game)
             continue
         match game.stage, step:
+            case Stage.LOVERS, _:                           # a Lover pair
+                for button in (Button.VOTE, Button.NEXT, Button.VOTE):
+                    game.handle(Tap(button), now)
+                was = entered(game)                         # the entry is START's
+                game.handle(Tap(Button.START), now)
             case (Stage.DAWN | Stage.SHOT), "died":
                 game.handle(Tap(Button.VOTE), now)
             case (Stage.DAWN | Stage.SHOT), "next":
@@ -183,3 +211,6 @@ def test_random_deaths_always_end_in_the_right_win(setup, steps):
                 break
         game.check()
         check_win(game)
+        if len(game._undo) == entries + 1:
+            before.append(was)
+        assert len(before) == len(game._undo)
