@@ -912,10 +912,12 @@ class Game:
     def _setup_checkpoint(self) -> Checkpoint:
         """The setup alone (players and roles): kept while it is chosen and
         after a game, so a restart finds the table's setup, not a new box's."""
-        self._checkpoint = {"version": SAVE_VERSION, "stage": str(Stage.SETUP),
-                            "players": self.players,
-                            "roles": {r: n for r, n in self.chosen.items() if n > 0}}
+        self._checkpoint = self._setup_state()
         return Checkpoint(MODE, self._checkpoint)
+
+    def _setup_state(self) -> dict[str, Any]:
+        return {"version": SAVE_VERSION, "stage": str(Stage.SETUP), "players": self.players,
+                "roles": {r: n for r, n in self.chosen.items() if n > 0}}
 
     def _state(self) -> dict[str, Any]:
         ring = self.ring
@@ -936,7 +938,7 @@ class Game:
         """JSON-safe: the game at the start of its current phase (in setup,
         the setup being chosen)."""
         if self.stage is Stage.SETUP or self._checkpoint is None:
-            return copy.deepcopy(self._setup_checkpoint().state)
+            return self._setup_state()
         return copy.deepcopy(self._checkpoint)
 
     @classmethod
