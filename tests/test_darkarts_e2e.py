@@ -69,18 +69,24 @@ def mayor_config(tmp_path: Path) -> Config:
     return c
 
 
-@pytest.fixture
-def pilot(tmp_path, monkeypatch):
-    """The real box in Mayor mode on mock pins and a fake clock, with a tone
-    for every line it can say (a stand-in voice)."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    config = mayor_config(tmp_path)
-    fill_cache(config, LINES)
+def start_box(config: Config) -> Pilot:
+    """The real box in Mayor mode on mock pins and a fake clock."""
     clock = FakeClock()
     parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
                   stdin_keys=False, renderer_command=NO_RENDERER)
-    yield Pilot(parts, clock)
-    parts.close()
+    return Pilot(parts, clock)
+
+
+@pytest.fixture
+def pilot(tmp_path, monkeypatch):
+    """The real box in Mayor mode, with a tone for every line it can say (a
+    stand-in voice)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    config = mayor_config(tmp_path)
+    fill_cache(config, LINES)
+    pilot = start_box(config)
+    yield pilot
+    pilot.parts.close()
 
 
 def heard(pilot: Pilot) -> list[str]:
@@ -99,6 +105,23 @@ def next_until(pilot: Pilot, big: str) -> None:
             return
         pilot.press(Button.NEXT)
     raise AssertionError(f"NEXT never reached {big!r}; the screen shows {pilot.view.big!r}")
+
+
+def enter_card(pilot: Pilot, role: str) -> None:
+    """The card picker starts on none: NEXT to `role`, START shows it back,
+    START again (OK) enters it."""
+    assert pilot.view.big == "Not chosen"
+    next_until(pilot, role)
+    pilot.press(Button.START)
+    assert pilot.view.details[0].endswith(f"card: {role}. Right?")
+    pilot.press(Button.START)
+
+
+def confirm(pilot: Pilot, question: str) -> None:
+    """An entry shown back: the question, then OK."""
+    assert pilot.view.details[0] == question, pilot.view.details
+    assert pilot.view.label(Button.START) == "OK"
+    pilot.press(Button.START)
 
 
 def said_out(pilot: Pilot) -> None:
@@ -136,7 +159,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     assert stage(pilot) is Stage.NIGHT
     assert pilot.view.dim and pilot.view.title == "Night 1 · Eyes closed"
     assert dict(pilot.view.legend) == {Button.START: "Pause", Button.NEXT: "Hold: book",
-                                       Button.BACK: "Hold: end game"}
+                                       Button.BACK: "Hold: end game"}   # nothing to undo
     pilot.until(lambda: pilot.box.flow.night_stage == "wait")
     assert pilot.view.title == "Night 1 · Matchmaker"
     for button in (Button.NEXT, Button.VOTE, Button.BACK):      # no skipping
@@ -161,6 +184,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     assert [s.seat for s in pilot.view.seats if s.marked] == [5, 6]
     pilot.press(Button.START)
     assert stage(pilot) is Stage.NIGHT
+    assert pilot.view.label(Button.VOTE) == "Hold: undo"      # the Lovers are an entry
     took = pilot.until(lambda: stage(pilot) is Stage.DAWN, limit=300)
     assert took >= 15 + 30 + 15                 # the Lovers', the Werewolves', the Seer's
     night_1 += [
@@ -175,14 +199,17 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     next_until(pilot, "Seat 7")
     pilot.press(Button.VOTE)                                   # died
     assert pilot.view.title == "Seat 7 · Role"
-    next_until(pilot, "Villager")
+    # A stray OK enters nothing: the picker starts on no card.
     pilot.press(Button.START)
+    assert stage(pilot) is Stage.ROLE and pilot.view.alert.startswith("No card chosen yet")
+    enter_card(pilot, "Villager")
     assert stage(pilot) is Stage.DAWN
     said_out(pilot)
     assert [(s.seat, s.alive, s.role) for s in pilot.view.seats if not s.alive] == [
         (7, False, "Villager")]
     assert pilot.view.label(Button.START) == "No more deaths"
     pilot.press(Button.START)
+    confirm(pilot, "No other seat died: right?")
     assert stage(pilot) is Stage.DISCUSSION
     said_out(pilot)
     assert heard(pilot)[len(night_1):] == [
@@ -234,8 +261,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     said_out(pilot)
     pilot.press(Button.START)
     assert pilot.view.title == "Seat 1 · Role"
-    next_until(pilot, "Werewolf")
-    pilot.press(Button.START)
+    enter_card(pilot, "Werewolf")
     # No win yet (1 werewolf of 5 living): night 2, straight away.
     assert stage(pilot) is Stage.NIGHT
     pilot.until(lambda: stage(pilot) is Stage.DAWN, limit=300)
@@ -253,26 +279,25 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
         (6, True, ""), (7, False, "Villager")]
     assert pilot.view.big == "Seat 2"                  # the first living seat
     pilot.press(Button.VOTE)
-    next_until(pilot, "Hunter")
-    pilot.press(Button.START)
+    enter_card(pilot, "Hunter")
     pilot.press(Button.START)                          # no more deaths: the Hunter shoots
+    confirm(pilot, "No other seat died: right?")
     assert pilot.view.title == "The Hunter's victim"
     # The call for the Hunter in the ring's middle while it is said (the card
     # line before it is about the dawn screen, and stays off this one).
     pilot.until(lambda: pilot.view.caption ==
                 "Hunter, choose your victim alone, and point at them.")
     said_out(pilot)
-    assert (pilot.view.title, pilot.view.details) == (
-        "The Hunter's victim", ("The Hunter at seat 2 chooses alone.",))
+    assert (pilot.view.title, pilot.view.big, pilot.view.details) == (
+        "The Hunter's victim", "Not chosen", ("The Hunter at seat 2 chooses alone.",))
     next_until(pilot, "Seat 6")
-    pilot.press(Button.VOTE)                           # shot
+    pilot.press(Button.VOTE)                           # shot: shown back first
+    confirm(pilot, "The Hunter shot seat 6: right?")
     assert pilot.view.title == "Seat 6 · Role"
-    next_until(pilot, "Werewolf")
-    pilot.press(Button.START)
+    enter_card(pilot, "Werewolf")
     # Seat 6 was a Lover: seat 5 dies of a broken heart, and turns a card too.
     assert pilot.view.title == "Seat 5 · Role"
-    next_until(pilot, "Villager")
-    pilot.press(Button.START)
+    enter_card(pilot, "Villager")
     assert stage(pilot) is Stage.END
     said_out(pilot)
     assert heard(pilot)[mark:] == [
@@ -295,11 +320,64 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
                                         "The village wins · 3/3"]
     assert [line for p in pages for line in p.details] == BOOK
     assert pilot.view.label(Button.START) == "New game"
+    assert pilot.view.label(Button.VOTE) == "Hold: undo"     # the last card, if wrong
 
-    # A finished game is not offered for resuming after a restart.
+    # A finished game is not offered for resuming after a restart; its setup
+    # is kept for the next game.
     pilot.parts.close()                                # the last save reaches the disk
     state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
-    assert "game" not in state
+    assert state["game"] == {"mode": "dark_arts", "state": {
+        "version": 1, "stage": "setup", "players": 7,
+        "roles": {"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1}}}
+
+
+def test_the_setup_and_an_undone_entry_come_through_a_restart(tmp_path, monkeypatch):
+    """Issue 19: the Seer added on the setup screen is there after a restart,
+    and an entry undone is undone in the saved game too: the power going after
+    an undo resumes where the undo went back to."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    config = mayor_config(tmp_path)
+    fill_cache(config, LINES)
+    first = start_box(config)
+    for role in ("Werewolf", "Hunter", "Matchmaker", "Seer"):
+        first.press(Button.NEXT)
+        assert first.view.details[0] == role
+    first.press(Button.VOTE)                            # one Seer
+    deal = "Deal: 2× Werewolf, Hunter, Matchmaker, Seer, 2× Villager"
+    assert first.view.details[1] == deal
+    first.parts.close()                                 # the power goes, in the setup
+
+    second = start_box(config)                          # the restart
+    assert second.view.title == "Werewolf with a Mayor"
+    assert second.view.details[1] == deal
+    second.press(Button.START)
+    second.until(lambda: stage(second) is Stage.LOVERS, limit=300)
+    for seat in ("Seat 5", "Seat 6"):
+        next_until(second, seat)
+        second.press(Button.VOTE)
+    second.press(Button.START)
+    second.until(lambda: stage(second) is Stage.DAWN, limit=300)
+    next_until(second, "Seat 7")
+    second.press(Button.VOTE)
+    enter_card(second, "Villager")
+    second.press(Button.START)
+    confirm(second, "No other seat died: right?")
+    assert stage(second) is Stage.DISCUSSION            # saved: day 1, seat 7 dead
+    second.press(Button.VOTE, hold=2.1)                 # undo: that was too soon
+    assert stage(second) is Stage.CONFIRM
+    assert second.view.alert == "The last entry is undone."
+    second.press(Button.BACK)                           # another death to enter
+    assert stage(second) is Stage.DAWN
+    second.parts.close()                                # the power goes again
+
+    third = start_box(config)
+    assert third.view.title == "Resume the saved game?"
+    assert third.view.details == ("Dawn 1: the night's deaths are entered again",)
+    third.press(Button.START)
+    assert stage(third) is Stage.DAWN and third.view.title == "Dawn 1 · Who died?"
+    assert all(s.alive for s in third.view.seats)
+    assert Button.VOTE not in dict(third.view.holds)    # no undo past a restart
+    third.parts.close()
 
 
 # ------------------------------------------------------------ a real process
@@ -438,11 +516,14 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     first.key("s", '>> "The Mayor will touch the two Lovers.')
     first.expect("== Dawn 1 · Who died?  Seat 1")
     first.key("b", "= Seat 7")
-    first.key("v", "== Seat 7 · Role")
+    first.key("v", "== Seat 7 · Role  Not chosen")             # no card offered first
+    first.key("n", "== Seat 7 · Role  Werewolf")               # the screen anew: OK now
     for role in ("Hunter", "Matchmaker", "Seer", "Villager"):
         first.key("n", f"= {role}")
-    first.key("s", '>> "Seat 7 has died."')
+    first.key("s", "Seat 7's card: Villager. Right?")  # shown back
+    first.key("s", '>> "Seat 7 has died."')                     # OK
     first.key("n", "= Seat 2")
+    first.key("s", "No other seat died: right?")
     first.key("s", "== Day 1 · Discussion")                   # no more deaths
     # Seat 2 accused and seconded: 2 hands of the 3 needed.
     first.key("v", "== Who is accused?  Seat 1")
@@ -483,9 +564,9 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     for hands in (1, 2, 3):
         second.key("v", f"== Votes to lynch seat 1  {hands}")
     second.key("s", '>> "3 votes."', '>> "3 needed."', '>> "Seat 1 is lynched."')
-    second.key("s", "== Seat 1 · Role  Werewolf")              # OK: no last words
-    second.key("n", "= Hunter")
-    second.key("b", "= Werewolf")
+    second.key("s", "== Seat 1 · Role  Not chosen")            # OK: no last words
+    second.key("n", "== Seat 1 · Role  Werewolf")
+    second.key("s", "Seat 1's card: Werewolf. Right?")
     second.key("s", '>> "The card: Werewolf."', "== Night 2 · Eyes closed")
     # Night 2 follows the saved day 1: the Matchmaker is not called again.
     second.expect("== Dawn 2 · Who died?  Seat 2")
@@ -493,20 +574,28 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
                                          "== Dawn 2 · Who died?  Seat 2")
             if line != "The card: Werewolf."] == NIGHT_2
     assert second.screen("== Dawn 2 · Who died?  Seat 2")[1] == "   Seats: 1† [2] 3 4 5 6 7†"
-    second.key("v", "== Seat 2 · Role  Werewolf")
+    second.key("v", "== Seat 2 · Role  Not chosen")
+    second.key("n", "== Seat 2 · Role  Werewolf")
     second.key("n", "= Hunter")
+    second.key("s", "Seat 2's card: Hunter. Right?")
     second.key("s", '>> "Seat 2 has died."')
     second.key("n", "= Seat 4")
-    second.key("s", "== The Hunter's victim  Seat 3")         # no more deaths
-    for seat in (4, 5, 6):
+    second.key("s", "No other seat died: right?")
+    second.key("s", "== The Hunter's victim  Not chosen")     # no more deaths
+    for seat in (3, 4, 5, 6):
         second.key("n", f"= Seat {seat}")
-    second.key("v", '>> "The Hunter shot seat 6."', "== Seat 6 · Role  Werewolf")
+    second.key("v", "The Hunter shot seat 6: right?")
+    second.key("s", '>> "The Hunter shot seat 6."', "== Seat 6 · Role  Not chosen")
+    second.key("n", "== Seat 6 · Role  Werewolf")
+    second.key("s", "Seat 6's card: Werewolf. Right?")
     # The Lovers came through the restart: seat 5 dies for seat 6.
     second.key("s", '>> "The card: Werewolf."',
                '>> "Seat 5 was a Lover and dies of a broken heart."',
-               "== Seat 5 · Role  Matchmaker")
-    second.key("n", "= Seer")
-    second.key("n", "= Villager")
+               "== Seat 5 · Role  Not chosen")
+    second.key("n", "== Seat 5 · Role  Matchmaker")
+    for role in ("Seer", "Villager"):
+        second.key("n", f"= {role}")
+    second.key("s", "Seat 5's card: Villager. Right?")
     second.key("s", '>> "The card: Villager."', '>> "The village wins."',
                "== The village wins · 1/3")
     # The whole story, from before the power cut and after it.
@@ -518,6 +607,7 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     second.proc.stdin.write("q")                               # no game under way: quits
     second.proc.stdin.flush()
     assert second.proc.wait(timeout=60) == 0
-    assert "game" not in saved(tmp_path)                       # a finished game is not kept
+    # A finished game is not kept; its setup is.
+    assert saved(tmp_path)["game"]["state"]["stage"] == "setup"
     errors = "".join((tmp_path / f"stderr-{n}.txt").read_text() for n in (1, 2))
     assert "Traceback" not in errors, errors

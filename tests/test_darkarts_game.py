@@ -11,7 +11,7 @@ from wolfbox.buttons import GAME_BUTTONS, Button, Hold
 from wolfbox.darkarts import rules
 from wolfbox.darkarts.book import DEATH, VOTE, WIN
 from wolfbox.darkarts.game import Game, Options, Stage
-from wolfbox.darkarts.roles import VILLAGE, WEREWOLVES
+from wolfbox.darkarts.roles import VILLAGE, WEREWOLVES, role_name
 from wolfbox.effects import Ambience, Checkpoint, Cue, PlayCue, Say
 from wolfbox.flow import SpeechDone
 from wolfbox.i18n import pseudo_translation
@@ -84,19 +84,37 @@ class Table:
         raise AssertionError(f"seat {seat} cannot be reached")
 
     def role(self, role: str) -> None:
+        """The role picker on `role` (it starts on none)."""
         for _ in range(25):
-            options = self.game._role_options()
-            if options[self.game.cursor % len(options)] == role:
+            if self.game.view(self.now).big == role_name(role):
                 return
             self.press(NEXT)
         raise AssertionError(f"{role} is not offered")
+
+    def card(self, role: str) -> list:
+        """The card turned up: picked, shown back, OK."""
+        self.role(role)
+        assert self.press(START) == [] and self.game.stage is Stage.CONFIRM
+        return self.press(START)
 
     def death(self, seat: int, role: str) -> list:
         """At dawn: seat died in the night, as role."""
         assert self.game.stage is Stage.DAWN
         self.seat(seat)
         self.press(VOTE_)
-        self.role(role)
+        return self.card(role)
+
+    def dawn_over(self) -> list:
+        """At dawn: no (more) deaths, shown back, OK."""
+        assert self.game.stage is Stage.DAWN
+        assert self.press(START) == [] and self.game.stage is Stage.CONFIRM
+        return self.press(START)
+
+    def shot(self, seat: int) -> list:
+        """The Hunter's victim: picked, shown back, OK."""
+        assert self.game.stage is Stage.SHOT
+        self.seat(seat)
+        assert self.press(VOTE_) == [] and self.game.stage is Stage.CONFIRM
         return self.press(START)
 
     def vote(self, accused: int, hands: int) -> list:
@@ -151,7 +169,7 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     assert says(said) == ["Seat 7 has died."]
     t.settle()
     assert says(t.effects)[-2:] == ["Seat 7 has died.", "The card: Villager."]
-    t.press(START)                                          # no more deaths
+    t.dawn_over()
     assert g.stage is Stage.DISCUSSION
     view = g.screen(t.now).view
     assert view.phase is Phase.DISCUSSION
@@ -186,8 +204,7 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     mark = len(t.effects)
     t.press(START)
     assert g.stage is Stage.ROLE and g.dying == 1
-    t.role("werewolf")
-    t.press(START)
+    t.card("werewolf")
     # No win (1 werewolf, 4 others): straight to night 2, no discussion.
     assert g.stage is Stage.NIGHT and g.night == 2
     t.stage_is(Stage.DAWN)
@@ -200,15 +217,12 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     # Lover (the Seer); seat 5, the other Lover, dies of a broken heart.
     mark = len(t.effects)
     t.death(2, "hunter")
-    t.press(START)
+    t.dawn_over()
     assert g.stage is Stage.SHOT
-    t.seat(3)
-    t.press(VOTE_)
-    t.role("seer")
-    t.press(START)
+    t.shot(3)
+    t.card("seer")
     assert g.stage is Stage.ROLE and g.dying == 5
-    t.role("villager")
-    t.press(START)
+    t.card("villager")
     # Left alive: 4 (Matchmaker) and 6 (werewolf): the werewolves win.
     assert g.stage is Stage.END
     assert g.winner == WEREWOLVES
@@ -254,11 +268,10 @@ def test_the_village_wins_when_the_last_werewolf_is_lynched():
     t.press(START)
     t.lovers_to_dawn()
     t.death(1, "werewolf")                     # (the table's own business how)
-    t.press(START)
+    t.dawn_over()
     t.vote(6, hands=5)
     t.press(START)
-    t.role("werewolf")
-    t.press(START)
+    t.card("werewolf")
     assert g.stage is Stage.END and g.winner == VILLAGE
     t.settle()
     assert says(t.effects)[-2:] == ["The card: Werewolf.", "The village wins."]
@@ -327,7 +340,7 @@ def test_the_count_never_exceeds_the_hands_that_may_vote_and_adjusts():
     g = t.game
     t.press(START)
     t.lovers_to_dawn()
-    t.press(START)                              # nobody died
+    t.dawn_over()                               # nobody died
     t.vote(4, hands=20)
     assert g.hands == 6                         # 7 alive, the accused does not vote
     t.press(BACK)                               # Recount
@@ -371,7 +384,7 @@ def play_to_day_one_after_a_failed_vote() -> Table:
     t.press(START)
     t.lovers_to_dawn()
     t.death(7, "villager")
-    t.press(START)
+    t.dawn_over()
     t.vote(2, hands=1)
     t.press(START)
     assert t.game.stage is Stage.DISCUSSION
@@ -403,8 +416,7 @@ def test_a_game_restored_at_night_replays_that_night_from_its_start():
     t = play_to_day_one_after_a_failed_vote()
     t.vote(1, hands=4)
     t.press(START)
-    t.role("werewolf")
-    t.press(START)
+    t.card("werewolf")
     assert t.game.stage is Stage.NIGHT and t.game.night == 2
     t.run_until(lambda g: g.step_index == 2)          # part-way through the night
     saved = json.loads(json.dumps(t.game.to_dict()))
@@ -441,7 +453,7 @@ def test_every_word_of_a_game_goes_through_the_translation_function():
         t.press(START)
         t.lovers_to_dawn()
         t.death(7, "villager")
-        t.press(START)
+        t.dawn_over()
         t.vote(2, hands=1)
         texts = says(t.effects)
         view = t.game.screen(t.now).view
@@ -481,8 +493,7 @@ def test_the_book_opens_at_any_time_and_the_game_goes_on_under_it():
     g = t.game
     t.vote(1, hands=5)                          # lynched
     t.press(START)
-    t.role("werewolf")
-    t.press(START)
+    t.card("werewolf")
     assert g.stage is Stage.NIGHT and g.night == 2
     step, start = g.step_index, t.now
     assert t.press(Hold(Button.NEXT)) == [] and g.reading
@@ -548,7 +559,7 @@ def test_the_setup_sets_an_optional_discussion_limit_the_box_remembers():
         t.press(NEXT)
     t.press(START)
     t.lovers_to_dawn()
-    t.press(START)                              # nobody died
+    t.dawn_over()                               # nobody died
     t.run_until(lambda game: game.stage is Stage.DISCUSSION)
     start = t.now
     assert g.view(t.now).big == "1:00"
@@ -589,12 +600,10 @@ def test_a_line_about_one_seat_is_not_shown_over_the_next_seats_card():
     t.lovers_to_dawn()
     t.death(2, "hunter")
     t.settle()
-    t.press(START)                              # the Hunter shoots
+    t.dawn_over()                               # the Hunter shoots
     t.settle()
-    t.seat(3)
-    t.press(VOTE_)
-    t.role("seer")
-    t.press(START)                              # seat 5's card opens at once
+    t.shot(3)
+    t.card("seer")                              # seat 5's card opens at once
     assert g.stage is Stage.ROLE and g.dying == 5
     # Still said: lines about seat 3 ("The Hunter shot seat 3.", "The card: Seer.").
     assert g._line is not None and "Lover" not in g.caption
@@ -631,3 +640,59 @@ def test_the_setup_offers_a_first_table_and_names_the_game_switch():
     while g.view(t.now).details[0] != "Game":
         t.press(NEXT)
     assert dict(g.view(t.now).legend)[Button.VOTE] == "Switch"
+
+
+def test_counted_words_in_the_book_and_on_the_screen_agree_with_their_count():
+    """Issue 19: "1 votes" nowhere; every count picks its word's form."""
+    from wolfbox.darkarts.book import Record, describe
+    from wolfbox.darkarts.seats import Ring
+
+    assert describe(Record(VOTE, 2, seat=3, votes=1, needed=3)) == \
+        "Day 2: 1 vote to lynch seat 3, 3 needed: failed."
+    assert describe(Record(VOTE, 2, seat=3, votes=1, needed=1)) == \
+        "Day 2: 1 vote to lynch seat 3, 1 needed: lynched."
+    assert describe(Record(VOTE, 2, seat=3, votes=0, needed=1)) == \
+        "Day 2: 0 votes to lynch seat 3, 1 needed: failed."
+    # Two alive: one vote lynches, one hand at most.
+    g = Game(players=5, chosen={"werewolf": 1})
+    g.setup = rules.Setup.of(5, g.chosen)
+    g.ring = Ring(5, {1: "villager", 2: "villager", 3: "villager"})
+    g.stage, g.accused = Stage.DISCUSSION, 4
+    assert g.view(0.0).details == ("2 alive: a lynch needs 1 vote.",)
+    g.stage = Stage.COUNT
+    g.handle(VOTE_, 0.0)
+    g.handle(VOTE_, 0.0)
+    assert g.view(0.0).alert == "At most 1 hand: the accused does not vote."
+
+
+def test_a_setup_is_saved_as_it_is_chosen_and_after_the_game_it_was_dealt_for():
+    """Issue 19: a Seer added on the setup screen, then a restart: the box
+    starts from what it saved last, and the Seer is there. A finished game
+    is not resumed, but its setup is kept."""
+    t = Table(Game())                           # a new box: no Seer
+    g = t.game
+    while g.view(t.now).details[0] != "Seer":
+        t.press(NEXT)
+    t.press(VOTE_)
+    saved = [e.state for e in t.effects if isinstance(e, Checkpoint)][-1]
+    back = Game.from_dict(json.loads(json.dumps(saved)))          # the restart
+    assert back.stage is Stage.SETUP and back.players == 7
+    assert back.chosen == {"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1}
+    back_view = Table(back)
+    while back.view(0.0).details[0] != "Seer":
+        back_view.press(NEXT)
+    assert back.view(0.0).big == "1"
+    # Played to the end: what is saved is the setup again, not the game.
+    t = Table(back)
+    t.press(START)
+    t.lovers_to_dawn()
+    t.death(1, "werewolf")
+    t.dawn_over()
+    t.vote(6, hands=5)
+    t.press(START)
+    t.card("werewolf")
+    assert back.stage is Stage.END
+    last = [e.state for e in t.effects if isinstance(e, Checkpoint)][-1]
+    assert last == {"version": 1, "stage": "setup", "players": 7,
+                    "roles": {"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1}}
+    assert Game.from_dict(last).chosen["seer"] == 1

@@ -3,7 +3,10 @@ the verdict on the result screen."""
 
 from __future__ import annotations
 
-from wolfbox.buttons import Button, Tap
+import pytest
+from test_device_render import SIZES, check, painter  # noqa: F401  (a fixture)
+
+from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.darkarts.game import Game, Options, Stage
 from wolfbox.view import Phase
 
@@ -16,11 +19,13 @@ def to_count(game: Game) -> float:
         now = game.next_change(now)
         game.tick(now)
     game.handle(Tap(Button.VOTE), now)                # seat 1 died
-    game.handle(Tap(Button.START), now)               # its role, as offered
+    game.handle(Tap(Button.NEXT), now)                # the first card offered
+    game.handle(Tap(Button.START), now)               # shown back
+    game.handle(Tap(Button.START), now)               # OK
     for _ in range(20):
         if game.stage is Stage.DISCUSSION:
             break
-        if game.stage in (Stage.DAWN, Stage.ROLE):
+        if game.stage in (Stage.DAWN, Stage.CONFIRM):  # no more deaths; OK
             game.handle(Tap(Button.START), now)
         elif (nxt := game.next_change(now)) is not None:
             now = nxt
@@ -57,3 +62,73 @@ def test_the_count_shows_the_hands_needed_and_the_result_says_the_verdict():
     game.handle(Tap(Button.VOTE), now)
     game.handle(Tap(Button.START), now)
     assert game.view(now).details[0] == "Lynched" and game.view(now).big == "3"
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_entry_screens_read_from_across_the_table(painter, size, lang):  # noqa: F811
+    """The screens that put an entry right (issue 19), on the busiest ring (20
+    seats) with the longest card names: the pickers on nothing and the OK they
+    refuse, an entry shown back, the undo's message. Nothing cut or too small."""
+    from wolfbox.darkarts.roles import role_name
+    from wolfbox.i18n import speaking
+
+    shown: list[str] = []
+
+    def look(game: Game, now: float) -> None:
+        view = game.view(now)
+        check(painter, view, size, "")
+        shown.append(f"{game.stage}:{view.big}")
+
+    with speaking(lang):
+        game = Game(options=Options(scale=0.1), players=20,
+                    chosen={"werewolf": 4, "hunter": 1, "matchmaker": 1, "dairy_maid": 1,
+                            "track_reader": 1})
+        now = 0.0
+        game.handle(Tap(Button.START), now)
+        while game.stage is not Stage.LOVERS:
+            now = game.next_change(now)
+            game.tick(now)
+        for _ in range(2):
+            game.handle(Tap(Button.VOTE), now)
+            game.handle(Tap(Button.NEXT), now)
+        game.handle(Tap(Button.START), now)
+        while game.stage is not Stage.DAWN:
+            now = game.next_change(now)
+            game.tick(now)
+        game.handle(Tap(Button.START), now)                  # nobody died: shown back
+        look(game, now)
+        game.handle(Tap(Button.BACK), now)
+        for _ in range(19):
+            game.handle(Tap(Button.NEXT), now)               # seat 20
+        game.handle(Tap(Button.VOTE), now)
+        game.handle(Tap(Button.START), now)                  # refused: no card yet
+        look(game, now)
+        names = [role_name(r) for r in game._role_options()]
+        longest = max(names, key=len)
+        for _ in range(names.index(longest) + 1):
+            game.handle(Tap(Button.NEXT), now)
+        assert game.view(now).big == longest
+        game.handle(Tap(Button.START), now)                  # shown back
+        look(game, now)
+        game.handle(Tap(Button.BACK), now)
+        for _ in range(len(names)):
+            if game.view(now).big == role_name("hunter"):
+                break
+            game.handle(Tap(Button.NEXT), now)
+        game.handle(Tap(Button.START), now)
+        game.handle(Tap(Button.START), now)                  # seat 20: the Hunter
+        game.handle(Tap(Button.START), now)
+        game.handle(Tap(Button.START), now)                  # no more deaths
+        assert game.stage is Stage.SHOT
+        look(game, now)
+        game.handle(Tap(Button.VOTE), now)                   # refused: no seat yet
+        look(game, now)
+        game.handle(Tap(Button.BACK), now)                   # seat 19
+        game.handle(Tap(Button.VOTE), now)
+        look(game, now)                                      # the shot shown back
+        game.handle(Tap(Button.START), now)
+        game.handle(Hold(Button.VOTE), now)                  # undone
+        assert game.stage is Stage.CONFIRM
+        look(game, now)
+    assert len(shown) == 7, shown

@@ -47,3 +47,28 @@ def test_the_seers_note_on_the_004_wolves_comes_only_with_one_of_them():
     assert not any(n.startswith("Seer:") for n in plain)
     allied = sheet(Setup.of(9, {"werewolf": 1, "track_reader": 1, "seer": 1}))["notes"]
     assert any(n.startswith("Seer: the Alchemist and the Track Reader") for n in allied)
+
+
+def test_a_note_that_speaks_of_the_knife_comes_with_the_knife_note():
+    """Issue 19: the Priest's note speaks of the werewolf with the knife; the
+    sheet says what the knife is whenever a note speaks of it, with or without
+    an Alchemist or a Chef, and not when none does."""
+    knife = "which of them does the killing"
+    for dealt in ({"priest": 1}, {"alchemist": 1}, {"chef": 1}, {"chef": 1, "priest": 1}):
+        notes = sheet(Setup.of(9, {"werewolf": 1, **dealt}))["notes"]
+        assert sum(knife in n for n in notes) == 1, (dealt, notes)
+    priest = sheet(Setup.of(9, {"werewolf": 1, "priest": 1}))["notes"]
+    assert [n.split(":")[0] for n in priest][1:] == ["The knife", "Priest"]
+    for dealt in ({"guard": 1}, {"seer": 1}, {"hunter": 1}):
+        notes = sheet(Setup.of(9, {"werewolf": 1, **dealt}))["notes"]
+        assert not any(knife in n or "knife" in n for n in notes), notes
+
+
+def test_a_role_given_too_often_names_the_most_in_the_right_number():
+    import pytest
+
+    from wolfbox.darkarts.sheet import parse_roles
+    from wolfbox.errors import UserError
+    with pytest.raises(UserError) as e:
+        parse_roles("werewolf,hunter,hunter", 7)
+    assert str(e.value) == "--roles: hunter at most 1 time, not 2"

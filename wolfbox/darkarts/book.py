@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ..i18n import _
+from ..i18n import _, ngettext
 from .roles import VILLAGE, role_name
 
 # Kinds of entry
@@ -76,8 +76,16 @@ def describe(r: Record) -> str:
                 else _("Day {day}: seat {seat} accused, no second."))
         return text.format(day=r.day, seat=r.seat)
     if r.kind == VOTE:
-        text = (_("Day {day}: {votes} votes to lynch seat {seat}, {needed} needed: lynched.")
-                if r.votes >= r.needed else
-                _("Day {day}: {votes} votes to lynch seat {seat}, {needed} needed: failed."))
+        # The count picks the form ("1 vote", "2 votes"); "needed" has one form.
+        if r.votes >= r.needed:
+            text = ngettext(
+                "Day {day}: {votes} vote to lynch seat {seat}, {needed} needed: lynched.",
+                "Day {day}: {votes} votes to lynch seat {seat}, {needed} needed: lynched.",
+                r.votes)
+        else:
+            text = ngettext(
+                "Day {day}: {votes} vote to lynch seat {seat}, {needed} needed: failed.",
+                "Day {day}: {votes} votes to lynch seat {seat}, {needed} needed: failed.",
+                r.votes)
         return text.format(day=r.day, seat=r.seat, votes=r.votes, needed=r.needed)
     return _("The village wins.") if r.team == VILLAGE else _("The werewolves win.")

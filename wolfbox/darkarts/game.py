@@ -11,10 +11,20 @@ on the screen is read from it. Lines are said one after another from a
 queue: a line ends when the narrator reports its end (then a short gap) or
 when its caption time runs out, whichever is first.
 
-At the start of each night, dawn, discussion and the end the game takes a
+At the start of each night, dawn and discussion the game takes a
 checkpoint (`to_dict`, JSON-safe) and hands it out as a `Checkpoint`
 effect: after a power cut `Game.from_dict` resumes there with the same
-seats, roles, deaths, Lovers and night number.
+seats, roles, deaths, Lovers and night number. In the setup, every change
+is handed out the same way, and at the end the setup of the game played:
+a restart finds the table's setup as it was left.
+
+Every entry the Mayor makes can be put right. A card, the Hunter's shot
+and the close of a dawn are shown back for a yes (OK) or a change (BACK)
+before they take effect, and no picker starts on a value: a stray OK
+decides nothing. Once an entry has taken effect, holding VOTE undoes it:
+the game keeps a snapshot from before each entry and goes back to it (the
+book, the dead and the win check with it; the snapshot's checkpoint is
+handed out again).
 """
 
 from __future__ import annotations
@@ -44,7 +54,7 @@ from ..effects import (
 )
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game, switch_note
-from ..i18n import _, copies, listed
+from ..i18n import _, copies, listed, ngettext
 from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -65,6 +75,7 @@ class Stage(StrEnum):
     DAWN = "dawn"              # the Mayor picks each seat that died in the night
     ROLE = "role"              # the Mayor enters the role turned up for a death
     SHOT = "shot"              # the Mayor enters the dead Hunter's victim
+    CONFIRM = "confirm"        # an entry shown back: OK, or BACK to change it
     DISCUSSION = "discussion"  # open discussion and accusations
     ACCUSE = "accuse"          # the Mayor picks the accused
     SECOND = "second"          # is there a second?
@@ -82,6 +93,7 @@ PHASE_OF = {
     Stage.SETUP: Phase.REFEREE, Stage.RESUME: Phase.IDLE,
     Stage.NIGHT: Phase.NIGHT, Stage.LOVERS: Phase.NIGHT,
     Stage.DAWN: Phase.REFEREE, Stage.ROLE: Phase.REFEREE, Stage.SHOT: Phase.REFEREE,
+    Stage.CONFIRM: Phase.REFEREE,
     Stage.ACCUSE: Phase.REFEREE,
     Stage.DISCUSSION: Phase.DISCUSSION, Stage.SECOND: Phase.DISCUSSION,
     Stage.DEFENCE: Phase.DISCUSSION,
@@ -92,10 +104,11 @@ PHASE_OF = {
 }
 # The stages whose screen is about the seats: the seat ring is drawn, with
 # the value and the question in its middle.
-RING_STAGES = (Stage.LOVERS, Stage.DAWN, Stage.ROLE, Stage.SHOT, Stage.DISCUSSION,
-               Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE)
+RING_STAGES = (Stage.LOVERS, Stage.DAWN, Stage.ROLE, Stage.SHOT, Stage.CONFIRM,
+               Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE)
 # Where a checkpoint may be taken, and so where a game resumes.
-CHECKPOINTS = (Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION, Stage.END)
+CHECKPOINTS = (Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION)
+_NIGHT_STAGES = (Stage.NIGHT, Stage.LOVERS)
 _DAY_STAGES = (Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE, Stage.HANDS,
                Stage.COUNT, Stage.RESULT)
 
@@ -103,6 +116,16 @@ _DAY_STAGES = (Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE, Stag
 _SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
 # What the chains lead to once they are over.
 _TO_DISCUSSION, _TO_NIGHT = "discussion", "night"
+# The entries shown back before they take effect (Stage.CONFIRM).
+_CARD, _SHOT, _DAWN = "card", "shot", "dawn"
+# A picker's cursor before the Mayor has chosen: the role picker's (an index)
+# and the Hunter's (a seat).
+NO_ROLE, NO_SEAT = -1, 0
+# What an undo leaves as it is: the options, and what belongs to the moment
+# (speech, timers, the pause, the open book, messages on the screen).
+_NOT_UNDONE = frozenset({"options", "paused", "reading", "alert", "caption", "timer", "page",
+                         "_queue", "_line", "_speaking", "_tokens", "_said_for",
+                         "_end_armed", "_resume_to", "_undo"})
 
 
 DarkEffect = Effect
@@ -176,6 +199,7 @@ class Game:
     dawn_deaths: list[int] = field(default_factory=list)
     chain: list[rules.Chain] = field(default_factory=list)
     after_chains: str = _TO_DISCUSSION
+    pending: str = ""                   # the entry being shown back: _CARD, _SHOT, _DAWN
     accused: int = 0
     hands: int = 0
     adjust: int = 0
@@ -191,6 +215,8 @@ class Game:
     _said_for: tuple[object, ...] = ()          # what the line being said is about
     _end_armed: bool = False                    # BACK held once: hold again to end the game
     _resume_to: Stage | None = None
+    # The game before each entry, the last last: what a hold of VOTE goes back to.
+    _undo: list[dict[str, Any]] = field(default_factory=list)
 
     # ================================================================ input
     def handle(self, event: Event, now: float) -> list[DarkEffect]:
@@ -286,10 +312,10 @@ class Game:
                 if self._living():
                     taps[Button.VOTE] = _Action(_("Died"), self._night_death)
                 label = _("No more deaths") if self.dawn_deaths else _("Nobody died")
-                taps[Button.START] = _Action(label, self._dawn_done)
+                taps[Button.START] = _Action(label, lambda now: self._show_back(_DAWN))
                 return taps
             case Stage.ROLE:
-                taps = {Button.START: _Action(_("OK"), self._role_entered),
+                taps = {Button.START: _Action(_("OK"), self._role_chosen),
                         Button.NEXT: _Action(_("Next role"), lambda now: self._move(+1))}
                 if self.cause == NIGHT:
                     taps[Button.BACK] = _Action(_("Other seat"), self._other_seat)
@@ -299,8 +325,11 @@ class Game:
                 return taps
             case Stage.SHOT:
                 taps = self._seat_keys()
-                taps[Button.VOTE] = _Action(_("Shot"), self._shot)
+                taps[Button.VOTE] = _Action(_("Shot"), self._shot_chosen)
                 return taps
+            case Stage.CONFIRM:
+                return {Button.START: _Action(_("OK"), self._confirmed),
+                        Button.BACK: _Action(_("Change"), self._change_entry)}
             case Stage.DISCUSSION:
                 taps = {Button.VOTE: _Action(_("Accuse"), self._open_accusation),
                         Button.NEXT: _Action(_("Book"), self._open_book)}
@@ -346,6 +375,9 @@ class Game:
         if self.stage is Stage.SETUP:
             holds[Button.VOTE] = _Action(_("Hold: other game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
+        if self._undo and self.stage not in (Stage.SETUP, Stage.RESUME) \
+                and not self.reading and not self.paused:
+            holds[Button.VOTE] = _Action(_("Hold: undo"), self._undo_entry)
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
             next_tap = self._taps().get(Button.NEXT)
@@ -368,7 +400,7 @@ class Game:
         if item == "players":
             self.players = (self.players - MIN_PLAYERS + step) % (
                 MAX_PLAYERS - MIN_PLAYERS + 1) + MIN_PLAYERS
-            return []
+            return [self._setup_checkpoint()]
         if item in LIMITS:
             key, steps = LIMITS[item]
             if key in self.options.fixed:
@@ -387,7 +419,7 @@ class Game:
         # Nobles come in twos (004): none or two.
         unit = 2 if item == "noble" else 1
         self.chosen[item] = (self.chosen.get(item, 0) + step * unit) % (most + unit)
-        return []
+        return [self._setup_checkpoint()]
 
     def _start(self, now: float) -> list[DarkEffect]:
         setup = rules.Setup.of(self.players, self.chosen)
@@ -397,6 +429,7 @@ class Game:
             return []
         self.setup, self.ring, self.lovers = setup, Ring(self.players), None
         self.book, self.previous_accused, self.winner = Book(), None, None
+        self._undo = []
         return [Warm(tuple(self.lines()))] + self._begin_night(now, 1)
 
     def _to_setup(self, now: float) -> list[DarkEffect]:
@@ -405,8 +438,8 @@ class Game:
         self.stage, self.cursor, self.paused, self.timer = Stage.SETUP, 0, False, None
         self.reading, self._end_armed = False, False
         self._queue, self._line, self._speaking, self.caption = [], None, None, ""
-        self._checkpoint = None
-        return effects + [Checkpoint(MODE, self.to_dict())]
+        self._undo = []
+        return effects + [self._setup_checkpoint()]
 
     def _abandon(self, now: float) -> list[DarkEffect]:
         """A game of many nights is not lost to one long press: the first
@@ -467,6 +500,7 @@ class Game:
         return []
 
     def _lovers_done(self, now: float) -> list[DarkEffect]:
+        self._remember_entry()
         a, b = sorted(self.picked)
         self.lovers = (a, b)
         self.stage = Stage.NIGHT
@@ -488,6 +522,7 @@ class Game:
         return []
 
     def _dawn_done(self, now: float) -> list[DarkEffect]:
+        """No more deaths in the night (confirmed): the chains, then the day."""
         assert self.ring is not None
         effects: list[DarkEffect] = []
         if not self.dawn_deaths:
@@ -498,7 +533,7 @@ class Game:
     # ========================================================= deaths, chains
     def _enter_role(self, seat: int, cause: str, by: int) -> list[DarkEffect]:
         self.stage, self.dying, self.cause, self.by = Stage.ROLE, seat, cause, by
-        self.cursor = 0
+        self.cursor = NO_ROLE           # no card offered first: the Mayor picks one
         return []
 
     def _role_options(self) -> list[str]:
@@ -506,10 +541,75 @@ class Game:
         left = rules.roles_left(self.setup, self.ring)
         return [r for r in (*CHOSEN, VILLAGER) if r in left]
 
+    def _chosen_role(self) -> str | None:
+        """The card the role picker is on; None before the Mayor picks one."""
+        if self.cursor == NO_ROLE:
+            return None
+        options = self._role_options()
+        return options[self.cursor % len(options)]
+
+    def _role_chosen(self, now: float) -> list[DarkEffect]:
+        if self._chosen_role() is None:
+            self.alert = _("No card chosen yet: NEXT goes through the cards.")
+            return []
+        return self._show_back(_CARD)
+
+    def _shot_chosen(self, now: float) -> list[DarkEffect]:
+        if self.cursor == NO_SEAT:
+            self.alert = _("No seat chosen yet: NEXT and BACK go round the ring.")
+            return []
+        return self._show_back(_SHOT)
+
+    # ============================================= showing back, undoing
+    def _show_back(self, entry: str) -> list[DarkEffect]:
+        """Show the entry for a yes before it takes effect."""
+        self.stage, self.pending = Stage.CONFIRM, entry
+        return []
+
+    def _change_entry(self, now: float) -> list[DarkEffect]:
+        """BACK on an entry shown back: to its picker, on the value chosen."""
+        self.stage = {_CARD: Stage.ROLE, _SHOT: Stage.SHOT, _DAWN: Stage.DAWN}[self.pending]
+        self.pending = ""
+        return []
+
+    def _confirmed(self, now: float) -> list[DarkEffect]:
+        """OK on an entry shown back: it takes effect (and can be undone)."""
+        self._remember_entry()
+        entry, self.pending = self.pending, ""
+        if entry == _DAWN:
+            return self._dawn_done(now)
+        if entry == _SHOT:
+            return self._shot(now)
+        return self._role_entered(now)
+
+    def _remember_entry(self) -> None:
+        """The game as it stands before an entry takes effect, for an undo."""
+        self._undo.append({f.name: copy.deepcopy(getattr(self, f.name))
+                           for f in dataclasses.fields(self) if f.name not in _NOT_UNDONE})
+
+    def _undo_entry(self, now: float) -> list[DarkEffect]:
+        """Back to the moment before the last entry took effect: its picker
+        or its question again, with the dead, the book and the night as they
+        were (so no win stands that the entry brought). What the box was
+        saying stops; the checkpoint of that moment is handed out again, so
+        a power cut after an undo resumes without the undone entry."""
+        was_night = self.stage in _NIGHT_STAGES
+        effects: list[DarkEffect] = [StopSpeech()] if self._line is not None else []
+        for name, value in self._undo.pop().items():
+            setattr(self, name, value)
+        self._queue, self._line, self._speaking, self.caption = [], None, None, ""
+        self.timer, self.page = None, 0
+        self.alert = _("The last entry is undone.")
+        if was_night != (self.stage in _NIGHT_STAGES):
+            effects.append(Ambience(not was_night))
+        if self._checkpoint is not None:
+            effects.append(Checkpoint(MODE, self._checkpoint))
+        return effects
+
     def _role_entered(self, now: float) -> list[DarkEffect]:
         assert self.ring is not None
-        options = self._role_options()
-        role = options[self.cursor % len(options)]
+        role = self._chosen_role()
+        assert role is not None
         seat = self.dying
         self.ring.kill(seat, role)
         self.book.add(Record(DEATH, self.night, seat=seat, role=role, cause=self.cause,
@@ -545,7 +645,7 @@ class Game:
             if not self.ring.living():
                 continue
             self.stage, self.by = Stage.SHOT, link.hunter
-            self.cursor = self._first_living()
+            self.cursor = NO_SEAT           # no victim offered first: the Mayor picks one
             return self._speak(now, _(said.HUNTER_CALL))
         return self._chains_over(now)
 
@@ -568,7 +668,9 @@ class Game:
         self.book.add(Record(WIN, self.night, team=self.winner))
         self.stage, self.page, self.reading = Stage.END, 0, False
         line = _(said.VILLAGE_WINS if self.winner == VILLAGE else said.WEREWOLVES_WIN)
-        effects: list[DarkEffect] = [PlayCue(Cue.CHIME), self._take_checkpoint()]
+        # The game is over and is not resumed: what is kept is its setup, for
+        # the next game (an undo hands the game's checkpoint out again).
+        effects: list[DarkEffect] = [PlayCue(Cue.CHIME), self._setup_checkpoint()]
         return effects + self._speak(now, line)
 
     # ============================================================= the day
@@ -605,6 +707,7 @@ class Game:
         if why is not None:
             self.alert = _("Seat {seat} is dead.").format(seat=self.cursor)
             return []
+        self._remember_entry()
         self.accused = self.cursor
         self.previous_accused = self.accused
         self.hands, self.adjust, self.adjusting = 0, 0, False
@@ -612,10 +715,12 @@ class Game:
         return self._speak(now, said.accused(self.accused))
 
     def _no_second(self, now: float) -> list[DarkEffect]:
+        self._remember_entry()
         self.book.add(Record(ACCUSATION, self.night, seat=self.accused, seconded=False))
         return self._begin_discussion(now, _(said.NO_SECOND))
 
     def _seconded(self, now: float) -> list[DarkEffect]:
+        self._remember_entry()
         self.book.add(Record(ACCUSATION, self.night, seat=self.accused, seconded=True))
         self.stage = Stage.DEFENCE
         if self.options.defence_seconds is not None:
@@ -646,8 +751,9 @@ class Game:
         else:
             most = rules.most_hands(living)
             if self.hands + step > most:
-                self.alert = _("At most {most} hands: the accused does not vote.").format(
-                    most=most)
+                self.alert = ngettext("At most {most} hand: the accused does not vote.",
+                                      "At most {most} hands: the accused does not vote.",
+                                      most).format(most=most)
             self.hands = max(0, min(most, self.hands + step))
         return []
 
@@ -673,6 +779,7 @@ class Game:
         return []
 
     def _result_ok(self, now: float) -> list[DarkEffect]:
+        self._remember_entry()
         living = self._living()
         count, needed = self._votes(), rules.lynch_threshold(living)
         self.book.add(Record(VOTE, self.night, seat=self.accused, votes=count, needed=needed))
@@ -786,7 +893,12 @@ class Game:
             case Stage.SETUP:
                 self.cursor = (self.cursor + step) % len(self._items())
             case Stage.ROLE:
-                self.cursor = (self.cursor + step) % len(self._role_options())
+                left = len(self._role_options())
+                first = 0 if step > 0 else left - 1
+                self.cursor = first if self.cursor == NO_ROLE else (self.cursor + step) % left
+            case Stage.SHOT if self.cursor == NO_SEAT:
+                living = self.ring.living() if self.ring else ()
+                self.cursor = (living[0] if step > 0 else living[-1]) if living else NO_SEAT
             case _:
                 self.cursor = self._step_seat(self.cursor, step)
         return []
@@ -796,6 +908,16 @@ class Game:
         """The game as it stands at the start of this phase."""
         self._checkpoint = self._state()
         return Checkpoint(MODE, self._checkpoint)      # read-only: to_dict() hands out copies
+
+    def _setup_checkpoint(self) -> Checkpoint:
+        """The setup alone (players and roles): kept while it is chosen and
+        after a game, so a restart finds the table's setup, not a new box's."""
+        self._checkpoint = self._setup_state()
+        return Checkpoint(MODE, self._checkpoint)
+
+    def _setup_state(self) -> dict[str, Any]:
+        return {"version": SAVE_VERSION, "stage": str(Stage.SETUP), "players": self.players,
+                "roles": {r: n for r, n in self.chosen.items() if n > 0}}
 
     def _state(self) -> dict[str, Any]:
         ring = self.ring
@@ -816,9 +938,7 @@ class Game:
         """JSON-safe: the game at the start of its current phase (in setup,
         the setup being chosen)."""
         if self.stage is Stage.SETUP or self._checkpoint is None:
-            state = self._state()
-            state["stage"] = str(Stage.SETUP)
-            return state
+            return self._setup_state()
         return copy.deepcopy(self._checkpoint)
 
     @classmethod
@@ -857,10 +977,7 @@ class Game:
                 return self._begin_night(now, self.night)
             case Stage.DAWN:
                 return self._begin_dawn(now)
-            case Stage.DISCUSSION:
-                return self._begin_discussion(now)
-        self.stage, self.page = Stage.END, 0
-        return []
+        return self._begin_discussion(now)
 
     # ================================================================ view
     def view(self, now: float) -> View:
@@ -938,16 +1055,19 @@ class Game:
                          big=_seat_word(self.cursor),
                          details=(_("Mark each seat that died in the night."),))
             case Stage.ROLE:
-                options = self._role_options()
-                role = options[self.cursor % len(options)]
+                role = self._chosen_role()
                 return r(v, title=_("Seat {seat} · Role").format(seat=self.dying),
-                         big=role_name(role), hint=Button.START,
+                         big=role_name(role) if role else _("Not chosen"),
+                         hint=Button.START if role else Button.NEXT,
                          details=(_("Which card did seat {seat} have?")
                                   .format(seat=self.dying),))
             case Stage.SHOT:
-                return r(v, title=_("The Hunter's victim"), big=_seat_word(self.cursor),
+                big = _seat_word(self.cursor) if self.cursor != NO_SEAT else _("Not chosen")
+                return r(v, title=_("The Hunter's victim"), big=big,
                          details=(_("The Hunter at seat {seat} chooses alone.")
                                   .format(seat=self.by),))
+            case Stage.CONFIRM:
+                return r(v, hint=Button.START, **self._confirm_view())
             case Stage.DISCUSSION:
                 return r(v, title=_("Day {n} · Discussion").format(n=self.night), big=clock,
                          details=(self._alive_words(),), hint=Button.VOTE)
@@ -970,6 +1090,29 @@ class Game:
                          big=str(self._votes()), details=details,
                          hint=Button.START if self.stage is Stage.RESULT else None)
         return self._book_view(v)
+
+    def _confirm_view(self) -> dict[str, Any]:
+        """An entry shown back: its title, its value and the question."""
+        if self.pending == _DAWN:
+            deaths = len(self.dawn_deaths)
+            # The legend says the rest: START OK, BACK Change.
+            if deaths:
+                big = ngettext("{count} death", "{count} deaths", deaths).format(count=deaths)
+                question = _("No other seat died: right?")
+            else:
+                big, question = _("Nobody died"), _("Nobody died in the night: right?")
+            return {"title": _("Dawn {n} · Who died?").format(n=self.night), "big": big,
+                    "details": (question,)}
+        if self.pending == _SHOT:
+            return {"title": _("The Hunter's victim"), "big": _seat_word(self.cursor),
+                    "details": (_("The Hunter shot seat {seat}: right?").format(
+                        seat=self.cursor),)}
+        role = self._chosen_role()
+        assert role is not None
+        return {"title": _("Seat {seat} · Role").format(seat=self.dying),
+                "big": role_name(role),
+                "details": (_("Seat {seat}'s card: {role}. Right?").format(
+                    seat=self.dying, role=role_name(role)),)}
 
     def _book_view(self, v: View) -> View:
         """The story so far, a page at a time; at the end, under who won."""
@@ -1021,16 +1164,15 @@ class Game:
         to = self._resume_to
         if to is Stage.NIGHT:
             return _("Night {n}").format(n=self.night)
-        if to is Stage.END:
-            return _("The end")
         if to is Stage.DAWN:
             return _("Dawn {n}: the night's deaths are entered again").format(n=self.night)
         return _("Day {n}").format(n=self.night)
 
     def _alive_words(self) -> str:
-        living = self._living()
-        return _("{living} alive: a lynch needs {needed} votes.").format(
-            living=living, needed=rules.lynch_threshold(living))
+        living, needed = self._living(), rules.lynch_threshold(self._living())
+        return ngettext("{living} alive: a lynch needs {needed} vote.",
+                        "{living} alive: a lynch needs {needed} votes.", needed).format(
+            living=living, needed=needed)
 
     def _count_details(self) -> tuple[str, ...]:
         living = self._living()
@@ -1047,6 +1189,8 @@ class Game:
             return ()
         if self.stage in (Stage.LOVERS, Stage.DAWN, Stage.SHOT, Stage.ACCUSE):
             target = self.cursor                # the seat the Mayor's buttons point at
+        elif self.stage is Stage.CONFIRM:
+            target = {_CARD: self.dying, _SHOT: self.cursor}.get(self.pending, 0)
         elif self.stage is Stage.ROLE:
             target = self.dying
         elif self.stage in (Stage.SECOND, Stage.DEFENCE, Stage.HANDS, Stage.COUNT,
@@ -1080,9 +1224,16 @@ class Game:
                           Stage.RESULT):
             assert self.ring.alive(self.accused), "a dead player accused"
             assert 0 <= self.hands <= rules.most_hands(living)
-        if self.stage is Stage.ROLE:
+        if self.stage is Stage.ROLE or (self.stage is Stage.CONFIRM and self.pending == _CARD):
             assert self.ring.alive(self.dying)
-        if self.stage in (Stage.DAWN, Stage.SHOT, Stage.ACCUSE) and living:
+        if self.stage is Stage.CONFIRM:
+            assert self.pending in (_CARD, _SHOT, _DAWN), self.pending
+            if self.pending == _CARD:
+                assert self._chosen_role() is not None, "a card confirmed that was not chosen"
+        if self.stage is Stage.CONFIRM and self.pending == _SHOT or \
+                self.stage is Stage.SHOT and self.cursor != NO_SEAT:
+            assert self.ring.alive(self.cursor), "a dead seat shot"
+        if self.stage in (Stage.DAWN, Stage.ACCUSE) and living:
             assert self.ring.alive(self.cursor)
         assert self.paused is False or self.timer is not None or self._line is not None
 

@@ -101,13 +101,20 @@ CALLS = (
 )
 
 
+KNIFE = "knife"          # the note naming the werewolf who kills
+
+
 @dataclass(frozen=True)
 class Note:
     """A note for the Mayor, brought in by any of `roles` (and, where set,
-    only with any of `with_any` dealt too)."""
+    only with any of `with_any` dealt too). A note that speaks of another
+    (`refers`, by its `id`) brings that one in with it: no note names
+    something the sheet leaves unexplained."""
     roles: frozenset[str]
     text: str                           # English, N_(); shown through _()
     with_any: frozenset[str] = frozenset()
+    id: str = ""
+    refers: frozenset[str] = frozenset()
 
 
 # What the Mayor needs to resolve a night with 004's roles (004's night
@@ -117,29 +124,35 @@ MAYOR_NOTES = (
     Note(_FROM_004, N_("Nobody may choose themselves; the werewolves may not choose one of "
                        "their own.")),
     Note(frozenset({ALCHEMIST}), N_("Alchemist: the chosen player's power fails tonight, "
-                                    "and a blocked player learns nothing.")),
+                                    "and a blocked player learns nothing."),
+         refers=frozenset({KNIFE})),
     Note(frozenset({CHEF}), N_("Chef: the guest in the kitchen is blocked and cannot be "
-                               "killed tonight.")),
+                               "killed tonight."), refers=frozenset({KNIFE})),
     Note(frozenset({GUARD}), N_("Guard: the protected player cannot be killed tonight.")),
-    Note(frozenset({ALCHEMIST, CHEF}), N_("With an Alchemist or a Chef, the werewolves also "
-                                          "point at which of them does the killing: the kill "
-                                          "fails if that werewolf is blocked.")),
+    # 004: the pack names its victim and the one of them who kills (the knife).
+    Note(frozenset(), N_("The knife: the werewolves also point at which of them does the "
+                         "killing. The kill fails if that werewolf is blocked."), id=KNIFE),
     Note(frozenset({SEER}), N_("Seer: the Alchemist and the Track Reader show as werewolves."),
          with_any=frozenset({ALCHEMIST, TRACK_READER})),
     Note(frozenset({TRACK_READER}), N_("Track Reader: a Werewolf and a Villager both show as "
                                        "no special role.")),
     Note(frozenset({DAIRY_MAID}), N_("Dairy Maid: the Mayor tells the chosen player, by a "
                                      "touch, that the Dairy Maid is with the village.")),
-    Note(frozenset({PRIEST}), N_("Priest: the player's real visit tonight; the werewolf who "
-                                 "killed visited the victim.")),
+    Note(frozenset({PRIEST}), N_("Priest: the player's real visit tonight; the werewolf "
+                                 "with the knife visited the victim."),
+         refers=frozenset({KNIFE})),
 )
 
 
 def mayor_notes(in_play: frozenset[str] | set[str]) -> tuple[str, ...]:
-    """The notes that the roles in play bring in, translated."""
+    """The notes that the roles in play bring in, with the notes those
+    refer to, in MAYOR_NOTES order, translated."""
     dealt = set(in_play)
+    brought = [n for n in MAYOR_NOTES
+               if n.roles & dealt and (not n.with_any or n.with_any & dealt)]
+    referred = {ref for n in brought for ref in n.refers}
     return tuple(_(n.text) for n in MAYOR_NOTES
-                 if n.roles & dealt and (not n.with_any or n.with_any & dealt))
+                 if n in brought or (n.id and n.id in referred))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..i18n import _
+from ..i18n import _, ngettext
 from .roles import (
     CHOSEN,
     HUNTER,
@@ -59,7 +59,8 @@ class Setup:
     def problem(self) -> str | None:
         """Why this setup cannot be dealt, in the box's language, or None."""
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            return _("The game takes {least} to {most} players.").format(
+            return ngettext("The game takes {least} to {most} player.",
+                            "The game takes {least} to {most} players.", MAX_PLAYERS).format(
                 least=MIN_PLAYERS, most=MAX_PLAYERS)
         for r, n in self.roles:
             if r not in ROLES or r == VILLAGER:

@@ -76,11 +76,13 @@ def parse_roles(text: str, players: int) -> Setup:
 
 def sheet_text(data: dict[str, Any]) -> str:
     """The sheet for a human Mayor to print."""
-    from ..i18n import _, copies, listed
+    from ..i18n import _, copies, listed, ngettext
     from .roles import role_name
     roles = listed([copies(role_name(r), n) for r, n in data["roles"].items()])
-    out = [_("Werewolves of the Dark Arts, {players} players: {roles}").format(
-        players=data["players"], roles=roles), "",
+    players = data["players"]
+    out = [ngettext("Werewolves of the Dark Arts, {players} player: {roles}",
+                    "Werewolves of the Dark Arts, {players} players: {roles}", players).format(
+        players=players, roles=roles), "",
         _("Every night, the same calls with the same times, whoever is alive:")]
     for n, call in enumerate(data["night"], 1):
         first = " " + _("(first night only)") if call["first_night_only"] else ""
