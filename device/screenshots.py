@@ -148,15 +148,19 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
         while game.cursor != seat:
             d.tap(Button.NEXT)
 
-    def role(role_id: str) -> None:
-        """The Mayor enters a card: its name in the box's language."""
+    def pick(role_id: str) -> None:
+        """The Mayor picks a card (the picker starts on none)."""
         for _i in range(len(ROLES) + 1):
             if d.view().big == role_name(role_id):
                 break
             d.tap(Button.NEXT)
         else:
             raise AssertionError(f"no role {role_id} offered")
-        d.tap(Button.START)
+
+    def role(role_id: str) -> None:
+        """The Mayor enters a card: picked, shown back, OK."""
+        pick(role_id)
+        d.tap(Button.START, Button.START)
 
     def said() -> None:
         d.run(lambda: game._line is None)
@@ -176,11 +180,14 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     to_seat(6)
     yield "c-mayor-dawn", d.view(), ""
     d.tap(Button.VOTE)
+    pick("villager")
     yield "c-mayor-role", d.view(), ""
-    role("villager")
+    d.tap(Button.START)
+    yield "c-mayor-confirm", d.view(), ""
+    d.tap(Button.START)
     yield "c-mayor-dawn-said", d.view(), ""
     said()
-    d.tap(Button.START)                                      # no more deaths
+    d.tap(Button.START, Button.START)                        # no more deaths; OK
     d.run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
     yield "c-mayor-discussion", d.view(), ""
     d.tap(Button.VOTE)
@@ -212,17 +219,17 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     to_seat(2)
     d.tap(Button.VOTE)
     role("hunter")
-    d.tap(Button.START)                                      # no more deaths: the Hunter shoots
+    d.tap(Button.START, Button.START)                        # no more deaths: the Hunter shoots
     d.run(lambda: game._line is None)
     to_seat(8)
     yield "c-mayor-shot", d.view(), ""
-    d.tap(Button.VOTE)
+    d.tap(Button.VOTE, Button.START)                         # shot; OK
     role("werewolf")
     said()
     yield "c-mayor-end", d.view(), ""
-    if d.view().title.endswith("/2"):
+    for page in range(2, len(game._book_pages()) + 1):       # as many as the language needs
         d.tap(Button.NEXT)
-        yield "c-mayor-end-2", d.view(), ""
+        yield f"c-mayor-end-{page}", d.view(), ""
     # The largest table the game takes: 20 seats round the ring.
     game = Game(options=Options(scale=0.5), players=20,
                 chosen={"werewolf": 4, "hunter": 1, "matchmaker": 1, "seer": 1})

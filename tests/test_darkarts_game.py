@@ -639,7 +639,8 @@ def test_the_setup_offers_a_first_table_and_names_the_game_switch():
     t = Table(g)
     while g.view(t.now).details[0] != "Game":
         t.press(NEXT)
-    assert dict(g.view(t.now).legend)[Button.VOTE] == "Switch"
+    assert dict(g.view(t.now).legend)[Button.VOTE] == "Next game"
+    assert dict(g.view(t.now).legend)[Button.BACK] == "Previous game"
 
 
 def test_counted_words_in_the_book_and_on_the_screen_agree_with_their_count():

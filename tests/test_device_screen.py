@@ -246,8 +246,7 @@ def test_into_a_pipe_a_private_window_is_one_placeholder_line():
 # names): a headless box must keep them out of the terminal's record.
 SECRET_SCREENS = ("d-timed-deal-card", "d-timed-night-kill", "d-timed-night-knife",
                   "d-timed-night-choose", "d-timed-message", "d-timed-message-blocked",
-                  pytest.param("c-mayor-lovers", marks=pytest.mark.xfail(
-                      strict=True, reason="the Mayor's Lovers screen is not marked yet")))
+                  "c-mayor-lovers")
 
 
 @pytest.mark.parametrize("name", SECRET_SCREENS)

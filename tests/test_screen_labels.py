@@ -95,10 +95,7 @@ def timed_game(seed: int) -> Mode:
 GAMES: list = [
     pytest.param(lambda seed: Flow.from_config(Config()), id="one-night"),
     pytest.param(one_night_settings, id="one-night-settings"),
-    pytest.param(mayors_game, id="mayor", marks=pytest.mark.xfail(
-        strict=True, reason="issue 19 item 14: the Mayor's setup's Game item says 'Switch' "
-                            "on both VOTE and BACK (wolfbox/darkarts/game.py); remove this "
-                            "mark once that is fixed")),
+    pytest.param(mayors_game, id="mayor"),
     pytest.param(timed_game, id="timed"),
 ]
 

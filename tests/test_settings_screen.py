@@ -131,3 +131,24 @@ def test_one_settings_screen_for_every_game_of_the_box():
     games.handle(Hold(Button.NEXT), 0.0)
     to_page(games, "Volume")
     assert games.view(0.0).big == "90 %"
+
+
+def test_the_box_gives_its_three_games_one_settings_screen():
+    """As the device builds them: a game built after a change (here the
+    Mayor's, after the speech speed changed in One Night) starts from the
+    changed settings, not from the configuration the box started with."""
+    from wolfbox.device.app import _game
+    games = _game(Config(), {}, has_brightness=False)
+    one_night = games.active
+    games.handle(Hold(Button.NEXT), 0.0)
+    to_page(games, "Speech speed")
+    games.handle(VOTE, 0.0)                               # faster
+    games.handle(START, 0.0)
+    games.handle(Hold(Button.VOTE), 0.0)                  # the Mayor's game, built now
+    mayor = games.active
+    assert isinstance(mayor, Mayor)
+    assert mayor.options.per_word == pytest.approx(pages.PER_WORD * round(100 / 110, 3))
+    games.handle(Hold(Button.VOTE), 0.0)                  # the timed game
+    timed = games.active
+    assert isinstance(timed, Timed)
+    assert one_night.screen is mayor.settings is timed.settings

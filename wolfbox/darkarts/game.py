@@ -53,8 +53,9 @@ from ..effects import (
     Warm,
 )
 from ..events import SpeechDone
-from ..games import MODE_KEY, game_name, next_game, switch_note
+from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
 from ..i18n import _, copies, listed, ngettext
+from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -183,6 +184,9 @@ class Game:
     winner: str | None = None
     paused: bool = False
     reading: bool = False               # the book is open over the game
+    # the box's settings screen (shared by its games), open over the setup
+    settings: SettingsScreen = field(default_factory=SettingsScreen, compare=False, repr=False)
+    in_settings: bool = False
     alert: str = ""
     caption: str = ""
     # night
@@ -277,6 +281,9 @@ class Game:
 
     # ====================================================== what buttons do
     def _taps(self) -> dict[Button, _Action]:
+        if self.in_settings:
+            return {b: _Action(a.label, a.run) for b, a in
+                    self.settings.taps(self._close_settings, self.setting_changed).items()}
         if self.reading:
             taps = {Button.START: _Action(_("Back"), self._close_book)}
             if len(self._book_pages()) > 1:
@@ -290,9 +297,9 @@ class Game:
                 game = self._items()[self.cursor % len(self._items())] == GAME_ITEM
                 return {Button.START: _Action(_("Start"), self._start),
                         Button.NEXT: _Action(_("Next"), lambda now: self._move(+1)),
-                        Button.VOTE: _Action(_("Switch") if game else _("More"),
+                        Button.VOTE: _Action(_("Next game") if game else _("More"),
                                              lambda now: self._change(+1)),
-                        Button.BACK: _Action(_("Switch") if game else _("Fewer"),
+                        Button.BACK: _Action(_("Previous game") if game else _("Fewer"),
                                              lambda now: self._change(-1))}
             case Stage.RESUME:
                 return {Button.START: _Action(_("Resume"), self._resume_saved),
@@ -372,9 +379,10 @@ class Game:
 
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
-        if self.stage is Stage.SETUP:
+        if self.stage is Stage.SETUP and not self.in_settings:
             holds[Button.VOTE] = _Action(_("Hold: other game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
+            holds[Button.NEXT] = _Action(_("Hold: settings"), self._open_settings)
         if self._undo and self.stage not in (Stage.SETUP, Stage.RESUME) \
                 and not self.reading and not self.paused:
             holds[Button.VOTE] = _Action(_("Hold: undo"), self._undo_entry)
@@ -992,6 +1000,26 @@ class Game:
         """A game is under way: a stray quit key must ask twice."""
         return self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END)
 
+    def setting_changed(self, key: str) -> list[Effect]:
+        """A setting changed on the box: captions follow the speech speed
+        (and the lines are rendered again at it), the calls the action time."""
+        config = self.settings.config
+        if key in ("voice.length_scale", ANY):
+            self.options = dataclasses.replace(
+                self.options, per_word=pages.PER_WORD * config.voice.length_scale)
+        if key in ("night.scale", ANY):
+            self.options = dataclasses.replace(self.options, scale=config.night.scale)
+        return [Warm(tuple(self.lines()))] if key in ("voice.length_scale", ANY) else []
+
+    def _open_settings(self, now: float) -> list[Effect]:
+        self.in_settings = True
+        self.settings.open(MODE)
+        return []
+
+    def _close_settings(self, now: float) -> list[Effect]:
+        self.in_settings = False
+        return []
+
     # ================================================================ view
     def screen(self, now: float) -> Screen:
         legend = {b: a.label for b, a in self._taps().items()}
@@ -1018,7 +1046,9 @@ class Game:
                     caption=caption, alert=self.alert,
                     legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
                     holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
-        if self.reading:
+        if self.in_settings:
+            view = self.settings.view(dataclasses.replace(view, phase=Phase.SETTINGS))
+        elif self.reading:
             # Not dimmed at night: the Mayor reads it while the table sleeps.
             view = dataclasses.replace(self._book_view(view), phase=Phase.VERDICT, caption="")
         else:
@@ -1036,7 +1066,8 @@ class Game:
         match self.stage:
             case Stage.SETUP:
                 return r(v, title=_("Werewolf with a Mayor"), big=self._setup_value(),
-                         details=self._setup_details(), hint=Button.START)
+                         details=self._setup_details(), footer=setup_holds_note(MODE),
+                         hint=Button.START)
             case Stage.RESUME:
                 return r(v, title=_("Resume the saved game?"), hint=Button.START,
                          details=(self._resume_words(),))
@@ -1048,8 +1079,10 @@ class Game:
                          progress=1 - self.step_index / len(self.steps))
             case Stage.LOVERS:
                 # Not dimmed: the Mayor reads the seats while the table sleeps.
+                # Private: who the Lovers are stays off a terminal's record.
                 return r(v, title=_("Night 1 · Lovers"), big=_seat_word(self.cursor),
-                         details=(_("Mark the two Lovers the Matchmaker chose."),))
+                         details=(_("Mark the two Lovers the Matchmaker chose."),),
+                         private=True)
             case Stage.DAWN:
                 return r(v, title=_("Dawn {n} · Who died?").format(n=self.night),
                          big=_seat_word(self.cursor),
