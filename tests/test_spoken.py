@@ -98,9 +98,10 @@ def test_no_german_or_chinese_line_says_eins_before_a_noun_or_a_button_name():
     said = [spoken(line, "de") for line in german]
     assert [s for s in said if count_of_one.search(s) or button.search(s)] == []
     assert "Noch eine Minute." in said and "Eine Stimme." in said
-    # A seat keeps its number: no "Platz eine", "Platz eins".
-    assert any(s.startswith("Platz 1,") for s in said)
-    assert not any(re.search(r"Platz (eine|ein|eins)\b", s) for s in said)
+    # A seat keeps its number: no "Spieler eine", "Spieler eins" (a player
+    # by number is "Spieler 3" in German; "Platz" only for a physical place).
+    assert any(s.startswith("Spieler 1,") for s in said)
+    assert not any(re.search(r"(Platz|Spieler) (eine|ein|eins)\b", s) for s in said)
     chinese = [spoken(line, "zh") for line in lines_in("zh")]
     assert [s for s in chinese if re.search(r"[A-Za-z]", s)] == []
 
