@@ -392,7 +392,38 @@ def boxes():
         box.proc.wait()
         box.lines.rest()                       # the reader has seen the end of the output
         box.proc.stdin.close()
-        box.proc.stdout.close()
+        box.out.close()
+
+
+class Terminal:
+    """A pseudo-terminal for a child's output, read line by line (newlines
+    as written: no carriage returns added)."""
+
+    def __init__(self) -> None:
+        import pty
+        import termios
+        self._parent, self.child = pty.openpty()
+        attrs = termios.tcgetattr(self.child)
+        attrs[1] &= ~termios.ONLCR
+        termios.tcsetattr(self.child, termios.TCSANOW, attrs)
+        self._stream = os.fdopen(self._parent, "r", encoding="utf-8", errors="replace")
+
+    def opened(self) -> None:
+        """The child has its end: ours is closed, so the end of output is seen."""
+        os.close(self.child)
+
+    def __iter__(self):
+        while True:
+            try:
+                line = self._stream.readline()
+            except OSError:                 # the child is gone (EIO)
+                return
+            if not line:
+                return
+            yield line
+
+    def close(self) -> None:
+        self._stream.close()
 
 
 class Box:
@@ -403,13 +434,17 @@ class Box:
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
                "XDG_STATE_HOME": str(tmp_path / "state")}
         env.pop("NOTIFY_SOCKET", None)
+        # Its screen is a terminal, as a table's is: a private screen (the
+        # Lovers) is drawn there, on the terminal's alternate screen.
+        out = Terminal()
         with (tmp_path / f"stderr-{len(boxes) + 1}.txt").open("w") as errors:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "wolfbox", "--headless", "--config", str(config)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, text=True,
-                env=env)
+                stdin=subprocess.PIPE, stdout=out.child, stderr=errors, text=True, env=env)
+        out.opened()
+        self.out = out
         boxes.append(self)
-        self.lines = Lines(self.proc.stdout)
+        self.lines = Lines(out)
         self.at = 0                   # lines before this one have been looked at
         self.found: dict[str, int] = {}       # the line each needle last matched
 
@@ -507,11 +542,12 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     first.key("v", "== Werewolf with a Mayor  1")
     first.expect("Deal: 2× Werewolf, Hunter, Matchmaker, Seer, 2× Villager")
     first.key("s", "== Night 1 · Eyes closed")
+    # The Lovers are private: redrawn whole on the terminal's alternate screen.
     first.expect("== Night 1 · Lovers  Seat 1")                # after the Matchmaker's time
-    first.key("b", "= Seat 7")
-    first.key("b", "= Seat 6")
+    first.key("b", "== Night 1 · Lovers  Seat 7")
+    first.key("b", "== Night 1 · Lovers  Seat 6")
     first.key("v", "[6♥]")
-    first.key("b", "= Seat 5")
+    first.key("b", "== Night 1 · Lovers  Seat 5")
     first.key("v", "[5♥]")
     first.key("s", '>> "The Mayor will touch the two Lovers.')
     first.expect("== Dawn 1 · Who died?  Seat 1")

@@ -231,7 +231,7 @@ def test_the_lovers_and_a_seconding_are_entries_too():
 def test_undo_is_held_only_in_a_game_with_an_entry_and_not_under_the_book():
     g = Game()
     assert Button.VOTE in dict(g.view(0.0).holds)             # the setup's: other game
-    assert dict(g.view(0.0).holds)[Button.VOTE] == "Hold: other game"
+    assert dict(g.view(0.0).holds)[Button.VOTE] == "Hold: next game"
     t = at_dawn()
     t.death(7, "villager")
     t.press(Hold(Button.NEXT))                  # the book
@@ -241,4 +241,4 @@ def test_undo_is_held_only_in_a_game_with_an_entry_and_not_under_the_book():
     t.press(Hold(Button.BACK))
     t.press(Hold(Button.BACK))                  # the game ended: nothing to undo
     assert t.game.stage is Stage.SETUP
-    assert dict(t.game.view(t.now).holds)[Button.VOTE] == "Hold: other game"
+    assert dict(t.game.view(t.now).holds)[Button.VOTE] == "Hold: next game"

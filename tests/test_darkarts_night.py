@@ -95,7 +95,8 @@ def test_a_per_call_time_from_the_config_reaches_the_mayors_night(tmp_path):
 
     path = tmp_path / "wolfbox.toml"
     path.write_text('[night]\nscale = 0.5\n[mayor]\naction_seconds = { werewolf = 40 }\n')
-    game = _dark_arts(load(path), {})
+    from wolfbox.settings_screen import SettingsScreen
+    game = _dark_arts(SettingsScreen(load(path)), {})
     steps = {s.id: s.seconds for s in night_calls(frozenset({"werewolf", "seer"}), 2,
                                                    game.options.scale,
                                                    game.options.action_seconds)}

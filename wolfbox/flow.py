@@ -252,7 +252,7 @@ class Flow:
             holds[Button.BACK] = _Action(_("Hold: end round"), self._abandon)
         if self.phase is Phase.IDLE:
             holds[Button.NEXT] = _Action(_("Hold: settings"), self._open_settings)
-            holds[Button.VOTE] = _Action(_("Hold: other game"), self._other_game)
+            holds[Button.VOTE] = _Action(_("Hold: next game"), self._other_game)
         return holds
 
     def _other_game(self, now: float) -> list[Effect]:

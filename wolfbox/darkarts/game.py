@@ -380,7 +380,7 @@ class Game:
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
         if self.stage is Stage.SETUP and not self.in_settings:
-            holds[Button.VOTE] = _Action(_("Hold: other game"), lambda now: [
+            holds[Button.VOTE] = _Action(_("Hold: next game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
             holds[Button.NEXT] = _Action(_("Hold: settings"), self._open_settings)
         if self._undo and self.stage not in (Stage.SETUP, Stage.RESUME) \
