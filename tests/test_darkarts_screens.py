@@ -132,3 +132,19 @@ def test_the_entry_screens_read_from_across_the_table(painter, size, lang):  # n
         assert game.stage is Stage.CONFIRM
         look(game, now)
     assert len(shown) == 7, shown
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+def test_the_screenshots_show_every_page_of_the_final_book_in_every_language(lang):
+    """German words take three pages where English takes two: the pictures
+    page through all of them (the German set once stopped at the first)."""
+    import re
+
+    from wolfbox.config import Config
+    from wolfbox.device.screenshots import round_views
+    from wolfbox.i18n import speaking
+    with speaking(lang):
+        ends = [v for n, v, _notice in round_views(Config()) if n.startswith("c-mayor-end")]
+    pages = int(re.search(r"1/(\d+)$", ends[0].title).group(1))
+    assert pages >= 2 and len(ends) == pages
+    assert ends[-1].title.endswith(f"{pages}/{pages}")
