@@ -70,8 +70,10 @@ class Games:
         return self._built[self.name]
 
     def __getattr__(self, attr: str) -> object:
-        """The game being played answers for itself (its phase, its settings)."""
-        if attr.startswith("_") or attr in ("make", "name"):
+        """The game being played answers for itself (its phase, its settings).
+        Never for `active` itself: an AttributeError raised while building a
+        game lands here, and must surface as it is, not as a RecursionError."""
+        if attr.startswith("_") or attr in ("make", "name", "active"):
             raise AttributeError(attr)
         return getattr(self.active, attr)
 
