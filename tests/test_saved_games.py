@@ -287,3 +287,23 @@ def test_a_state_directory_that_takes_no_writes_is_said_once(tmp_path):
     pilot.box.act(pilot.box.inbox.wait(0))                 # what the saver said meanwhile
     assert told.count(NO_SAVE) == 1
     assert parts.box.notice.split("; ").count(NO_SAVE) == 1
+
+
+# ------------------------------------------------------------------ state.json
+def test_each_part_of_state_json_of_the_wrong_shape_is_left_out(tmp_path, caplog):
+    """The deck, the players, the settings and the saved games are each
+    read through the schema: a part of the wrong shape is left out (so it
+    is written anew), the others still count."""
+    from wolfbox.device.state import StateStore
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({
+        "deck": "seer", "players": "seven", "settings": ["sound.volume", 0.5],
+        "games": {"newd3": {"version": 1, "stage": "setup", "choice": "C1"}},
+        "game": [1], "mine": "not the box's"}))
+    assert StateStore(path).load() == {
+        "games": {"newd3": {"version": 1, "stage": "setup", "choice": "C1"}}}
+    assert "ignoring unreadable saved state" in caplog.text
+    path.write_text(json.dumps({"deck": ["seer", "robber"], "players": 4,
+                                "settings": {"sound.volume": 0.5, "box.lang": "de"}}))
+    assert StateStore(path).load() == {"deck": ["seer", "robber"], "players": 4,
+                                       "settings": {"sound.volume": 0.5, "box.lang": "de"}}
