@@ -307,3 +307,19 @@ def test_each_part_of_state_json_of_the_wrong_shape_is_left_out(tmp_path, caplog
                                 "settings": {"sound.volume": 0.5, "box.lang": "de"}}))
     assert StateStore(path).load() == {"deck": ["seer", "robber"], "players": 4,
                                        "settings": {"sound.volume": 0.5, "box.lang": "de"}}
+
+
+def test_a_game_that_fails_to_build_says_why_not_a_recursion():
+    """Issue 20: an AttributeError while building a game (a list where an
+    object belongs) escaped `Games.active`, and `__getattr__` asked for it
+    again until Python gave up with a RecursionError that named nothing."""
+    from wolfbox.games import Games
+
+    def broken():
+        return [].items()                    # AttributeError: 'list' has no 'items'
+
+    games = Games({"one_night": broken}, "one_night")
+    with pytest.raises(RuntimeError, match="items"):
+        games.view(0.0)
+    with pytest.raises(RuntimeError, match="items"):
+        games.phase                                                # noqa: B018

@@ -66,14 +66,17 @@ class Games:
     @property
     def active(self) -> Mode:
         if self.name not in self._built:
-            self._built[self.name] = self.make[self.name]()
+            try:
+                self._built[self.name] = self.make[self.name]()
+            except AttributeError as e:
+                # Escaping a property, it would send Python to __getattr__,
+                # which asks for `active` again: a RecursionError hiding it.
+                raise RuntimeError(f"cannot build the game {self.name}: {e}") from e
         return self._built[self.name]
 
     def __getattr__(self, attr: str) -> object:
-        """The game being played answers for itself (its phase, its settings).
-        Never for `active` itself: an AttributeError raised while building a
-        game lands here, and must surface as it is, not as a RecursionError."""
-        if attr.startswith("_") or attr in ("make", "name", "active"):
+        """The game being played answers for itself (its phase, its settings)."""
+        if attr.startswith("_") or attr in ("make", "name"):
             raise AttributeError(attr)
         return getattr(self.active, attr)
 
