@@ -33,7 +33,7 @@ VERSION = 1
 # 003 sets no last night; a game of more nights than this is no game the
 # box played (every night wakes the Werewolves, and a table tires long before).
 MAX_NIGHTS = 99
-SETUP, GAME_STAGES = "setup", ("night", "dawn", "discussion")
+SETUP = "setup"
 
 Players = Annotated[int, msgspec.Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
 Copies = Annotated[int, msgspec.Meta(ge=0, le=MAX_PLAYERS)]
