@@ -54,8 +54,8 @@ MAYOR = {
 }
 # Setup A1 (Wolf, Alchemist, Seer, Guard, five Sheep), seated thus.
 SEATS = ["sheep", "wolf", "seer", "sheep", "alchemist", "guard", "sheep", "sheep", "sheep"]
-# The timed game at the second dawn: seat 1 went out on day 1... no, was
-# killed in night 1; seat 4 was killed in night 2.
+# The timed game at the second dawn: seat 1 was killed in night 1, seat 4 in
+# night 2.
 TIMED_DAWN = {"version": 1, "stage": "dawn", "choice": "", "setup": "A1", "seats": SEATS,
               "dead": {"1": "sheep", "4": "sheep"}, "night": 2, "killed": 4,
               "winner": None, "chosen": None}
