@@ -54,6 +54,7 @@ from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
 from .render import cjk_font_file
+from .saves import Saves
 from .screen import TerminalScreen, WindowScreen, init_video
 from .state import StateStore, state_path
 
@@ -195,20 +196,21 @@ def _voice_notices() -> tuple[str, ...]:
     return tuple(out)
 
 
-def _game(config: Config, memory: dict, has_brightness: bool) -> Games:
+def _game(config: Config, saves: Saves, has_brightness: bool) -> Games:
     """The games the box plays, starting with the one the configuration
     names (the table switches on the box)."""
     # One settings screen for every game: a setting changed from one game's
     # setup is the value the others show and build from.
     screen = SettingsScreen(config, has_brightness)
     return Games({"one_night": lambda: Flow.from_config(screen.config, screen=screen),
-                  DARK_ARTS: lambda: _dark_arts(screen, memory),
-                  TIMED: lambda: _timed(screen, memory)}, config.game.mode)
+                  DARK_ARTS: lambda: _dark_arts(screen, saves),
+                  TIMED: lambda: _timed(screen, saves)}, config.game.mode)
 
 
-def _dark_arts(screen: SettingsScreen, memory: dict) -> Mode:
+def _dark_arts(screen: SettingsScreen, saves: Saves) -> Mode:
     """Werewolves of the Dark Arts, built from the box's settings as they
-    stand; a game saved before a power cut is offered for resuming."""
+    stand; a game saved before a power cut is offered for resuming, one
+    that cannot be resumed is said so once and a new game starts."""
     config = screen.config
     mayor = config.mayor
     options = DarkOptions(scale=config.night.scale, line_gap=config.night.line_gap,
@@ -219,41 +221,38 @@ def _dark_arts(screen: SettingsScreen, memory: dict) -> Mode:
                           hands_beat=mayor.hands_seconds,
                           fixed=frozenset(k for k in config.from_file
                                           if k.startswith("mayor.")))
-    saved = memory.get("game")
-    if isinstance(saved, dict) and saved.get("mode") == DARK_ARTS \
-            and isinstance(saved.get("state"), dict):
+    saved = saves.saved(DARK_ARTS)
+    if saved is not None:
         try:
-            game = DarkArts.from_dict(saved["state"], options)
+            game = DarkArts.from_dict(saved, options)
             game.settings = screen
             return game
-        except (KeyError, TypeError, ValueError) as e:
-            log.warning(_("the saved game cannot be resumed ({problem}): a new one starts")
-                        .format(problem=e))
+        except ValueError as e:               # not a checkpoint of this game
+            saves.refused(DARK_ARTS, e)
     if config.mayor_players:                       # `wolfbox run --players N`
         return DarkArts(options=options, players=config.mayor_players,
                         chosen=default_roles(config.mayor_players), settings=screen)
     return DarkArts(options=options, settings=screen)
 
 
-def _timed(screen: SettingsScreen, memory: dict) -> Mode:
+def _timed(screen: SettingsScreen, saves: Saves) -> Mode:
     """004's timed game, built from the box's settings as they stand; a game
-    saved before a power cut is offered for resuming. The deal's randomness
+    saved before a power cut is offered for resuming, one that cannot be
+    resumed is said so once and a new game starts. The deal's randomness
     comes from the system's."""
     import random
     config = screen.config
     options = TimedOptions(times=config.timed.times(), line_gap=config.night.line_gap,
                            per_word=PER_WORD * config.voice.length_scale)
     rng = random.SystemRandom()
-    saved = memory.get("game")
-    if isinstance(saved, dict) and saved.get("mode") == TIMED \
-            and isinstance(saved.get("state"), dict):
+    saved = saves.saved(TIMED)
+    if saved is not None:
         try:
-            game = Timed.from_dict(saved["state"], options, rng)
+            game = Timed.from_dict(saved, options, rng)
             game.settings = screen
             return game
-        except (KeyError, TypeError, ValueError) as e:
-            log.warning(_("the saved game cannot be resumed ({problem}): a new one starts")
-                        .format(problem=e))
+        except ValueError as e:               # not a checkpoint of this game
+            saves.refused(TIMED, e)
     return Timed(options=options, rng=rng, settings=screen)
 
 
@@ -374,19 +373,33 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         backlight.set(config.screen.brightness)
     store = StateStore(state_path())
     memory = store.load()                  # what the box remembers; this sink keeps it
-    flow = _game(config, memory, has_brightness=backlight is not None)
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-save")
     opened.callback(saver.shutdown, wait=True)      # the last choice reaches the disk
+    cannot_save: list[OSError] = []
+
+    def save(data: dict) -> None:
+        """On the saver thread: a state directory that takes no writes
+        (read-only, full) is said once on the screen, and the game goes on."""
+        problem = store.save(data)
+        if problem is not None and not cannot_save:
+            cannot_save.append(problem)
+            inbox.notice(_(notice_texts.NO_SAVE))
+
+    def persist() -> None:
+        # The whole state at once, atomically; fsync can take a while on an
+        # SD card, so not on the main loop. Saves run in order on one thread.
+        saver.submit(save, json_copy(memory))
+
+    saves = Saves(memory, persist=persist, notice=inbox.notice)
+    flow = _game(config, saves, has_brightness=backlight is not None)
 
     def remember(effect: Effect) -> None:
         if isinstance(effect, Remember):
             memory.update(deck=list(effect.deck), players=effect.players)
         elif isinstance(effect, Checkpoint):
-            # A game of many nights resumes after a power cut from its last phase.
-            if effect.state and effect.state.get("stage") != "end":
-                memory["game"] = {"mode": effect.mode, "state": effect.state}
-            else:
-                memory.pop("game", None)
+            # A game of many nights resumes after a power cut from its last
+            # phase; each game in its own slot (device.saves).
+            saves.keep(effect.mode, effect.state)
         elif isinstance(effect, ChangeSetting):
             made = memory.get(SETTINGS)
             made = dict(made) if isinstance(made, dict) else {}
@@ -397,9 +410,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
             memory[SETTINGS] = made
         else:
             return
-        # The whole state at once, atomically; fsync can take a while on an
-        # SD card, so not on the main loop. Saves run in order on one thread.
-        saver.submit(store.save, json_copy(memory))
+        persist()
     sinks.append(remember)
 
     def switched(effect: Effect) -> None:

@@ -15,9 +15,13 @@ NO_SOUND = N_("No sound: captions only")
 NO_GPIO = N_("No GPIO driver: buttons off")
 VOICE_TROUBLE = N_("Voice trouble: some lines are captions")
 CONFIG_ERROR = N_("Config error: playing on the defaults (see the log)")
+# A saved game that is no checkpoint of its game (device.saves), and a state
+# directory that takes no writes (read-only, full): the detail is in the log.
+CANNOT_RESUME = N_("Saved game unreadable: a new game starts")
+NO_SAVE = N_("Cannot save: games will not survive a power cut")
 
 ALL = (NO_SOUND, VOICE_OFF, ESPEAK, NO_VOICE, NO_GPIO, VOICE_TROUBLE, CONFIG_ERROR,
-       SHORT_STORAGE, SHORT_SOUND_TROUBLE)
+       SHORT_STORAGE, SHORT_SOUND_TROUBLE, CANNOT_RESUME, NO_SAVE)
 
 
 def every_notice() -> list[str]:

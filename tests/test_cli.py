@@ -363,7 +363,7 @@ def test_a_game_of_many_nights_killed_mid_game_is_offered_for_resuming(tmp_path,
     # The state on disk is whole: the dawn, or (killed within the instant of its
     # save) the night before it; the game resumes at the start of that phase.
     state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
-    saved = state["game"]["state"]["stage"]
+    saved = state["games"]["dark_arts"]["stage"]
     assert saved in ("night", "dawn")
     second = box()
     second.lines.wait_for("== Resume the saved game?")

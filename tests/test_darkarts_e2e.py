@@ -326,7 +326,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     # is kept for the next game.
     pilot.parts.close()                                # the last save reaches the disk
     state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
-    assert state["game"] == {"mode": "dark_arts", "state": {
+    assert state["games"] == {"dark_arts": {
         "version": 1, "stage": "setup", "players": 7,
         "roles": {"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1}}}
 
@@ -508,7 +508,7 @@ def wait_for_save(tmp_path: Path, done, timeout: float = 60) -> dict:
     `timeout` only bounds a box that never saves it."""
     end = time.monotonic() + timeout
     while True:
-        game = saved(tmp_path).get("game", {}).get("state")
+        game = saved(tmp_path).get("games", {}).get("dark_arts")
         if game is not None and done(game):
             return game
         assert time.monotonic() < end, f"never saved; the state is {saved(tmp_path)}"
@@ -644,6 +644,6 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     second.proc.stdin.flush()
     assert second.proc.wait(timeout=60) == 0
     # A finished game is not kept; its setup is.
-    assert saved(tmp_path)["game"]["state"]["stage"] == "setup"
+    assert saved(tmp_path)["games"]["dark_arts"]["stage"] == "setup"
     errors = "".join((tmp_path / f"stderr-{n}.txt").read_text() for n in (1, 2))
     assert "Traceback" not in errors, errors

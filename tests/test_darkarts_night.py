@@ -95,8 +95,9 @@ def test_a_per_call_time_from_the_config_reaches_the_mayors_night(tmp_path):
 
     path = tmp_path / "wolfbox.toml"
     path.write_text('[night]\nscale = 0.5\n[mayor]\naction_seconds = { werewolf = 40 }\n')
+    from wolfbox.device.saves import Saves
     from wolfbox.settings_screen import SettingsScreen
-    game = _dark_arts(SettingsScreen(load(path)), {})
+    game = _dark_arts(SettingsScreen(load(path)), Saves({}))
     steps = {s.id: s.seconds for s in night_calls(frozenset({"werewolf", "seer"}), 2,
                                                    game.options.scale,
                                                    game.options.action_seconds)}

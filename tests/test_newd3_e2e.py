@@ -341,7 +341,7 @@ def test_a_power_cut_in_the_night_resumes_that_night(tmp_path, monkeypatch):
     choose(first, "alchemist", 1 if game(first).seats[0] != "alchemist" else 2)
     first.parts.close()                                 # the power goes
     state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
-    assert state["game"]["mode"] == "newd3" and state["game"]["state"]["stage"] == "night"
+    assert state["games"]["newd3"]["stage"] == "night"
 
     again = make_pilot(tmp_path)
     try:

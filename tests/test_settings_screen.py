@@ -138,7 +138,8 @@ def test_the_box_gives_its_three_games_one_settings_screen():
     Mayor's, after the speech speed changed in One Night) starts from the
     changed settings, not from the configuration the box started with."""
     from wolfbox.device.app import _game
-    games = _game(Config(), {}, has_brightness=False)
+    from wolfbox.device.saves import Saves
+    games = _game(Config(), Saves({}), has_brightness=False)
     one_night = games.active
     games.handle(Hold(Button.NEXT), 0.0)
     to_page(games, "Speech speed")

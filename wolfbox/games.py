@@ -66,7 +66,12 @@ class Games:
     @property
     def active(self) -> Mode:
         if self.name not in self._built:
-            self._built[self.name] = self.make[self.name]()
+            try:
+                self._built[self.name] = self.make[self.name]()
+            except AttributeError as e:
+                # Escaping a property, it would send Python to __getattr__,
+                # which asks for `active` again: a RecursionError hiding it.
+                raise RuntimeError(f"cannot build the game {self.name}: {e}") from e
         return self._built[self.name]
 
     def __getattr__(self, attr: str) -> object:

@@ -58,14 +58,14 @@ from ..i18n import _, copies, listed, ngettext
 from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
-from . import rules, said
+from . import rules, said, saved
 from .book import ACCUSATION, DEATH, HEARTBREAK, LYNCH, NIGHT, SHOT, VOTE, WIN, Book, Record
 from .night import MATCHMAKER, Step, call_title, night_calls
 from .roles import CHOSEN, ROLES, VILLAGE, VILLAGER, role_name
 from .seats import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Ring
 
 Event = Tap | Hold | Release | SpeechDone
-SAVE_VERSION = 1
+SAVE_VERSION = saved.VERSION
 
 
 class Stage(StrEnum):
@@ -952,28 +952,24 @@ class Game:
     @classmethod
     def from_dict(cls, state: Mapping[str, Any], options: Options | None = None) -> Game:
         """A game restored from `to_dict`: in setup with the setup chosen, or
-        asking to resume at the start of the saved phase."""
-        if state.get("version") != SAVE_VERSION:
-            raise ValueError(f"saved game version {state.get('version')!r}")
-        stage = Stage(state["stage"])
-        if stage not in (Stage.SETUP, *CHECKPOINTS):
-            raise ValueError(f"a game is never saved at {stage}")
-        game = cls(options or Options(), players=int(state["players"]),
-                   chosen={str(r): int(n) for r, n in state["roles"].items()})
-        if stage is Stage.SETUP:
+        asking to resume at the start of the saved phase. The state is
+        checked first (wolfbox.darkarts.saved): anything that is not a
+        checkpoint this game could have taken is `CannotResume`, a
+        ValueError, never a game that crashes or tells what did not happen."""
+        checked = saved.read(state)
+        game = cls(options or Options(), players=checked.players,
+                   chosen=dict(checked.roles))
+        if isinstance(checked, saved.SavedSetup):
             return game
         game.setup = rules.Setup.of(game.players, game.chosen)
-        if game.setup.problem():
-            raise ValueError(f"saved setup cannot be dealt: {game.setup.problem()}")
-        game.ring = Ring(game.players, {int(s): str(r) for s, r in state["dead"].items()})
-        lovers = state["lovers"]
-        game.lovers = (int(lovers[0]), int(lovers[1])) if lovers else None
-        game.night = int(state["night"])
-        game.previous_accused = state["previous_accused"]
-        game.winner = state["winner"]
-        game.book = Book.from_list(list(state["book"]))
-        game._checkpoint = dict(state)
-        game.stage, game._resume_to = Stage.RESUME, stage
+        game.ring = Ring(game.players, dict(checked.dead))
+        game.lovers = checked.lovers
+        game.night = checked.night
+        game.previous_accused = checked.previous_accused
+        game.book = Book.from_list([r.as_dict() for r in checked.book])
+        game.stage = Stage(checked.stage)
+        game._checkpoint = game._state()            # as it was saved, in its own words
+        game.stage, game._resume_to = Stage.RESUME, game.stage
         return game
 
     def _resume_saved(self, now: float) -> list[DarkEffect]:

@@ -53,8 +53,8 @@ from ..i18n import N_, _, ngettext, sentences
 from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown, clock_text
 from ..view import Phase, Seat, View
-from . import rules, said
-from .resolve import VANILLA, IllegalNight, Kill, Night, Result, resolve
+from . import rules, said, saved
+from .resolve import VANILLA, Kill, Night, Result, resolve
 from .roles import (
     ALCHEMIST,
     CHEF,
@@ -76,7 +76,7 @@ from .tracker import possible_setups
 from .turns import Kind, Times, Turn, deal_turns, night_turns
 
 MODE = "newd3"
-SAVE_VERSION = 1
+SAVE_VERSION = saved.VERSION
 SEATS = tuple(range(1, PLAYERS + 1))
 RANDOM = ""                 # the setup item's value for "deal one at random"
 SETUP_ITEMS = ("setup", "game")
@@ -847,44 +847,24 @@ class Game:
     def from_dict(cls, state: Mapping[str, Any], options: Options | None = None,
                   rng: random.Random | None = None) -> Game:
         """A game restored from `to_dict`, asking to resume at the start of
-        its saved phase. ValueError for a state that cannot be a game."""
-        if state.get("version") != SAVE_VERSION:
-            raise ValueError(f"saved game version {state.get('version')!r}")
-        stage = Stage(state["stage"])
-        choice = str(state.get("choice", RANDOM))
-        game = cls(options or Options(), rng or random.Random(),
-                   choice=choice if choice in SETUPS else RANDOM)
-        if stage is Stage.SETUP:
-            return game
-        if stage not in CHECKPOINTS:
-            raise ValueError(f"a game is never saved at {stage}")
-        seats = tuple(str(r) for r in state["seats"])
-        if tuple(sorted(seats)) != SETUPS.get(str(state["setup"])):
-            raise ValueError("the saved cards are not the saved setup")
-        game.setup, game.seats = str(state["setup"]), seats
-        game.dead = {int(s): str(r) for s, r in state["dead"].items()}
-        if any(s not in SEATS for s in game.dead):
-            raise ValueError(f"a saved dead seat is not a seat: seats are 1 to {PLAYERS}")
-        if any(seats[s - 1] != r for s, r in game.dead.items()):
-            raise ValueError("a saved death does not match its seat's card")
-        game.night = int(state["night"])
-        killed = state.get("killed")
-        game.killed = int(killed) if killed is not None else None
-        chosen = state.get("chosen")
-        if chosen is not None:
-            if stage is not Stage.NIGHT:
-                raise ValueError("a night's choices are saved only in the night")
-            game.actions = {int(a): int(t) for a, t in chosen["actions"].items()}
-            kill = chosen["kill"]
-            game.kill = Kill(int(kill[0]), int(kill[1])) if kill is not None else None
-            try:
-                resolve(seats, set(game.dead), game.actions, game.kill)
-            except IllegalNight as e:
-                raise ValueError(f"the saved night cannot happen: {e}") from None
+        its saved phase. The state is checked first (wolfbox.newd3.saved):
+        anything that is not a checkpoint this game could have taken is
+        `CannotResume`, a ValueError, never a game that crashes or tells
+        what did not happen."""
+        checked = saved.read(state)
+        if isinstance(checked, str):                     # the setup screen's choice
+            return cls(options or Options(), rng or random.Random(), choice=checked)
+        game = cls(options or Options(), rng or random.Random(), choice=checked.choice)
+        game.setup, game.seats = checked.setup, checked.seats
+        game.dead = dict(checked.dead)
+        game.night, game.killed, game.winner = checked.night, checked.killed, checked.winner
+        if checked.chosen is not None:
+            game.actions, game.kill = dict(checked.chosen.actions), checked.kill
             game._resume_chosen = True
-        game.winner = state.get("winner")
-        game._checkpoint = dict(state)
-        game.stage, game._resume_to = Stage.RESUME, stage
+            game._resolve()
+        game.stage = Stage(checked.stage)
+        game._checkpoint = game._state()            # as it was saved, in its own words
+        game.stage, game._resume_to = Stage.RESUME, game.stage
         return game
 
     def _resume_saved(self, now: float) -> list[Effect]:
