@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import NotifySocket
 
+
 def _no_server() -> str:
     """A display number no X server answers on (another test or person's
     Xvfb may hold :99)."""

@@ -119,9 +119,14 @@ def boot(tmp_path: Path, mode: str, memory: dict) -> Pilot:
 
 
 @pytest.fixture(autouse=True)
-def _state_env(monkeypatch):
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)     # boot() sets it; this undoes it
+def _state_env():
+    """boot() points the box at a test's state folder through the
+    environment: put it back as it was, so no later test reads this one's."""
+    before = os.environ.pop("STATE_DIRECTORY", None)
     yield
+    os.environ.pop("STATE_DIRECTORY", None)
+    if before is not None:
+        os.environ["STATE_DIRECTORY"] = before
 
 
 def saved_file(tmp_path: Path) -> dict:
