@@ -413,8 +413,9 @@ def _resolve(args: argparse.Namespace) -> int:
     from .newd3.resolve import read_night, resolve
     source, text = _read_input(args.file, _("night"))
     try:
-        loads(text)                     # too deep, too long, a number too large: one line
-        night = resolve(*read_night(text))
+        # Parsed once, with jsontext's limits (too deep, too long, a number
+        # or a key too large, not finite: one line), then read for its shape.
+        night = resolve(*read_night(loads(text)))
     except NotJson as e:
         raise UserError(_("{path}: not JSON ({why})").format(path=source, why=e)) from None
     except UserError as e:
