@@ -329,16 +329,16 @@ def _replay(args: argparse.Namespace) -> int:
     from .replay import parse_events, replay
     rng = random.Random(args.seed)
     config = _load(args, rng)
-    if args.events == "-":
-        events = parse_events(sys.stdin, "<stdin>")
-    else:
-        path = Path(args.events)
-        try:
-            with path.open(encoding="utf-8") as f:
-                events = parse_events(f, str(path))
-        except (OSError, UnicodeDecodeError) as e:
-            raise UserError(_("cannot read events from {path}: {why}").format(
-                path=path, why=getattr(e, "strerror", None) or e)) from None
+    source = "<stdin>" if args.events == "-" else args.events
+    try:                 # a file or a pipe of bytes that are not UTF-8 is one line too
+        if args.events == "-":
+            events = parse_events(sys.stdin, source)
+        else:
+            with Path(args.events).open(encoding="utf-8") as f:
+                events = parse_events(f, source)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(_("cannot read events from {path}: {why}").format(
+            path=source, why=getattr(e, "strerror", None) or e)) from None
     flow: Mode = Flow(RoundSettings.from_config(config),
                       picker=Picker(tuple(config.game.deck), rng))
     stage: Callable[[], str] | None = None       # the game's own stage names its records
