@@ -614,9 +614,7 @@ def _early_language(argv: list[str]) -> None:
         except (UserError, OSError, ValueError):
             lang = None
     if isinstance(lang, str) and lang in LANGUAGES:
-        problem = use_language(lang)
-        if problem:
-            logging.getLogger("wolfbox").warning("%s", problem)
+        use_language(lang)            # a catalogue's problem is logged there, once
 
 
 def _run_on_defaults(args: argparse.Namespace, problem: str) -> int:
