@@ -138,7 +138,8 @@ def _events(rng: random.Random) -> str:
     if rng.random() < 0.1:
         lines.append(_deep(rng))
     if rng.random() < 0.15:
-        lines.append('{"at": %s}' % rng.choice(NASTY_NUMBERS + ("1e6", "86401", "86400.5")))
+        number = rng.choice(NASTY_NUMBERS + ("1e6", "86401", "86400.5"))
+        lines.append(f'{{"at": {number}}}')
     return "\n".join(lines) + "\n"
 
 
@@ -197,7 +198,7 @@ def test_two_thousand_mangled_inputs_give_a_result_or_one_line(command):
 @pytest.mark.parametrize("argv, text, fragment", [
     (["resolve"], "[" * 1000 + "]" * 1000, "nested too deeply"),
     (["resolve"], json.dumps({"players": A1, "actions": {BIG: 1}}), "key of more than 64"),
-    (["resolve"], '{"players": %s}' % BIG, "more than 64 digits"),
+    (["resolve"], f'{{"players": {BIG}}}', "more than 64 digits"),
     (["referee"], json.dumps({**GAME, "artifacts": {BIG: "claw"}}), "key of more than"),
     (["referee"], json.dumps(GAME).replace('"vote": 2', '"vote": 1e400', 1), "must be finite"),
     (["replay", "-"], '{"at": 1e400}\n', "must be finite"),

@@ -141,7 +141,7 @@ def load_catalogue(code: str) -> gettext.NullTranslations:
             continue
         if not all(forms) or message.fuzzy:
             catalogue.delete(message.id, context=message.context)
-        elif not fits_english(english, forms):
+        elif not fits_english(english, [form or "" for form in forms]):
             mismatched.append(english[0])
             catalogue.delete(message.id, context=message.context)
     if mismatched:
@@ -167,7 +167,7 @@ def _template_size() -> int:
     try:
         with (LOCALE_DIR / f"{DOMAIN}.pot").open("rb") as f:
             return sum(1 for message in read_po(f) if message.id)
-    except Exception:            # noqa: BLE001  # no template: nothing to compare with
+    except (OSError, ValueError, SyntaxError):      # no template: nothing to compare with
         return 0
 
 
