@@ -146,3 +146,32 @@ def test_placeholders_reads_what_format_fills():
     assert placeholders("{seat") is None and placeholders("a } b") is None
     assert placeholders("{{literal}} {n}") == {"n"}
 
+
+
+def test_the_box_started_after_the_command_line_still_shows_the_notice(locale_dir, tmp_path,
+                                                                       monkeypatch):
+    """`wolfbox run` loads the language for its own messages first; the box's
+    start screen must still say the catalogue is cut short (once in the log)."""
+    from pilot import FakeClock
+
+    from helpers import fill_cache
+    from wolfbox.config import Config
+    from wolfbox.device.app import build
+    from wolfbox.flow import RoundSettings
+    from wolfbox.hardware.factory import mock_factory
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    entries = _entries((REAL / "de.po").read_text(encoding="utf-8"))
+    (locale_dir / "de.po").write_text("\n\n".join(entries[:len(entries) // 3]) + "\n",
+                                      encoding="utf-8")
+    assert use_language("de")                    # the command line, before the box
+    config = Config()
+    config.box.lang = "de"
+    config.voice.cache_dir = str(tmp_path / "cache")
+    fill_cache(config, RoundSettings.from_config(config).lines())
+    parts = build(config, "headless", clock=FakeClock(), pin_factory=mock_factory(),
+                  stdin_keys=False, renderer_command=["false"])
+    try:
+        assert "the de catalogue translates only" in parts.box.notice
+    finally:
+        parts.close()
