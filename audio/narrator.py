@@ -237,10 +237,22 @@ class Narrator:
         wanted = tuple(dict.fromkeys(texts))
         with self._lock:
             self._round = wanted
+            self._ready &= set(wanted)
+        self._forget_all_but(set(wanted))
         self._submit(list(wanted))
         if self.renderer is not None:
             # This round's lines before any older round's, first lines first.
             self.renderer.request(wanted, urgent=True)
+
+    def _forget_all_but(self, keep: set[str]) -> None:
+        """Let go of every line in memory the new round does not need. Kept,
+        each deck, game and speed would add its lines for good (a few
+        seconds of sound each: a box that played all three games held some
+        420, tens of MiB); a line needed again is read again. A line playing
+        now plays on: its channel holds it."""
+        for store in (self._sounds, self._files, self._previous):
+            for text in [t for t in list(store) if t not in keep]:
+                store.pop(text, None)           # the reader thread may add to _files
 
     def _submit(self, texts: list[str]) -> None:
         if self._reader is None:

@@ -26,6 +26,7 @@ import functools
 import logging
 import math
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -81,30 +82,54 @@ CJK_FONTS = ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
 
 
 @functools.cache
-def cjk_font_file() -> str | None:
-    """A font with Chinese in it: a known file, else fontconfig's choice."""
-    for path in CJK_FONTS:
-        if Path(path).is_file():
-            return path
+def cjk_font_files() -> tuple[str, ...]:
+    """The fonts that may have Chinese in them, best first: each known file
+    there is, then fontconfig's choice. The painter takes the first that
+    loads and draws Chinese (a file may be empty or corrupt)."""
+    found = [path for path in CJK_FONTS if Path(path).is_file()]
     import shutil
     import subprocess
     program = shutil.which("fc-match")
     if program is None:
-        return None
+        return tuple(found)
     try:
-        found = subprocess.run([program, "-f", "%{file}", "sans-serif:lang=zh-cn"],
-                               capture_output=True, text=True, timeout=5).stdout.strip()
+        matched = subprocess.run([program, "-f", "%{file}", "sans-serif:lang=zh-cn"],
+                                 capture_output=True, text=True, timeout=5).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return None
+        return tuple(found)
     # fontconfig answers with its best match even without Chinese: DejaVu is no answer.
-    return found if found and Path(found).is_file() and "DejaVu" not in found else None
+    if matched and Path(matched).is_file() and "DejaVu" not in matched \
+            and matched not in found:
+        found.append(matched)
+    return tuple(found)
+
+
+def cjk_font_file() -> str | None:
+    """The first font that may have Chinese in it (found once: it may ask fontconfig)."""
+    files = cjk_font_files()
+    return files[0] if files else None
+
+
+# What loading or drawing with a font file that is not one raises: an empty
+# file is a ValueError, a corrupt one loads and then fails to draw
+# (pygame.error "Passed a NULL pointer"), a vanished one an OSError.
+FONT_ERRORS = (pygame.error, ValueError, OSError, RuntimeError)
+
+
+def open_font(path: str | None, px: int) -> pygame.font.Font:
+    """The font at `path` (None: pygame's own) at `px`, tried on a line of
+    text, so a file that loads but cannot draw fails here, not mid-frame.
+    Raises one of FONT_ERRORS."""
+    font = pygame.font.Font(path, px)
+    font.render("Hg", True, (255, 255, 255))
+    return font
 
 
 def covers(font: pygame.font.Font, chars: str) -> bool:
     """Whether `font` has a glyph of its own for each of `chars`, asked of
     the font itself: a missing glyph draws as the font's box (.notdef), the
     same box as a code point no font has."""
-    def ink(char: str) -> bytes:
+    def ink(char: str) -> bytes:     # may raise FONT_ERRORS: the caller judges the file
         return pygame.image.tobytes(font.render(char, True, (255, 255, 255), (0, 0, 0)), "RGB")
     box = ink("\uffff")
     return all(ink(c) != box for c in chars if not c.isspace())
@@ -120,14 +145,30 @@ class Type:
     draws every digit as a box, DejaVu every Chinese character. Measuring
     goes through the same runs, so wrapping and paging see what is drawn."""
 
-    def __init__(self, latin: pygame.font.Font, cjk: pygame.font.Font | None) -> None:
-        self.latin, self.cjk = latin, cjk
+    def __init__(self, latin: pygame.font.Font,
+                 cjk: pygame.font.Font | None | Callable[[], pygame.font.Font | None]) -> None:
+        self.latin = latin
+        # The CJK font is opened when Chinese is first measured or drawn: an
+        # English or German box never holds it (a third of a MiB a size).
+        self._cjk = cjk
+        self._cjk_open = not callable(cjk)
+
+    @property
+    def cjk(self) -> pygame.font.Font | None:
+        if not self._cjk_open:
+            self._cjk_open = True
+            opener = self._cjk
+            assert callable(opener)
+            self._cjk = opener()
+        assert not callable(self._cjk)
+        return self._cjk
 
     def runs(self, text: str) -> list[tuple[str, pygame.font.Font]]:
         """`text` cut where it changes between Chinese and the rest."""
-        if self.cjk is None or not pages.has_wide(text):
+        if not pages.has_wide(text) or self.cjk is None:
             return [(text, self.latin)]
-        return [(run, self.cjk if wide else self.latin) for run, wide in pages.wide_runs(text)]
+        cjk = self.cjk
+        return [(run, cjk if wide else self.latin) for run, wide in pages.wide_runs(text)]
 
     def _fonts(self, wide: bool) -> list[pygame.font.Font]:
         return [self.latin, self.cjk] if wide and self.cjk is not None else [self.latin]
@@ -260,16 +301,23 @@ class Block:
 
 
 NO_CJK = N_("No Chinese font: install fonts-wqy-microhei")
+# The fonts a painter keeps open, the last used: each face at each size
+# holds a FreeType face and its glyph cache (a fifth of a MiB, half a MiB
+# with the CJK face beside it), and fitting texts to every screen of three
+# games at a few window sizes asks for some 150 of them: 75 MiB kept for
+# good. Opening one again takes 0.04 ms, and a screen uses a dozen.
+FONTS_KEPT = 64
 
 
 @dataclass
 class Painter:
     """Draws views onto a surface of any size; keeps fonts per face and size."""
     font_dir: Path | None = FONT_DIR
-    # Where the CJK font is (None: there is none); asked once, when Chinese is first drawn.
-    cjk_font: Callable[[], str | None] = cjk_font_file
+    # Where the CJK font may be (a path, paths best first, or None: there is
+    # none); asked once, when Chinese is first drawn.
+    cjk_font: Callable[[], str | Sequence[str] | None] = lambda: cjk_font_files()
     drawn: list[Drawn] = field(default_factory=list)   # every text of the last draw
-    _fonts: dict[tuple[Face, int], Type] = field(default_factory=dict)
+    _fonts: OrderedDict[tuple[Face, int], Type] = field(default_factory=OrderedDict)
     _caps: dict[tuple[Face, int], int] = field(default_factory=dict)
     _fits: dict[tuple, Fit | None] = field(default_factory=dict)
     _missing: bool = False
@@ -281,29 +329,77 @@ class Painter:
     def font(self, px: int, face: Face = Face.SANS) -> Type:
         px = max(SMALLEST_PX, px)
         t = self._fonts.get((face, px))
-        if t is None:
-            cjk = None
-            if self.cjk_file() is not None:
-                cjk = pygame.font.Font(self.cjk_file(), px)
-                cjk.bold = face is Face.BOLD       # the CJK faces have no bold of their own
-            t = Type(pygame.font.Font(self._font_file(face), px), cjk)
+        if t is not None:
+            self._fonts.move_to_end((face, px))
+        else:
+            t = Type(self._latin(face, px), lambda: self._cjk(face, px))
             self._fonts[(face, px)] = t
+            while len(self._fonts) > FONTS_KEPT:
+                self._fonts.popitem(last=False)
         return t
 
+    def _cjk(self, face: Face, px: int) -> pygame.font.Font | None:
+        """The CJK font at `px` for `face`, if there is a usable one."""
+        path = self.cjk_file()
+        if path is None:
+            return None
+        try:
+            cjk = open_font(path, px)
+        except FONT_ERRORS as e:
+            self._unusable_cjk(path, e)
+            return None
+        cjk.bold = face is Face.BOLD       # the CJK faces have no bold of their own
+        return cjk
+
+    def _latin(self, face: Face, px: int) -> pygame.font.Font:
+        """The face's own font, or pygame's default if its file cannot be used."""
+        path = self._font_file(face)
+        if path is not None:
+            try:
+                return open_font(path, px)
+            except FONT_ERRORS as e:
+                self._missing = True          # every face alike: one look, not a mix
+                log.warning(_("font {path} cannot be used ({why}): using pygame's default "
+                              "font").format(path=path, why=e))
+                self._forget_fonts()
+        return pygame.font.Font(None, px)
+
+    def _unusable_cjk(self, path: str, why: Exception) -> None:
+        """A CJK file that failed after it was chosen: no Chinese face from
+        now on (the notice says so), never a crash mid-frame."""
+        log.warning(_("font {path} cannot be used ({why}): no Chinese font").format(
+            path=path, why=why))
+        self._cjk_file = None
+        self._forget_fonts()
+
+    def _forget_fonts(self) -> None:
+        """Fonts and what was measured with them, after a font file failed."""
+        self._fonts.clear()
+        self._caps.clear()
+        self._fits.clear()
+
     def cjk_file(self) -> str | None:
-        """The CJK font, if there is one that draws Chinese (asked of the font
-        itself: fontconfig offers its best match even without Chinese)."""
+        """The CJK font: the first candidate that loads and draws Chinese
+        (asked of the font itself: fontconfig offers its best match even
+        without Chinese, and a file may be empty or corrupt)."""
         if not self._cjk_known:
             self._cjk_known = True
-            path = self.cjk_font()
-            if path is not None and not covers(pygame.font.Font(path, 24), CJK_PROBE):
-                log.warning(_("font {path} has no Chinese characters: install "
-                              "fonts-wqy-microhei (or fonts-noto-cjk)").format(path=path))
-                path = None
-            elif path is None:
+            found = self.cjk_font()
+            candidates = [found] if isinstance(found, str) else list(found or ())
+            self._cjk_file = None
+            for path in candidates:
+                try:
+                    if covers(open_font(path, 24), CJK_PROBE):
+                        self._cjk_file = path
+                        break
+                    log.warning(_("font {path} has no Chinese characters: install "
+                                  "fonts-wqy-microhei (or fonts-noto-cjk)").format(path=path))
+                except FONT_ERRORS as e:
+                    log.warning(_("font {path} cannot be used ({why}): trying the next "
+                                  "one").format(path=path, why=e))
+            if not candidates:
                 log.warning(_("no font with Chinese characters found: install "
                               "fonts-wqy-microhei (or fonts-noto-cjk)"))
-            self._cjk_file = path
         return self._cjk_file
 
     def notice(self, view: View) -> str:

@@ -104,7 +104,7 @@ def test_reads_standard_input_and_takes_a_deck_and_a_seed():
     ('{"at": 0, "press": "start"}', "unknown key 'press' (allowed: at, tap, hold, release)"),
     ('{"tap": "start"}', '"at" must be a time in seconds'),
     ('{"at": -1, "tap": "start"}', '"at" must be a time in seconds'),
-    ('{"at": NaN, "tap": "start"}', '"at" must be a time in seconds'),
+    ('{"at": NaN, "tap": "start"}', "NaN is not a number JSON allows"),
     ('{"at": 0, "tap": "stop"}', "no button 'stop' (buttons: start, vote, next, back, power)"),
     ('{"at": 0, "tap": "start", "hold": "back"}', "only one"),
 ])

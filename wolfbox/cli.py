@@ -329,16 +329,16 @@ def _replay(args: argparse.Namespace) -> int:
     from .replay import parse_events, replay
     rng = random.Random(args.seed)
     config = _load(args, rng)
-    if args.events == "-":
-        events = parse_events(sys.stdin, "<stdin>")
-    else:
-        path = Path(args.events)
-        try:
-            with path.open(encoding="utf-8") as f:
-                events = parse_events(f, str(path))
-        except (OSError, UnicodeDecodeError) as e:
-            raise UserError(_("cannot read events from {path}: {why}").format(
-                path=path, why=getattr(e, "strerror", None) or e)) from None
+    source = "<stdin>" if args.events == "-" else args.events
+    try:                 # a file or a pipe of bytes that are not UTF-8 is one line too
+        if args.events == "-":
+            events = parse_events(sys.stdin, source)
+        else:
+            with Path(args.events).open(encoding="utf-8") as f:
+                events = parse_events(f, source)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(_("cannot read events from {path}: {why}").format(
+            path=source, why=getattr(e, "strerror", None) or e)) from None
     flow: Mode = Flow(RoundSettings.from_config(config),
                       picker=Picker(tuple(config.game.deck), rng))
     stage: Callable[[], str] | None = None       # the game's own stage names its records
@@ -413,8 +413,9 @@ def _resolve(args: argparse.Namespace) -> int:
     from .newd3.resolve import read_night, resolve
     source, text = _read_input(args.file, _("night"))
     try:
-        loads(text)                     # too deep, too long, a number too large: one line
-        night = resolve(*read_night(text))
+        # Parsed once, with jsontext's limits (too deep, too long, a number
+        # or a key too large, not finite: one line), then read for its shape.
+        night = resolve(*read_night(loads(text)))
     except NotJson as e:
         raise UserError(_("{path}: not JSON ({why})").format(path=source, why=e)) from None
     except UserError as e:
@@ -613,9 +614,7 @@ def _early_language(argv: list[str]) -> None:
         except (UserError, OSError, ValueError):
             lang = None
     if isinstance(lang, str) and lang in LANGUAGES:
-        problem = use_language(lang)
-        if problem:
-            logging.getLogger("wolfbox").warning("%s", problem)
+        use_language(lang)            # a catalogue's problem is logged there, once
 
 
 def _run_on_defaults(args: argparse.Namespace, problem: str) -> int:

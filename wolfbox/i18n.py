@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import gettext
 import io
+import logging
+import string
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,6 +42,14 @@ LANGUAGE_KEY = "box.lang"           # the config key that holds the box's langua
 _catalogue: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE
 _loaded: dict[str, gettext.NullTranslations] = {}
+_gaps: dict[str, str] = {}           # a catalogue loaded but far from complete: why
+_said: set[str] = set()              # the problems already logged (each once a run)
+log = logging.getLogger("wolfbox")
+# A catalogue that translates less than this share of the template's
+# messages is cut short or out of date: said once, and the box speaks it
+# with English where it is silent. New messages wait for the translator
+# between releases, so a few missing are no news.
+COMPLETE_ENOUGH = 0.9
 
 
 def _(message: str) -> str:
@@ -76,10 +86,41 @@ def language() -> str:
     return _language
 
 
+def placeholders(text: str) -> frozenset[str] | None:
+    """The `{names}` `.format()` fills in `text`, or None when `.format()`
+    cannot read it at all (an unclosed `{seat`, a lone `}`)."""
+    try:
+        return frozenset(name for _text, name, _spec, _conversion
+                         in string.Formatter().parse(text) if name is not None)
+    except ValueError:
+        return None
+
+
+def fits_english(english: Sequence[str], forms: Sequence[str]) -> bool:
+    """Whether translated `forms` fill the same placeholders as the English
+    (`english`: the msgid, and its plural if any). A form that names one the
+    code does not pass (`{0}` for `{n}`, `{seat` unclosed) would crash
+    `.format()`; a message that drops one would leave a number out. A
+    plural's form may leave one out ("one player" needs no {count}). English
+    that is no format string is never `.format()`ted: anything fits it."""
+    wanted = [placeholders(text) for text in english]
+    if any(fields is None for fields in wanted):
+        return True
+    allowed = frozenset().union(*(f for f in wanted if f is not None))
+    for form in forms:
+        fields = placeholders(form)
+        if fields is None or not fields <= allowed or (len(english) == 1 and fields != allowed):
+            return False
+    return True
+
+
 def load_catalogue(code: str) -> gettext.NullTranslations:
     """`code`'s catalogue, read from its `.po` file. OSError or ValueError
     when the file is missing or broken; messages it leaves untranslated (or
-    marks fuzzy) come back in English."""
+    marks fuzzy) come back in English, and so does a message whose
+    placeholders differ from the English (logged once: a translator's slip
+    must not crash a screen). A catalogue much less complete than the
+    template is noted in `_gaps` for `use_language` to say."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import PoFileError, read_po
 
@@ -91,21 +132,51 @@ def load_catalogue(code: str) -> gettext.NullTranslations:
         raise ValueError(f"{path}: {e}") from None
     # A message not (wholly) translated is left out, so it falls back to
     # English: a plural with an empty form would otherwise come back empty.
+    mismatched: list[str] = []
     for message in list(catalogue):
         forms = message.string if isinstance(message.string, (list, tuple)) \
             else (message.string,)
-        if message.id and (not all(forms) or message.fuzzy):
+        english = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
+        if not message.id:
+            continue
+        if not all(forms) or message.fuzzy:
             catalogue.delete(message.id, context=message.context)
+        elif not fits_english(english, [form or "" for form in forms]):
+            mismatched.append(english[0])
+            catalogue.delete(message.id, context=message.context)
+    if mismatched:
+        log.warning("%s", _("{path}: {count} messages whose placeholders differ from the "
+                            "English are shown in English: {messages}").format(
+            path=path, count=len(mismatched),
+            messages="; ".join(repr(m[:60]) for m in mismatched[:5])))
+    translated = sum(1 for message in catalogue if message.id)
+    expected = _template_size()
+    if expected and translated < COMPLETE_ENOUGH * expected:
+        _gaps[code] = _("the {code} catalogue translates only {count} of {total} messages: "
+                        "the rest is in English").format(code=code, count=translated,
+                                                          total=expected)
     compiled = io.BytesIO()
     write_mo(compiled, catalogue)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
 
 
+def _template_size() -> int:
+    """How many messages the template (wolfbox.pot) has; 0 if it cannot be read."""
+    from babel.messages.pofile import read_po
+    try:
+        with (LOCALE_DIR / f"{DOMAIN}.pot").open("rb") as f:
+            return sum(1 for message in read_po(f) if message.id)
+    except (OSError, ValueError, SyntaxError):      # no template: nothing to compare with
+        return 0
+
+
 def use_language(code: str) -> str | None:
     """Switch every later `_()` to `code` ("pseudo": the test pseudo-language).
     Returns None, or one line saying why the box speaks English instead (the
-    catalogue is missing or broken: the box goes on, in English)."""
+    catalogue is missing or broken: the box goes on, in English) or in part
+    (a catalogue far from complete), for the caller's notice; the line is
+    logged here, once a run."""
     global _catalogue, _language
     problem = None
     if code == PSEUDO:
@@ -120,7 +191,11 @@ def use_language(code: str) -> str | None:
                 problem = f"no usable {code} catalogue ({e}): the box speaks English"
                 code = SOURCE
         _catalogue = _loaded.get(code, gettext.NullTranslations())
+        problem = problem or _gaps.get(code)
     _language = code
+    if problem and problem not in _said:
+        _said.add(problem)
+        log.warning("%s", problem)
     return problem
 
 

@@ -5,7 +5,9 @@ Python's parser fails on some text in ways no caller expects: nesting a few
 thousand deep raises RecursionError (and code walking the result recurses
 too), a number of more than 4300 digits raises a bare ValueError, and a
 smaller one still overflows the moment it meets a float (an event's time
-checked with math.isfinite). Every command reads its
+checked with math.isfinite), 1e400 parses as inf and NaN/Infinity are taken
+as numbers, and an object's keys are text of any length (a seat number of
+4,300 digits breaks int()). Every command reads its
 JSON here, so each of these is one ValueError with one line saying why
 (`NotJson`), which the caller words as its own "not JSON" message.
 """
@@ -13,6 +15,7 @@ JSON here, so each of these is one ValueError with one line saying why
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +25,7 @@ from .i18n import _
 MAX_CHARS = 1024 * 1024     # far more than any game, night or line of events
 MAX_DEPTH = 64              # a game or a night is three deep
 MAX_DIGITS = 64             # a seat, a vote, a time: none needs more
+MAX_KEY = 64                # a key names a field or a seat: none needs more
 
 
 class NotJson(ValueError):
@@ -48,17 +52,42 @@ def _integer(digits: str) -> int:
     return int(digits)
 
 
+def _float(text: str) -> float:
+    if not math.isfinite(value := float(text)):
+        raise NotJson(_("a number too large ({number}); numbers must be finite").format(
+            number=text[:20] + ("…" if len(text) > 20 else "")))
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise NotJson(_("{name} is not a number JSON allows").format(name=name))
+
+
+def _keys_bounded(hook: Callable[[list[tuple[str, Any]]], Any] | None
+                  ) -> Callable[[list[tuple[str, Any]]], Any]:
+    def checked(pairs: list[tuple[str, Any]]) -> Any:
+        for key, _value in pairs:
+            if len(key) > MAX_KEY:
+                raise NotJson(_("a key of more than {limit} characters ({key}…)").format(
+                    limit=MAX_KEY, key=key[:20]))
+        return hook(pairs) if hook is not None else dict(pairs)
+    return checked
+
+
 def loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None
           ) -> Any:
     """`text` parsed, or NotJson (one line) for text too long, too deep, with
-    a number too large, or not JSON at all. A ValueError the hook raises
-    (a caller's own UserError) passes through as it is."""
+    a number too large or not finite (1e400, NaN, Infinity), a key too long,
+    or not JSON at all. A ValueError the hook raises (a caller's own
+    UserError) passes through as it is."""
     if len(text) > MAX_CHARS:
         raise NotJson(_("more than {limit} KiB").format(limit=MAX_CHARS // 1024))
     if depth(text) > MAX_DEPTH:
         raise _too_deep()
     try:
-        return json.loads(text, parse_int=_integer, object_pairs_hook=object_pairs_hook)
+        return json.loads(text, parse_int=_integer, parse_float=_float,
+                          parse_constant=_constant,
+                          object_pairs_hook=_keys_bounded(object_pairs_hook))
     except json.JSONDecodeError as e:
         raise NotJson(str(e)) from None          # Python's words: "Expecting value: line 1 …"
     except RecursionError:                       # not reached below MAX_DEPTH; never a traceback

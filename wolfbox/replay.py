@@ -25,6 +25,11 @@ from .view import View
 
 BUTTON_NAMES = tuple(b.value for b in Button)
 KEYS = ("at", "tap", "hold", "release")
+# The latest time an event may have: a day of game time. A round with every
+# pause a table could want lasts hours, not days, and the start screen
+# changes every few seconds forever, so a later "at" (1e300) would write
+# records without end instead of replaying a game.
+MAX_AT = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,10 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
                 or at < 0:
             raise UserError(_('{where}: "at" must be a time in seconds, 0 or more').format(
                 where=where))
+        if at > MAX_AT:
+            raise UserError(_('{where}: "at" {at} is later than a replay goes: at most '
+                              '{limit} seconds ({hours} hours of game time)').format(
+                where=where, at=str(at)[:20], limit=MAX_AT, hours=MAX_AT // 3600))
         if at < last:
             raise UserError(_("{where}: at {at} comes before the line above ({last}); events "
                               "must be in time order").format(where=where, at=at, last=last))

@@ -256,18 +256,12 @@ def resolve(players: Sequence[str], dead: Set[int], actions: Mapping[int, int],
     return Night(killed, results)
 
 
-def read_night(text: str) -> tuple[list[str], set[int], dict[int, int], Kill | None]:
-    """`wolfbox resolve`'s input: {"players": [9 role ids], "dead": [seats],
+def read_night(data: object) -> tuple[list[str], set[int], dict[int, int], Kill | None]:
+    """`wolfbox resolve`'s input, already parsed (wolfbox.jsontext reads the
+    text once, with its limits): {"players": [9 role ids], "dead": [seats],
     "actions": {"<seat>": target}, "kill": {"target", "knife"}} ("dead",
-    "actions" and "kill" may be left out). IllegalNight (one line) for JSON
+    "actions" and "kill" may be left out). IllegalNight (one line) for data
     that is not that shape; `resolve` checks the rules."""
-    import json
-
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise IllegalNight(_("not JSON: {why} (line {line}, column {col})").format(
-            why=e.msg, line=e.lineno, col=e.colno)) from None
     if not isinstance(data, dict):
         raise IllegalNight(_('expected an object such as {"players": [...], "actions": {}}'))
     unknown = sorted(set(data) - {"players", "dead", "actions", "kill"})
