@@ -153,3 +153,34 @@ def test_the_box_gives_its_three_games_one_settings_screen():
     timed = games.active
     assert isinstance(timed, Timed)
     assert one_night.screen is mayor.settings is timed.settings
+
+
+def test_the_game_page_names_the_game_it_was_opened_from():
+    """A table that came to the Mayor's game by holding VOTE (not through
+    the settings) finds it named on the Game page, and "Next game" leads on
+    from it, not back to it."""
+    screen = SettingsScreen(Config())
+    games = Games({"one_night": lambda: Flow.from_config(screen.config, screen=screen),
+                   "dark_arts": lambda: Mayor(settings=screen),
+                   "newd3": lambda: Timed(settings=screen)}, "one_night")
+    games.handle(Hold(Button.VOTE), 0.0)                  # the Mayor's game
+    games.handle(Hold(Button.NEXT), 0.0)
+    to_page(games, "Game")
+    assert games.view(0.0).big == "Werewolf with a Mayor"
+    effects = games.handle(VOTE, 0.0)
+    assert ChangeSetting("game.mode", "newd3") in effects
+
+
+def test_choosing_another_game_in_the_settings_leaves_this_one_at_its_setup():
+    screen = SettingsScreen(Config())
+    games = Games({"one_night": lambda: Flow.from_config(screen.config, screen=screen),
+                   "dark_arts": lambda: Mayor(settings=screen),
+                   "newd3": lambda: Timed(settings=screen)}, "dark_arts")
+    games.handle(Hold(Button.NEXT), 0.0)
+    to_page(games, "Game")
+    games.handle(VOTE, 0.0)                               # the timed game
+    assert games.name == "newd3" and games.view(0.0).phase is not Phase.SETTINGS
+    games.handle(Hold(Button.VOTE), 0.0)                  # round to One Night
+    games.handle(Hold(Button.VOTE), 0.0)                  # and to the Mayor's game
+    assert games.name == "dark_arts"
+    assert games.view(0.0).title == "Werewolf with a Mayor"   # its setup, not its settings

@@ -20,6 +20,7 @@ from . import menu
 from .buttons import Button
 from .config import Config
 from .effects import ChangeSetting, Cue, Effect, PlayCue
+from .games import MODE_KEY
 from .i18n import LANGUAGE_KEY, _, use_language
 from .view import View
 
@@ -46,8 +47,11 @@ class SettingsScreen:
 
     def open(self, game: str = "") -> None:
         """Open on the first page (the language: a table that cannot read
-        the box finds it at once)."""
+        the box finds it at once). The game that opens it is the one being
+        played: its Game page says so, however the table got there."""
         self.game, self.index, self.armed = game, 0, False
+        if game:
+            self.config = menu.with_value(self.config, MODE_KEY, game)
 
     def items(self) -> tuple[menu.Item, ...]:
         return menu.items(self.has_brightness, self.game)
@@ -71,8 +75,10 @@ class SettingsScreen:
             label = _("Yes, reset") if self.armed else _("Reset")
             taps[Button.VOTE] = Action(label, lambda now: self._reset(changed))
         elif item.key not in self.fixed():
-            taps[Button.VOTE] = Action(_(item.more), lambda now: self._change(+1, changed))
-            taps[Button.BACK] = Action(_(item.less), lambda now: self._change(-1, changed))
+            taps[Button.VOTE] = Action(_(item.more),
+                                       lambda now: self._change(+1, changed, done, now))
+            taps[Button.BACK] = Action(_(item.less),
+                                       lambda now: self._change(-1, changed, done, now))
         return taps
 
     def view(self, base: View) -> View:
@@ -97,13 +103,19 @@ class SettingsScreen:
         self.armed = False
         return []
 
-    def _change(self, direction: int, changed: Callable[[str], list[Effect]]) -> list[Effect]:
+    def _change(self, direction: int, changed: Callable[[str], list[Effect]], done: Run,
+                now: float) -> list[Effect]:
         item = self.item()
         value = menu.get(self.config, item.key)
         new = menu.step(item, value, direction)
         if new == value:
             return []
-        return self.set(item.key, new, changed)
+        effects = self.set(item.key, new, changed)
+        if item.key == MODE_KEY:
+            # Another game opens its own start screen; this one is left at its
+            # setup, as a table coming back expects it.
+            effects += done(now)
+        return effects
 
     def set(self, key: str, value: object, changed: Callable[[str], list[Effect]]
             ) -> list[Effect]:
