@@ -258,3 +258,33 @@ def test_reading_from_a_terminal_says_what_it_waits_for(command, what):
             proc.kill()
             proc.wait()
         os.close(leader)
+
+
+def test_a_deck_on_the_command_line_plays_one_night_whatever_the_box_remembers(
+        tmp_path, monkeypatch):
+    """The README's `wolfbox --deck total_chaos` on a box last left in the
+    timed game: the deck is One Night's, so One Night is played; --players
+    alone for the remembered game says how to ask for One Night."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    (tmp_path / "wolfbox").mkdir()
+    (tmp_path / "wolfbox" / "state.json").write_text(
+        '{"settings": {"game.mode": "newd3"}}')
+    config = cli._load(cli._parse(["run", "--deck", "total_chaos"]))
+    assert config.game.mode == "one_night"
+    assert cli._load(cli._parse(["run"])).game.mode == "newd3"      # remembered, as before
+    with pytest.raises(cli.UserError, match=r"--players 10: .*--mode one_night plays One Night"):
+        cli._load(cli._parse(["run", "--players", "10"]))
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ('[game]\ndeck = "classic_9"\n', "classic_9"),
+    ('[game]\ndeck = ["werewolf", "seer"]\n', "deck"),
+    ('[keys]\nstart = ["space", "v"]\n', "key 'v' is given to both"),
+])
+def test_settings_refuses_the_config_files_run_refuses(tmp_path, text, fragment):
+    """`wolfbox settings` shows what a box would run with: a file the box
+    would refuse is refused here too, in the same words, not printed."""
+    path = tmp_path / "box.toml"
+    path.write_text(text)
+    for command in ("settings", "script"):
+        one_line_error(wolfbox(command, "--config", str(path)), fragment)

@@ -207,9 +207,9 @@ def _parser() -> _Parser:
 def _game_in_play(args: argparse.Namespace, config: Config) -> str:
     """The game a command plays: its --mode; `run`'s, else the config's."""
     mode = getattr(args, "mode", None)
-    if args.command == "run":
+    if args.command == "run" and getattr(args, "deck", None) is None:
         return mode or config.game.mode
-    return mode or "one_night"
+    return mode or "one_night"            # a deck is One Night's: --deck plays it
 
 
 def _check_table(game: str, players: int) -> None:
@@ -274,7 +274,15 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
         config.box.lang = args.lang
     game = _game_in_play(args, config)
     if game != "one_night" and getattr(args, "players", None) is not None:
-        _check_table(game, args.players)
+        try:
+            _check_table(game, args.players)
+        except UserError as e:
+            if getattr(args, "mode", None):
+                raise
+            # The game came from the box's memory or the config, not from
+            # this command line: say how to ask for another.
+            raise UserError(_("{problem} (the box's game now; --mode one_night plays One "
+                              "Night)").format(problem=e)) from None
         if game == "dark_arts":
             config.mayor_players = args.players
     players, players_from = _players(args, config)
@@ -304,8 +312,8 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
     except UserError as e:
         given = f" ({players_from} {players})" if players_from else ""
         raise UserError(f"{where}: {e}{given}") from None
-    if args.command == "run" and getattr(args, "mode", None):
-        config.game.mode = args.mode
+    if args.command == "run":
+        config.game.mode = game
     if getattr(args, "lone_wolf", None) is not None:
         config.game.lone_wolf = args.lone_wolf
     for warning in check_deck(config.game.deck):
@@ -366,6 +374,7 @@ def _settings(args: argparse.Namespace) -> int:
 
     from .settings import describe_settings
     config = load(args.config)          # a --config that cannot be read is refused, --reset too
+    _load(args, random.Random(0))       # and one whose deck `run` would refuse
     store = StateStore(state_path())
     if args.reset:
         try:

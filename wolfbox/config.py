@@ -345,6 +345,13 @@ def from_dict(data: dict[str, Any]) -> Config:
 
 
 def _cross_checks(config: Config) -> None:
+    owner: dict[str, str] = {}
+    for button, names in config.keys.keys().items():
+        for name in names:
+            first = owner.setdefault(name.lower(), button.value)
+            if first != button.value:
+                raise ConfigError(_("key '{name}' is given to both {first} and {second}")
+                                  .format(name=name, first=first, second=button.value))
     game = config.game
     too_long = [w for w in game.warnings if w >= game.discussion_seconds]
     if too_long and "game.warnings" not in config.from_file:
