@@ -288,3 +288,13 @@ def test_settings_refuses_the_config_files_run_refuses(tmp_path, text, fragment)
     path.write_text(text)
     for command in ("settings", "script"):
         one_line_error(wolfbox(command, "--config", str(path)), fragment)
+
+
+@pytest.mark.parametrize("command", ["resolve", "referee", "replay"])
+def test_why_text_is_not_json_is_said_in_the_boxs_language(command):
+    """Python's parser words its reasons in English ("Expecting value"): a
+    German line stays German to its end."""
+    args = [command, "--lang", "de", "-"] + (["--deck", "total_chaos"] if command == "replay"
+                                             else [])
+    line = one_line_error(wolfbox(*args, stdin="{\"at\": 1,}\n"), "Zeile 1")
+    assert "Expecting" not in line and "line 1" not in line

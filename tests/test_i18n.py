@@ -256,9 +256,13 @@ def test_every_settings_page_shows_only_translated_words(pseudo):
     # the one word the box shows untranslated on purpose.
     plan = [TimedPress(0.0, Button.NEXT, hold=True), TimedPress(0.5, Button.NEXT)]
     t = 1.0
-    for _page in range(10):
-        plan += [TimedPress(t, Button.VOTE), TimedPress(t + 0.1, Button.BACK),
-                 TimedPress(t + 0.2, Button.BACK), TimedPress(t + 0.3, Button.NEXT)]
+    for page in range(10):
+        # The Game page (the ninth after the language) is looked at only:
+        # another game leaves the settings for its own start screen.
+        if page != 8:
+            plan += [TimedPress(t, Button.VOTE), TimedPress(t + 0.1, Button.BACK),
+                     TimedPress(t + 0.2, Button.BACK)]
+        plan.append(TimedPress(t + 0.3, Button.NEXT))
         t += 1.0
     plan += [TimedPress(t, Button.NEXT)] * 9 + [TimedPress(t + 0.5, Button.VOTE),
                                                 TimedPress(t + 0.6, Button.VOTE),

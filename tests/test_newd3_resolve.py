@@ -336,3 +336,18 @@ def test_illegal_night_messages_go_through_translation():
     with pseudo_translation():
         message = _illegal(A1, set(), {3: 3}, None)
     assert message.startswith("⟦") and message.endswith("⟧")
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"actions": {"x": 3}}, 'the actor "x" is not a seat number from 1 to 9'),
+    ({"actions": {"2": "3"}}, 'the target of seat 2, "3", is not a seat number'),
+    ({"players": ["Wolf"] + ["sheep"] * 8}, 'unknown role "Wolf"; the roles are'),
+])
+def test_a_malformed_night_names_what_is_wrong_in_plain_words(change, words):
+    """From a newcomer's run: the actor and its target are named apart, and
+    a role that is no role is called that (not "not one of the setups")."""
+    from wolfbox.newd3.resolve import IllegalNight, read_night
+    night = {"players": ["wolf", "wolf"] + ["sheep"] * 7, **change}
+    with pytest.raises(IllegalNight) as e:
+        read_night(night)
+    assert words in str(e.value)

@@ -438,6 +438,8 @@ def _outside(text: str) -> str:
      ['seat 3: "vote" is missing']),
     ({"players": [p("werewolf", 2), p("seer", 1), {"card": "villager", "vote": True}]},
      ['seat 3: "vote" must be a seat number']),
+    ({"players": [p("werewolf", 2), p("seer", 1), {"card": "villager", "vote": "2"}]},
+     ['seat 3: "vote" is a number, written without quotes: 2, not "2"']),
     ({"players": [p("werwolf", 2), p("seer", 1), p("villager", 1)]},
      ["seat 1: unknown role 'werwolf'", "did you mean 'werewolf'?", "known roles:"]),
     ({"players": [{"vote": 2}, p("seer", 1), p("villager", 1)]}, ['seat 1: "card" must be']),

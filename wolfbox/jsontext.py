@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .i18n import _
+from .i18n import N_, _
 
 MAX_CHARS = 1024 * 1024     # far more than any game, night or line of events
 MAX_DEPTH = 64              # a game or a night is three deep
@@ -30,6 +30,32 @@ MAX_KEY = 64                # a key names a field or a seat: none needs more
 
 class NotJson(ValueError):
     """Text that is not JSON this program reads; str() is one line why."""
+
+
+# Python's parser says why in English; these are its words (json.decoder),
+# translated, so a German line is German to its end. Words not here stay
+# as Python wrote them.
+DECODER_WORDS = {
+    "Expecting value": N_("a value was expected"),
+    "Expecting property name enclosed in double quotes":
+        N_("a key in double quotes was expected"),
+    "Expecting ',' delimiter": N_("a comma was expected"),
+    "Expecting ':' delimiter": N_("a colon was expected"),
+    "Extra data": N_("more text after the JSON"),
+    "Unterminated string starting at": N_("a string is not closed"),
+    "Invalid control character at": N_("a control character inside a string"),
+    "Invalid \\escape": N_("a backslash escape JSON does not know"),
+    "Invalid \\uXXXX escape": N_("a \\u escape that is not four hex digits"),
+    "Illegal trailing comma before end of object": N_("a comma before the closing brace"),
+    "Illegal trailing comma before end of array": N_("a comma before the closing bracket"),
+}
+
+
+def decoder_words(e: json.JSONDecodeError) -> str:
+    """Why the text is not JSON, in the box's language, with where."""
+    why = DECODER_WORDS.get(e.msg)
+    return _("{why} (line {line}, column {column})").format(
+        why=_(why) if why else e.msg, line=e.lineno, column=e.colno)
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -89,7 +115,7 @@ def loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] |
                           parse_constant=_constant,
                           object_pairs_hook=_keys_bounded(object_pairs_hook))
     except json.JSONDecodeError as e:
-        raise NotJson(str(e)) from None          # Python's words: "Expecting value: line 1 …"
+        raise NotJson(decoder_words(e)) from None
     except RecursionError:                       # not reached below MAX_DEPTH; never a traceback
         raise _too_deep() from None
 

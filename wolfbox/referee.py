@@ -242,6 +242,10 @@ def _vote(seat: int, item: Mapping[str, Any], n: int, where: str) -> int:
         raise RefereeError(_('{where}: "vote" is missing: every player points at another '
                              "seat, 1 to {n}").format(where=where, n=n))
     vote = item["vote"]
+    if isinstance(vote, str) and vote.strip().isascii() and vote.strip().isdigit():
+        raise RefereeError(_('{where}: "vote" is a number, written without quotes: '
+                             '{number}, not "{number}"').format(where=where,
+                                                                number=vote.strip()[:6]))
     if isinstance(vote, bool) or not isinstance(vote, int):
         raise RefereeError(_('{where}: "vote" must be a seat number, 1 to {n}, not {value}').format(
             where=where, n=n, value=_quote(vote)))

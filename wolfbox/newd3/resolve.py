@@ -62,6 +62,8 @@ is still delivered.
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
@@ -271,6 +273,10 @@ def read_night(data: object) -> tuple[list[str], set[int], dict[int, int], Kill 
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise IllegalNight(_('"players" must be a list of role ids, one a seat'))
+    unknown_roles = [p for p in players if p not in ROLES]
+    if unknown_roles:
+        raise IllegalNight(_('"players": unknown role {role}; the roles are {roles}').format(
+            role=json.dumps(unknown_roles[0])[:40], roles=", ".join(ROLES)))
     dead = data.get("dead", [])
     if not isinstance(dead, list) or not all(_is_seat(s) for s in dead):
         raise IllegalNight(_('"dead" must be a list of seat numbers'))
@@ -280,10 +286,14 @@ def read_night(data: object) -> tuple[list[str], set[int], dict[int, int], Kill 
                              '{"2": 4}'))
     actions: dict[int, int] = {}
     for actor, target in raw.items():
-        if not (str(actor).isascii() and str(actor).isdigit()) or not _is_seat(target):
-            raise IllegalNight(_('"actions": {actor!r}: {target!r} is not a seat and its '
-                                 'target\'s seat').format(actor=str(actor)[:20],
-                                                          target=str(target)[:20]))
+        if not (str(actor).isascii() and str(actor).isdigit()) or not _is_seat(int(actor)):
+            raise IllegalNight(_('"actions": the actor {actor} is not a seat number from 1 to '
+                                 '{most} (as text: "2")').format(actor=json.dumps(actor)[:20],
+                                                                 most=PLAYERS))
+        if not _is_seat(target):
+            raise IllegalNight(_('"actions": the target of seat {actor}, {target}, is not a '
+                                 'seat number from 1 to {most}').format(
+                actor=actor, target=json.dumps(target)[:20], most=PLAYERS))
         actions[int(actor)] = target
     kill = data.get("kill")
     if kill is not None:
