@@ -63,7 +63,6 @@ is still delivered.
 from __future__ import annotations
 
 import json
-
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
