@@ -530,7 +530,7 @@ def test_holding_vote_on_the_start_screen_switches_games_and_the_box_remembers(
     assert again.box.flow.name == "dark_arts"
     again.press(Button.VOTE, hold=2.1)                 # on to the timed game
     assert again.box.flow.name == "newd3"
-    assert again.view.title == "The timed game"
+    assert again.view.title == "Timed Werewolf for nine"
     again.press(Button.VOTE, hold=2.1)                 # and round to the first
     assert again.box.flow.name == "one_night"
     assert again.view.title == "One Night · 3 players"

@@ -161,7 +161,7 @@ def night_lines(pilot: Pilot, began: int) -> list[tuple[float, str]]:
 
 def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     # Setup: the table picks A1 (VOTE steps from "Random" through A1..C3).
-    assert (pilot.view.title, pilot.view.big) == ("The timed game", "Random")
+    assert (pilot.view.title, pilot.view.big) == ("Timed Werewolf for nine", "Random")
     pilot.press(Button.VOTE)
     assert (pilot.view.big, pilot.view.details[1]) == (
         "A1", "A1: Wolf, Alchemist, Seer, Guard, 5× Sheep")

@@ -105,7 +105,7 @@ ITEMS: tuple[Item, ...] = (
          N_("A werewolf who wakes alone may look at a center card."), toggle=True,
          more=N_("On"), less=N_("Off"), games=("one_night",)),
     Item("sound.ambience", N_("Night ambience"), (False, True), _on_off,
-         N_("A quiet sound at night that hides moving cards."), toggle=True,
+         N_("A quiet sound at night that covers the small noises of the table."), toggle=True,
          more=N_("On"), less=N_("Off")),
     Item("sound.ambience_volume", N_("Ambience volume"), tuple(i / 10 for i in range(11)),
          _percent, more=N_("Louder"), less=N_("Quieter")),

@@ -934,7 +934,7 @@ class Game:
         r = dataclasses.replace
         match self.stage:
             case Stage.SETUP:
-                return r(v, phase=Phase.REFEREE, title=_("The timed game"),
+                return r(v, phase=Phase.REFEREE, title=game_name(MODE),
                          big=self._setup_value(), details=self._setup_details(),
                          footer=setup_holds_note(MODE), hint=Button.START)
             case Stage.RESUME:
