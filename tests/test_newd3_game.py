@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 
-from wolfbox.buttons import Button, Hold, Release, Tap
+from wolfbox.buttons import Button, Classifier, Hold, Release, Tap
 from wolfbox.effects import Checkpoint, Effect, Say
 from wolfbox.i18n import _ as tr
 from wolfbox.newd3 import rules, said
@@ -367,6 +367,8 @@ def test_a_hold_between_the_deals_turns_shows_nothing_and_does_nothing():
     assert table.hold(Button.VOTE) == []
     assert table.tap(Button.VOTE) == []
     assert table.view() == before and not table.g.showing
+    assert table.release(Button.VOTE) == []        # let go before the next window
+    assert table.view() == before
     table.to_window("card", 2)
     assert table.view().big == "Hold VOTE"
 
@@ -378,6 +380,153 @@ def test_a_tap_in_a_card_window_does_not_show_the_card():
     table.tap(Button.VOTE)
     table.tap(Button.NEXT)
     assert table.view() == before
+
+
+def to_call(table: Table, turn_id: str, seat: int) -> None:
+    """To the line calling `seat` to its `turn_id` turn: its window is not open yet."""
+    table.until(lambda: table.turn().id == turn_id and table.turn().seat == seat
+                and table.g.turn_stage == "speak" and table.g.caption != "")
+
+
+class Hands:
+    """Real presses on the table's clock: the box's classifier (VOTE held
+    for 2 s is a hold) turns them into the events the game is given."""
+
+    HOLD = 2.0
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.buttons = Classifier(hold_seconds={Button.VOTE: self.HOLD})
+
+    def _feed(self, events: list[Tap | Hold | Release]) -> None:
+        for event in events:
+            self.table.press(event)
+
+    def down(self) -> None:
+        self._feed(self.buttons.press(Button.VOTE, self.table.now))
+
+    def up(self) -> None:
+        self._feed(self.buttons.release(Button.VOTE, self.table.now))
+
+    def wait_until(self, at: float) -> None:
+        """To `at`, stopping at every change of the game and of the buttons."""
+        t = self.table
+        while True:
+            due = [d for d in (t.g.next_change(t.now), self.buttons.next_deadline())
+                   if d is not None and d <= at]
+            if not due:
+                break
+            t.now = max(t.now, min(due))
+            t._record(t.g.tick(t.now))
+            self._feed(self.buttons.poll(t.now))
+        t.now = at
+        t._record(t.g.tick(t.now))
+        self._feed(self.buttons.poll(t.now))
+
+
+def window_opens(choice: str, seed: int, seat: int) -> float:
+    """When the deal's window for `seat` opens (the same every deal)."""
+    table = dealt(choice, seed)
+    table.to_window("card", seat)
+    return table.now
+
+
+def test_a_vote_held_from_the_call_shows_the_card_as_the_window_opens():
+    """A newcomer presses at "Hold VOTE to see your card", while it is
+    still said, and keeps holding: the window takes the hold."""
+    table = dealt("A1", 6)
+    to_call(table, "card", 3)
+    before = table.view()
+    assert table.hold(Button.VOTE) == []        # between turns: nothing seen or heard
+    assert table.view() == before and not table.g.showing
+    table.to_window("card", 3)
+    opened = table.now
+    shown = table.view()
+    assert shown.big == role_name(table.g.seats[2]) and not shown.dim
+    assert shown.details[0] == "Seat 3 · your card"
+    table.release(Button.VOTE)                  # let go at once: the usual minimum
+    table.wait(table.g.options.show - 0.01)
+    assert table.view().big == role_name(table.g.seats[2])
+    table.wait(0.02)
+    assert table.now - opened > table.g.options.show
+    assert table.view().big == "Hold VOTE"
+
+
+def test_a_vote_pressed_before_the_window_counts_whenever_its_hold_comes():
+    """Pressed 3 s before the window, the hold comes between turns; pressed
+    1 s before, it comes 1 s into the window: either way the card shows
+    while VOTE is down, and hides when it is let go."""
+    opens = window_opens("A1", 6, 5)
+    for early, shows_at in ((3.0, opens), (1.0, opens + 1.0)):
+        table = dealt("A1", 6)
+        hands = Hands(table)
+        card = role_name(table.g.seats[4])
+        hands.wait_until(opens - early)
+        assert not table.in_window()
+        before = table.view()
+        hands.down()
+        assert table.view() == before
+        hands.wait_until(shows_at - 0.01)
+        assert table.view().big != card
+        hands.wait_until(shows_at)
+        assert table.in_window() and table.turn().seat == 5
+        assert table.view().big == card
+        hands.wait_until(shows_at + 5.0)
+        assert table.view().big == card
+        hands.up()
+        hands.wait_until(table.now + table.g.options.show)
+        assert table.view().big == "Hold VOTE"
+
+
+def test_a_vote_let_go_before_the_window_shows_nothing_in_it():
+    opens = window_opens("A1", 6, 5)
+    table = dealt("A1", 6)
+    hands = Hands(table)
+    hands.wait_until(opens - 4.0)
+    hands.down()
+    hands.wait_until(opens - 1.0)               # held 3 s: its hold came, in the dark
+    hands.up()
+    hands.wait_until(opens + 1.0)
+    assert table.in_window() and table.turn().seat == 5
+    assert table.view().big == "Hold VOTE" and not table.g.showing
+
+
+def test_presses_from_the_calls_change_nothing_between_turns_nor_the_deals_time():
+    """Every seat pressing VOTE during its call (some letting go before the
+    window): what is said, when, and every screen between turns are the
+    same as for a table that waits for the window."""
+    def deal(early: bool) -> tuple[list, list]:
+        table = dealt("A1", 6)
+        dark = []
+        for seat in range(1, 10):
+            to_call(table, "card", seat)
+            if early:
+                table.hold(Button.VOTE)
+                if seat % 3 == 0:
+                    table.release(Button.VOTE)
+            while not table.in_window():
+                dark.append((table.now, table.view()))
+                table.step()
+            if not early:
+                table.hold(Button.VOTE)
+            table.wait(1.0)
+            table.release(Button.VOTE)
+            while table.in_window():
+                table.step()
+        table.until(lambda: table.g.stage is Stage.DISCUSSION)
+        return table.timeline + table.said, dark
+    assert deal(early=True) == deal(early=False)
+
+
+def test_a_vote_held_from_the_call_shows_the_nights_message_as_the_window_opens():
+    table, other = resumed("night", A1), resumed("night", A1)
+    for t in (table, other):
+        play_night(t, {"seer": 2})
+    to_call(table, "look", 3)
+    assert table.hold(Button.VOTE) == []
+    table.to_window("look", 3)
+    assert table.view() == other.read_message(3)
+    assert table.view().big == "Wolf"
 
 
 @pytest.mark.parametrize("choice,seed", [("A1", 7), ("A3", 8), ("B1", 9), ("C3", 10)])

@@ -13,7 +13,8 @@ Secrets on the screen: between turns the screen is dimmed to black; in a
 turn it shows only the turn's own screen, the same for a role that is in
 play as for one that is not; a card or a message appears only while its
 seat holds VOTE (and at least `Options.show` seconds, so a quick press
-still reads), never on its own.
+still reads), never on its own; a hold begun while the seat's call is
+still being said counts from the moment the window opens.
 
 A checkpoint is taken at the start of the deal, each night, each dawn,
 each discussion and each vote: after a power cut the game resumes at the
@@ -162,6 +163,9 @@ class Game:
     showing: bool = False                   # a card or message is on the screen
     _hide: Countdown | None = None          # ... at least until this runs out
     _released: bool = False
+    # VOTE's hold came in between turns and VOTE is still down: the next
+    # window to open takes it as its own (see _open_window)
+    _early_hold: bool = False
     # the day
     count_in: int = 0
     tally: int = 0                          # the seat with the most votes
@@ -197,11 +201,19 @@ class Game:
                 effects += self.tick(now)
             return effects
         if isinstance(event, Release):
-            if event.button is Button.VOTE and self.showing:
-                self._released = True
-                effects += self.tick(now)
+            if event.button is Button.VOTE:
+                self._early_hold = False
+                if self.showing:
+                    self._released = True
+                    effects += self.tick(now)
             return effects
         action = self._holds().get(event.button) if isinstance(event, Hold) else None
+        if isinstance(event, Hold) and event.button is Button.VOTE and action is None \
+                and self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage != _WAIT:
+            # A seat that presses while its call is still being said: nothing
+            # may change now (it would be seen and heard between turns), but
+            # the hold counts if VOTE is still down when the window opens.
+            self._early_hold = True
         if action is None:          # a button with nothing to hold taps however long
             action = self._taps().get(event.button)
         if action is not None:
@@ -413,7 +425,7 @@ class Game:
         turn = self._turn()
         if stage == _WAIT:
             self.timer = Countdown.start(now, turn.seconds)
-            self._open_window(turn)
+            self._open_window(now, turn)
             return []
         return self._speak(now, turn.wake if stage == _SPEAK else turn.sleep)
 
@@ -437,8 +449,13 @@ class Game:
             return self._begin_day(now, wake=True)
         return self._begin_dawn(now)
 
-    def _open_window(self, turn: Turn) -> None:
+    def _open_window(self, now: float, turn: Turn) -> None:
         self.showing, self._hide, self._released = False, None, False
+        early, self._early_hold = self._early_hold, False
+        if early and turn.kind in (Kind.CARD, Kind.LOOK):
+            # VOTE was pressed before the window and is still held: the
+            # classifier sends no second Hold, so the card shows now.
+            self._show(now)
         self.chosen, self.kill_step, self.refused = None, 0, None
         self.victims, self.knives = [None] * WOLF_SLOTS, [None] * WOLF_SLOTS
         # No seat is pointed at until NEXT or BACK is pressed, and the cursor
