@@ -28,7 +28,7 @@ import math
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
@@ -552,6 +552,12 @@ class _Draw:
         self.s = min(w / LOGICAL[0], h / LOGICAL[1])
         self.ox, self.oy = (w - LOGICAL[0] * self.s) / 2, (h - LOGICAL[1] * self.s) / 2
         self.layer = 0
+        # A screen taller than 3:2 (320×240) has height to spare: the legend
+        # sits on its lower edge and the middle takes the room between.
+        self.drop = math.floor(self.oy)
+        # The middle's lower edge: above the legend, and above the footer
+        # once footer() has drawn it.
+        self.bottom = self.y(BOTTOM) + self.drop
         self.above_veil: list[tuple[pygame.Surface, tuple[int, int]]] = []
         painter.drawn = []
 
@@ -576,8 +582,12 @@ class _Draw:
     def all(self) -> None:
         view, surface = self.view, self.surface
         surface.fill((0, 0, 0))
-        pygame.draw.rect(surface, BG, self.rect(0, 0, *LOGICAL))
+        frame = self.rect(0, 0, *LOGICAL)
+        frame.height += self.drop
+        pygame.draw.rect(surface, BG, frame)
         self.title()
+        if view.footer and view.phase is not Phase.IDLE:   # the start screen stacks its own
+            self.footer()
         match view.phase:
             case _ if view.seats:
                 self.seat_ring()
@@ -662,6 +672,18 @@ class _Draw:
             self.block(Block((view.title,), TITLE_PX, TEXT, (Face.BOLD, Face.CONDENSED),
                              "left", 1), area, "center")
 
+    def footer(self) -> None:
+        """The footer (what the holds do) at the foot of the middle, above the
+        legend, in every layout but the start screen's (which stacks it with
+        its notices): the rest of the layout keeps above it (self.bottom)."""
+        top, bottom = self.y(TOP), self.bottom
+        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        block = Block((self.view.footer,), SMALL_PX, ACCENT)
+        fit = self.p.fit_or_shrink(block, self.s, width, (bottom - top) // 2)
+        area = pygame.Rect(left, bottom - fit.height, width, fit.height)
+        self.text(fit, area, block.color, block.align)
+        self.bottom = area.top - self.px(4)
+
     def bar(self, top: int) -> pygame.Rect:
         """The progress bar with its top at `top`; returns its rectangle."""
         view = self.view
@@ -694,7 +716,7 @@ class _Draw:
             # Ink grows in proportion to the size: jump close, then step.
             ratio = min(area.width / max(1, ink.width), area.height / max(1, ink.height))
             smaller = max(SMALLEST_PX, min(size - 1, math.floor(size * ratio)))
-            if smaller < low <= size:
+            if smaller < low and size <= low:     # the floor itself did not fit
                 self.p.warn(view.big)
             size = smaller if smaller >= low or size <= low else low
         pos = (area.centerx - ink.centerx, area.centery - ink.centery)
@@ -712,7 +734,7 @@ class _Draw:
         """The big figure, the bar under it and a text under the bar; with
         no big figure, the bar at the top and the text in all the rest."""
         view = self.view
-        bottom = self.y(BOTTOM)
+        bottom = self.bottom
         left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
         if not view.big:
             if view.progress is not None:
@@ -747,7 +769,7 @@ class _Draw:
                 Block(details[1:], SMALL_PX, NOTE)]
         bottoms = [Block((view.status,) if view.status else (), SMALL_PX, MUTED),
                    Block((view.footer,) if view.footer else (), SMALL_PX, ACCENT)]
-        top, bottom = self.y(TOP), self.y(BOTTOM)
+        top, bottom = self.y(TOP), self.bottom
         left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
         # Each notice on a line of its own if there is room, else run together.
         variants = [notices] + ([("; ".join(notices),)] if len(notices) > 1 else [])
@@ -812,7 +834,7 @@ class _Draw:
     def reveal(self) -> None:
         """This page of the rules; the caption under them if there is room."""
         view = self.view
-        top, bottom = self.y(TOP) + self.px(4), self.y(BOTTOM)
+        top, bottom = self.y(TOP) + self.px(4), self.bottom
         left, width = self.rect(MARGIN + 6, 0, 480 - 2 * MARGIN - 6, 0).left, \
             self.px(480 - 2 * MARGIN - 6)
         rules = Block(view.details, BODY_PX, TEXT, align="left", gap=8)
@@ -836,16 +858,70 @@ class _Draw:
         view = self.view
         top = self.y(TOP) + self.px(6)
         left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        notes = Block(view.details[1:], SMALL_PX, NOTE)
         # The name on a line (two for a long one), the notes in SETTING_LINES'
         # room: the value stays in one place from one setting to the next.
+        # Where that leaves the value no room (long notes over a footer), the
+        # notes keep only their own lines, then the name drops to the floor,
+        # then the name and the value share a row.
+        reserve = pages.SETTING_LINES
         if view.details:
             name = Block(view.details[:1], NAME_PX, TEXT, (Face.BOLD, Face.CONDENSED))
-            fit = self.p.fit_or_shrink(name, self.s, width, 2 * self.floor_linesize(
-                Face.BOLD, is_wide_text(name.paragraphs)))
+            room = 2 * self.floor_linesize(Face.BOLD, is_wide_text(name.paragraphs))
+            fit = self.p.fit_or_shrink(name, self.s, width, room)
+            if view.big and not self.value_fits(top + fit.height, notes, reserve):
+                reserve = 0
+                if not self.value_fits(top + fit.height, notes, reserve):
+                    fit = self.p.fit_or_shrink(name, self.s, width, room,
+                                               px=self.p.floor_px(self.s, Face.BOLD))
+                    if not self.value_fits(top + fit.height, notes, reserve) and \
+                            self.name_and_value(name, room, notes):
+                        return
             self.text(fit, pygame.Rect(left, top, width, fit.height), TEXT)
             top += fit.height
-        self.middle(top + self.px(4), Block(view.details[1:], SMALL_PX, NOTE),
-                    pages.SETTING_LINES, VALUE_PX)
+        self.middle(top + self.px(4), notes, reserve, VALUE_PX)
+
+    def notes_height(self, notes: Block, reserve: int) -> int:
+        """What middle() keeps under the value for the notes, at the floor."""
+        need = reserve * self.floor_linesize()
+        if notes.paragraphs:
+            width = self.px(480 - 2 * MARGIN)
+            at_floor = self.p.fit_or_shrink(notes, self.s, width, self.bottom,
+                                            px=self.p.floor_px(self.s))
+            need = max(need, at_floor.height)
+        return need
+
+    def value_fits(self, top: int, notes: Block, reserve: int) -> bool:
+        """Whether the value, at the floor, fits between `top` and the notes."""
+        font = self.p.font(self.p.floor_px(self.s, Face.BOLD), Face.BOLD)
+        ink = font.render(self.view.big, TEXT).get_bounding_rect()
+        bar = self.px(8 + BAR_H) if self.view.progress is not None else 0
+        return top + self.px(4) + ink.height + self.px(8) + bar + \
+            self.notes_height(notes, reserve) <= self.bottom
+
+    def name_and_value(self, name: Block, room: int, notes: Block) -> bool:
+        """The name at the left and the value at the right of one row at the
+        floor, the bar and the notes under them, with the least room between;
+        False (nothing drawn) if the row cannot hold both."""
+        view = self.view
+        top = self.y(TOP) + self.px(2)
+        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        value = self.p.font(self.p.floor_px(self.s, Face.BOLD), Face.BOLD).size(view.big)[0]
+        gap = self.px(12)
+        name = replace(name, align="left")
+        fit = self.p.fit(name, self.s, width - value - gap, room,
+                         px=self.p.floor_px(self.s, Face.BOLD))
+        if fit is None:
+            return False
+        self.text(fit, pygame.Rect(left, top, width - value - gap, fit.height), TEXT, "left")
+        self.big(pygame.Rect(left + width - value, top, value, fit.height), SMALL_PX)
+        y = top + fit.height + self.px(2)
+        if view.progress is not None:
+            y = self.bar(y).bottom + self.px(8)
+        if notes.paragraphs:        # in the narrower face before below the floor
+            notes = replace(notes, faces=(*notes.faces, Face.CONDENSED))
+            self.block(notes, pygame.Rect(left, y, width, self.bottom - y))
+        return True
 
     def seat_ring(self) -> None:
         """The seats round an oval that fills the middle: seat 1 at the
@@ -854,6 +930,7 @@ class _Draw:
         line being said, in the middle, clear of every seat."""
         view = self.view
         area = self.rect(MARGIN, TOP, 480 - 2 * MARGIN, BOTTOM - TOP)
+        area.height = self.bottom - area.top
         r, pad = self.px(SEAT_R), self.px(6)
         centres = _oval_points(len(view.seats), area.width / 2 - r, area.height / 2 - r,
                                area.centerx, area.centery)
@@ -937,7 +1014,7 @@ class _Draw:
                 label = holds.get(button) or label
             labels[button] = label
         boxes = {b: self.rect(4 + i * (BOX_W + BOX_GAP), LEGEND_Y, BOX_W, LEGEND_H)
-                 for i, b in enumerate(GAME_BUTTONS)}
+                 .move(0, self.drop) for i, b in enumerate(GAME_BUTTONS)}
         edge = max(1, round(3 * s))
         inner = {b: r.inflate(-2 * edge - 2 * self.px(3), -2 * edge) for b, r in boxes.items()}
         # One size for every label: the largest that lets each fit (two lines at most).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import os
 import sys
 from dataclasses import dataclass, field
@@ -76,6 +77,31 @@ def init_video(display: str) -> str:
     return want
 
 
+def window_size(wanted: tuple[int, int],
+                desktop: tuple[int, int] | None) -> tuple[int, int]:
+    """The window's size: `wanted`, scaled down to fit the display with its
+    shape kept, so a 960×640 window on a 480×320 display is not cropped on
+    every side. Unchanged where it fits, or where the display's size is
+    not known."""
+    if not desktop or desktop[0] <= 0 or desktop[1] <= 0:
+        return wanted
+    scale = min(1.0, desktop[0] / wanted[0], desktop[1] / wanted[1])
+    return max(1, math.floor(wanted[0] * scale)), max(1, math.floor(wanted[1] * scale))
+
+
+def desktop_size() -> tuple[int, int] | None:
+    """The display's size, read before a window is opened (None if SDL
+    cannot say)."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+        if sizes:
+            return sizes[0]
+        info = pygame.display.Info()
+    except pygame.error:
+        return None
+    return (info.current_w, info.current_h) if info.current_w > 0 else None
+
+
 @dataclass
 class WindowScreen:
     """A desktop window (resizable) or the whole screen (a Pi console)."""
@@ -89,7 +115,14 @@ class WindowScreen:
             self.surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
             pygame.mouse.set_visible(False)
         else:
-            self.surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+            desktop = desktop_size()
+            size = window_size(self.size, desktop)
+            if size != self.size and desktop is not None:
+                log.warning(_("the window's size {wanted} is larger than the display "
+                              "({display}): opened at {size}").format(
+                    wanted="×".join(map(str, self.size)),
+                    display="×".join(map(str, desktop)), size="×".join(map(str, size))))
+            self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.flips = 0
 
     def show(self, view: View, notice: str) -> None:

@@ -23,10 +23,12 @@ import pytest
 from wolfbox import lines, pages
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.config import Config
+from wolfbox.darkarts.game import Game as MayorGame
 from wolfbox.device import render
 from wolfbox.device.render import CJK_FONTS, FONT_DIR, Painter, render_view
-from wolfbox.device.screenshots import SPECIAL_DECK, notices, round_views
+from wolfbox.device.screenshots import SPECIAL_DECK, _Drive, notices, round_views
 from wolfbox.i18n import _, speaking
+from wolfbox.newd3.game import Game as TimedGame
 from wolfbox.night import NightOptions, all_lines, setup_notes
 from wolfbox.presets import PRESETS, describe
 from wolfbox.roles import ROLES
@@ -116,13 +118,13 @@ def words(text: str) -> str:
 def expected(view: View, notice: str) -> list[str]:
     """Every text of the view the screen must show whole."""
     taps, holds = dict(view.legend), dict(view.holds)
-    out = [view.title, view.big, view.alert]
+    out = [view.title, view.big, view.alert, view.footer]
     for b in GAME_BUTTONS:
         label = taps.get(b) or holds.get(b, "")
         out.append(holds.get(b) or label if view.held is b else label)
     if view.phase is Phase.IDLE:
-        out += [*view.details, view.status, view.footer, *notice.split(";")]
-    elif view.phase in (Phase.REVEAL, Phase.SETTINGS):
+        out += [*view.details, view.status, *notice.split(";")]
+    elif view.phase in (Phase.REVEAL, Phase.SETTINGS, Phase.REFEREE) and not view.seats:
         out += view.details                      # the reveal's caption may give way
     else:
         out.append(_("Paused: press START to resume") if view.paused else view.caption)
@@ -177,6 +179,67 @@ def test_every_screen_of_a_round_reads_from_across_the_table(painter, size, lang
             # The timed game's: the deal, a night turn, the dawn, the vote, the tracker.
             "d-timed-deal-card", "d-timed-night-kill", "d-timed-message-blocked",
             "d-timed-dawn", "d-timed-vote", "d-timed-tally", "d-timed-tracker"} <= set(names)
+
+
+def setup_screens(make) -> Iterator[View]:
+    """Every item of a game's setup screen (NEXT steps through them), each
+    at its first few values (VOTE), the held buttons' boxes filled too."""
+    drive = _Drive(make())
+    first = drive.view().details[0]
+    for _item in range(20):
+        for _value in range(4):
+            view = drive.view()
+            yield view
+            yield dataclasses.replace(view, held=Button.NEXT, held_progress=0.5)
+            drive.tap(Button.VOTE)
+        drive.tap(Button.NEXT)
+        if drive.view().details[0] == first:
+            return
+    raise AssertionError("the setup's items never came round")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("make", [MayorGame, TimedGame], ids=["mayor", "timed"])
+def test_the_setup_screens_show_what_the_holds_do_in_the_window(painter, make, size,
+                                                                  language):
+    """The Mayor's and the timed game's setups (REFEREE's layout, not the
+    start screen's) show their footer whole, with the rest above it: nothing
+    overlapping, cut or under the floor, in every language, at both sizes."""
+    views = list(setup_screens(make))
+    assert len({v.details[0] for v in views}) > 1
+    for view in views:
+        assert view.phase is Phase.REFEREE and view.footer
+        check(painter, view, size)
+        shown = "".join("".join(d.text.split()) for d in painter.drawn)
+        assert "".join(view.footer.split()) in shown, (view.footer, shown)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_footer_shows_in_every_layout(painter, size, language):
+    """A view's footer is drawn whole in every phase's layout (the middle,
+    the reveal, the settings, the seat ring), above the legend and clear of
+    the rest."""
+    footer = _("Hold NEXT: settings. Hold VOTE: {game}.").format(game=_("One Night"))
+    seats = tuple(Seat(n, cursor=n == 3) for n in range(1, 10))
+    views = [
+        View(phase=Phase.NIGHT, title="Night", big="0:10", progress=0.5,
+             caption=pages.split_text(every_caption()[0], pages.CAPTION_LINES)[0],
+             legend=ROUND_LEGEND),
+        View(phase=Phase.REVEAL, title="Who won?", details=(_(lines.REVEAL_RULES[0]),),
+             caption=_(lines.REVEAL), legend=REVEAL_LEGEND),
+        View(phase=Phase.SETTINGS, title="Settings · 3/10",
+             details=("Speech speed", "Set by the config file; change it there"),
+             big="110 %", progress=0.6, legend=SETTINGS_LEGEND),
+        View(phase=Phase.DISCUSSION, title="Day 2", big="4:43", caption="Seat 3 speaks.",
+             seats=seats, legend=ROUND_LEGEND),
+    ]
+    for view in views:
+        view = dataclasses.replace(view, footer=footer)
+        check(painter, view, size)
+        legend_top = min(d.area.top for d in painter.drawn
+                         if d.text in dict(view.legend).values())
+        lines_of_footer = [d for d in painter.drawn if d.text in footer]
+        assert lines_of_footer and all(d.rect.bottom <= legend_top for d in lines_of_footer)
 
 
 def test_the_timed_games_pictures_show_what_their_names_say():

@@ -265,3 +265,37 @@ def test_every_secret_screen_of_the_games_is_marked_private(name):
     views = {n: view for n, view, _notice in round_views(Config())}
     assert views[name].private
 
+
+
+def test_the_window_keeps_its_shape_and_fits_the_display():
+    from wolfbox.device.screen import window_size
+    assert window_size((960, 640), (480, 320)) == (480, 320)      # the default on a Pi's screen
+    assert window_size((960, 640), (800, 480)) == (720, 480)      # shape kept, height the limit
+    assert window_size((960, 640), (1920, 1080)) == (960, 640)    # fits: as asked
+    assert window_size((2000, 500), (1000, 1000)) == (1000, 250)
+    assert window_size((960, 640), None) == (960, 640)            # the display unknown
+    assert window_size((960, 640), (0, 0)) == (960, 640)
+
+
+def test_a_window_larger_than_the_display_opens_at_its_size_and_says_so_once(
+        monkeypatch, caplog):
+    """SDL's dummy driver reports a desktop: a window larger than it opens
+    scaled down to it, said once; a window that fits is left alone."""
+    import logging
+
+    import pygame
+
+    from wolfbox.device.screen import WindowScreen
+    pygame.display.init()
+    desktop = pygame.display.get_desktop_sizes()[0]
+    with caplog.at_level(logging.WARNING, logger="wolfbox.device"):
+        big = WindowScreen((desktop[0] * 2, desktop[1]))
+        assert big.surface.get_size() == (desktop[0], desktop[1] // 2)
+        said = [r for r in caplog.records if "larger than the display" in r.getMessage()]
+        assert len(said) == 1
+        fits = WindowScreen((desktop[0] // 2, desktop[1] // 2))
+        assert fits.surface.get_size() == (desktop[0] // 2, desktop[1] // 2)
+        assert len([r for r in caplog.records
+                    if "larger than the display" in r.getMessage()]) == 1
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(480, 320)])
+    assert WindowScreen((960, 640)).surface.get_size() == (480, 320)
