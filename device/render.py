@@ -46,6 +46,7 @@ log = logging.getLogger("wolfbox.device")
 LOGICAL = (480, 320)
 FLOOR_CAP = 16           # logical px: the smallest cap height the table reads
 SMALLEST_PX = 6          # below the floor (a text that would not fit), never smaller
+CJK_BOLD_PX = 48            # synthetic bold for Chinese only from here up
 
 BG = (14, 20, 34)
 BAR_BG = (40, 48, 66)
@@ -348,7 +349,10 @@ class Painter:
         except FONT_ERRORS as e:
             self._unusable_cjk(path, e)
             return None
-        cjk.bold = face is Face.BOLD       # the CJK faces have no bold of their own
+        # The CJK faces have no bold of their own, and pygame's synthetic bold
+        # runs dense characters (哪, 牌) into blobs below large sizes: bold
+        # only for the big values.
+        cjk.bold = face is Face.BOLD and px >= CJK_BOLD_PX
         return cjk
 
     def _latin(self, face: Face, px: int) -> pygame.font.Font:

@@ -236,7 +236,9 @@ class TerminalScreen:
                 self._write("   " + _("[a private screen: not printed where it would stay "
                                       "(run in a terminal to see it)]"))
                 return
-            self._write(ALT_SCREEN_ON, newline=False)
+            # A timer being rewritten in place leaves the cursor mid-line,
+            # where the terminal puts it back on leaving: end that line first.
+            self._write(("\n" if self._status_open else "") + ALT_SCREEN_ON, newline=False)
             self._status_open = False
             self._last = None
         if not self._tty or view == self._last:

@@ -581,3 +581,16 @@ def test_a_timer_under_the_floor_is_logged_once_not_every_second(caplog):
             render_view(view, (480, 320), "", painter)
             said.append(len([r for r in caplog.records if "size floor" in r.getMessage()]))
     assert said[0] >= 1 and said[-1] == said[0], said      # the first second, then never
+
+
+def test_chinese_titles_are_not_run_into_blobs_by_a_synthetic_bold(painter):
+    """The CJK faces have no bold: pygame thickens each stroke, and at a
+    title's size 哪 and 牌 fill in. Titles keep the regular strokes; only
+    the big values, where strokes have room, are thickened."""
+    from wolfbox.device.render import Face
+    if painter.cjk_file() is None:
+        pytest.skip("no CJK font here")
+    title = painter.font(22, Face.BOLD).cjk
+    big = painter.font(72, Face.BOLD).cjk
+    assert title is not None and not title.bold
+    assert big is not None and big.bold

@@ -299,3 +299,24 @@ def test_a_window_larger_than_the_display_opens_at_its_size_and_says_so_once(
                     if "larger than the display" in r.getMessage()]) == 1
     monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(480, 320)])
     assert WindowScreen((960, 640)).surface.get_size() == (480, 320)
+
+
+def test_after_a_private_window_the_next_line_starts_at_the_left():
+    """A clock rewritten in place leaves the cursor mid-line; the terminal
+    puts it back there on leaving the alternate screen, so the line said
+    next came out indented after the clock's text."""
+    import dataclasses
+
+    from wolfbox.device.screen import TerminalScreen
+    from wolfbox.view import Phase, View
+    out = FakeTerminal(tty=True)
+    screen = TerminalScreen(out)
+    clock = View(phase=Phase.DISCUSSION, title="Day 1", big="2:30")
+    screen.show(clock, "")
+    screen.show(dataclasses.replace(clock, big="2:29"), "")      # rewritten in place
+    _public, card, _later, after = private_round()
+    screen.show(card, "")
+    screen.show(after, "")
+    lines = out.scrollback().split("\n")
+    assert any(line.startswith("== The deal") for line in lines), lines
+    assert not any("2:29" in line and "== " in line for line in lines), lines
