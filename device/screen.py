@@ -11,6 +11,7 @@ import dataclasses
 import logging
 import math
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
@@ -22,6 +23,8 @@ from wolfbox.i18n import _
 from wolfbox.view import Phase, Seat, View
 
 from .render import Painter
+
+_CLOCK = re.compile(r"\b\d{1,3}:\d\d\b")     # a clock as timer.clock_text writes it
 
 log = logging.getLogger("wolfbox.device")
 
@@ -183,11 +186,15 @@ class TerminalScreen:
             self._end_private()
         last, self._last = self._last, view
         # A hold in progress fills a box on the screen; here it changes nothing.
-        timer_only = last is not None and notice == self._noticed and \
+        # A clock in the title ("Seat 3 · 0:12") runs like the big timer: a
+        # window's every second is not a new screen.
+        same_title = last is not None and _CLOCK.sub("", last.title) == _CLOCK.sub("", view.title)
+        timer_only = last is not None and notice == self._noticed and same_title and \
             dataclasses.replace(last, big=view.big, progress=view.progress,
                                 caption=view.caption, status=view.status,
                                 alert=view.alert, held=view.held,
-                                held_progress=view.held_progress, seats=view.seats) == view
+                                held_progress=view.held_progress, seats=view.seats,
+                                title=view.title) == view
         if timer_only and last is not None:
             if view.alert != last.alert:            # a passing word: said when it comes
                 if view.alert:
@@ -201,6 +208,10 @@ class TerminalScreen:
                 self._write(f"   = {view.big}")    # a setting's new value, not a timer
             elif self._tty and view.big != last.big:   # a timer, rewritten in place
                 self._write(f"\r  {view.big:>6}", newline=False)
+            elif self._tty and view.title != last.title:
+                clocks = _CLOCK.findall(view.title)
+                if clocks:
+                    self._write(f"\r  {clocks[-1]:>6}", newline=False)
             return
         self._write("\n".join(self._block(view, notice)))
 

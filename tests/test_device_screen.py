@@ -320,3 +320,22 @@ def test_after_a_private_window_the_next_line_starts_at_the_left():
     lines = out.scrollback().split("\n")
     assert any(line.startswith("== The deal") for line in lines), lines
     assert not any("2:29" in line and "== " in line for line in lines), lines
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_a_clock_in_the_title_runs_in_place_not_a_screen_a_second(tty):
+    """The timed game's "Seat 3 · 0:14": fourteen seconds of a window were
+    fourteen whole screens in the scrollback (a game overflowed tmux's
+    history); now it runs like the big timer."""
+    from wolfbox.device.screen import TerminalScreen
+    from wolfbox.view import Phase, View
+    out = FakeTerminal(tty=tty)
+    screen = TerminalScreen(out)
+    for left in range(14, 0, -1):
+        screen.show(View(phase=Phase.REFEREE, title=f"Seat 3 · 0:{left:02d}", big="Hold VOTE",
+                         details=("Seat 3 only",)), "")
+    assert out.text().count("== Seat 3") == 1
+    assert ("0:01" in out.text()) == tty            # a terminal shows the clock run down
+    screen.show(View(phase=Phase.REFEREE, title="Seat 4 · 0:14", big="Hold VOTE",
+                     details=("Seat 4 only",)), "")
+    assert "== Seat 4 · 0:14" in out.text()          # another seat's window is a new screen
