@@ -21,9 +21,9 @@ that grew.
 from __future__ import annotations
 
 import gc
-import random
 import json
 import os
+import random
 import sys
 import tempfile
 import tracemalloc
