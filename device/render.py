@@ -308,6 +308,11 @@ NO_CJK = N_("No Chinese font: install fonts-wqy-microhei")
 # games at a few window sizes asks for some 150 of them: 75 MiB kept for
 # good. Opening one again takes 0.04 ms, and a screen uses a dozen.
 FONTS_KEPT = 64
+# A draw may use more while it fits its texts: the seat ring of the Mayor's
+# and the timed game tries some 90 sizes a frame, and an LRU of 64 under that
+# scan missed every time (0.16 s a frame here reopening fonts). A draw keeps
+# up to this many and trims back to FONTS_KEPT when done.
+FONTS_IN_A_DRAW = 2 * FONTS_KEPT
 
 
 @dataclass
@@ -335,9 +340,13 @@ class Painter:
         else:
             t = Type(self._latin(face, px), lambda: self._cjk(face, px))
             self._fonts[(face, px)] = t
-            while len(self._fonts) > FONTS_KEPT:
-                self._fonts.popitem(last=False)
+            self._trim_fonts(FONTS_IN_A_DRAW)
         return t
+
+    def _trim_fonts(self, keep: int) -> None:
+        """Close the least recently used fonts beyond `keep`."""
+        while len(self._fonts) > keep:
+            self._fonts.popitem(last=False)
 
     def _cjk(self, face: Face, px: int) -> pygame.font.Font | None:
         """The CJK font at `px` for `face`, if there is a usable one."""
@@ -448,6 +457,7 @@ class Painter:
         if own and own not in notice.split("; "):
             notice = "; ".join(n for n in (notice, own) if n)
         _Draw(self, surface, view, notice).all()
+        self._trim_fonts(FONTS_KEPT)
 
     # --------------------------------------------------------------- fitting
     def wrap(self, message: str, px: int, width: float, face: Face = Face.SANS) -> list[str]:

@@ -9,6 +9,7 @@ into memory. The README's performance section has the figures."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pygame
 import pytest
@@ -17,8 +18,9 @@ from helpers import tone_wav
 from wolfbox.audio.cache import LineCache, SynthSettings, WavFormat
 from wolfbox.audio.narrator import Narrator, open_mixer
 from wolfbox.config import Config
+from wolfbox.device import render
 from wolfbox.device.render import Painter, render_view
-from wolfbox.device.screenshots import round_views
+from wolfbox.device.screenshots import dark_arts_views, round_views
 from wolfbox.effects import Say, Warm
 
 FONTS_AT_MOST = 64          # the bound the README gives
@@ -71,3 +73,25 @@ def test_the_narrator_lets_go_of_the_lines_the_next_round_does_not_need(tmp_path
         assert list(n.missed)[-2:] == [first[1], first[8]]
     finally:
         n.close()
+
+
+def test_the_next_frame_of_the_seat_ring_reopens_few_fonts_and_the_bound_holds(monkeypatch):
+    """The seat ring tries more sizes in one draw than the painter keeps (the
+    Mayor's and the timed game draw it every frame): a bound applied mid-draw
+    closed the fonts the same draw was about to ask for again, and every
+    frame (a new seat, a new second) reopened thousands (0.16 s a frame). A
+    draw keeps what it uses; the painter trims back to the bound when done."""
+    pygame.display.init()
+    pygame.font.init()
+    painter = Painter(cjk_font=lambda: "/no/such/font/needed.ttc")
+    ring = next(view for name, view, _notice in dark_arts_views() if name == "c-mayor-dawn")
+    render_view(replace(ring, big="Seat 1"), (960, 640), "", painter)
+    assert len(painter._fonts) <= FONTS_AT_MOST
+    opened: list[int] = []
+    real_open = render.open_font
+    monkeypatch.setattr(render, "open_font", lambda path, px: opened.append(px)
+                        or real_open(path, px))
+    render_view(replace(ring, big="Seat 2"), (960, 640), "", painter)   # the next frame
+    # A new text asks for the sizes beyond the bound again, not for thousands.
+    assert len(opened) <= FONTS_AT_MOST, f"{len(opened)} fonts opened for one frame"
+    assert len(painter._fonts) <= FONTS_AT_MOST
