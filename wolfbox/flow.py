@@ -366,6 +366,8 @@ class Flow:
         return []
 
     def _close_settings(self, now: float) -> list[Effect]:
+        assert self.screen is not None
+        self.screen.close(now)
         self.phase = Phase.IDLE
         self._idle_since = now
         return []

@@ -44,14 +44,25 @@ class SettingsScreen:
     index: int = 0                     # the page shown
     armed: bool = False                # "Reset" pressed once: the next press resets
     game: str = ""                     # the game whose setup opened it ("" shows every page)
+    showing: bool = False              # open over that game's setup
 
-    def open(self, game: str = "") -> None:
+    def open(self, game: str = "") -> list[Effect]:
         """Open on the first page (the language: a table that cannot read
         the box finds it at once). The game that opens it is the one being
         played: its Game page says so, however the table got there."""
-        self.game, self.index, self.armed = game, 0, False
+        self.game, self.index, self.armed, self.showing = game, 0, False, True
         if game:
             self.config = menu.with_value(self.config, MODE_KEY, game)
+        return []
+
+    def close(self, now: float) -> list[Effect]:
+        """Back to the setup it was opened from (a `done` for `taps`)."""
+        self.showing = False
+        return []
+
+    def shown_over(self, game: str) -> bool:
+        """Open over `game`'s setup: that game hands it its buttons and view."""
+        return self.showing and self.game == game
 
     def items(self) -> tuple[menu.Item, ...]:
         return menu.items(self.has_brightness, self.game)

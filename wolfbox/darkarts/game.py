@@ -186,7 +186,6 @@ class Game:
     reading: bool = False               # the book is open over the game
     # the box's settings screen (shared by its games), open over the setup
     settings: SettingsScreen = field(default_factory=SettingsScreen, compare=False, repr=False)
-    in_settings: bool = False
     alert: str = ""
     caption: str = ""
     # night
@@ -281,9 +280,9 @@ class Game:
 
     # ====================================================== what buttons do
     def _taps(self) -> dict[Button, _Action]:
-        if self.in_settings:
+        if self.settings.shown_over(MODE):
             return {b: _Action(a.label, a.run) for b, a in
-                    self.settings.taps(self._close_settings, self.setting_changed).items()}
+                    self.settings.taps(self.settings.close, self.setting_changed).items()}
         if self.reading:
             taps = {Button.START: _Action(_("Back"), self._close_book)}
             if len(self._book_pages()) > 1:
@@ -379,10 +378,11 @@ class Game:
 
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
-        if self.stage is Stage.SETUP and not self.in_settings:
+        if self.stage is Stage.SETUP and not self.settings.shown_over(MODE):
             holds[Button.VOTE] = _Action(_("Hold: next game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
-            holds[Button.NEXT] = _Action(_("Hold: settings"), self._open_settings)
+            holds[Button.NEXT] = _Action(_("Hold: settings"),
+                                              lambda now: self.settings.open(MODE))
         if self._undo and self.stage not in (Stage.SETUP, Stage.RESUME) \
                 and not self.reading and not self.paused:
             holds[Button.VOTE] = _Action(_("Hold: undo"), self._undo_entry)
@@ -1007,15 +1007,6 @@ class Game:
             self.options = dataclasses.replace(self.options, scale=config.night.scale)
         return [Warm(tuple(self.lines()))] if key in ("voice.length_scale", ANY) else []
 
-    def _open_settings(self, now: float) -> list[Effect]:
-        self.in_settings = True
-        self.settings.open(MODE)
-        return []
-
-    def _close_settings(self, now: float) -> list[Effect]:
-        self.in_settings = False
-        return []
-
     # ================================================================ view
     def screen(self, now: float) -> Screen:
         legend = {b: a.label for b, a in self._taps().items()}
@@ -1042,7 +1033,7 @@ class Game:
                     caption=caption, alert=self.alert,
                     legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
                     holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
-        if self.in_settings:
+        if self.settings.shown_over(MODE):
             view = self.settings.view(dataclasses.replace(view, phase=Phase.SETTINGS))
         elif self.reading:
             # Not dimmed at night: the Mayor reads it while the table sleeps.

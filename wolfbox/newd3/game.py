@@ -178,7 +178,6 @@ class Game:
     page: int = 0
     # the box's settings screen (shared by its games), open over the setup
     settings: SettingsScreen = field(default_factory=SettingsScreen, compare=False, repr=False)
-    in_settings: bool = False
     # speech
     _queue: list[str] = field(default_factory=list)
     _line: Countdown | None = None
@@ -265,9 +264,9 @@ class Game:
             if len(self._tracker_pages()) > 1:
                 taps[Button.NEXT] = _Action(_("More"), self._next_page)
             return taps
-        if self.in_settings:
+        if self.settings.shown_over(MODE):
             return {b: _Action(a.label, a.run) for b, a in
-                    self.settings.taps(self._close_settings, self.setting_changed).items()}
+                    self.settings.taps(self.settings.close, self.setting_changed).items()}
         if self.paused:
             return {Button.START: _Action(_("Resume"), self._resume)}
         match self.stage:
@@ -334,12 +333,13 @@ class Game:
 
     def _holds(self) -> dict[Button, _Action]:
         holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
-        if self.stage is Stage.SETUP and not self.in_settings:
+        if self.stage is Stage.SETUP and not self.settings.shown_over(MODE):
             # Short enough for the legend's box at the size floor on two
             # lines ("Hold: next" / "game"; "Hold: other" was too wide).
             holds[Button.VOTE] = _Action(_("Hold: next game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
-            holds[Button.NEXT] = _Action(_("Hold: settings"), self._open_settings)
+            holds[Button.NEXT] = _Action(_("Hold: settings"),
+                                              lambda now: self.settings.open(MODE))
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
         if self.stage is Stage.DISCUSSION and not self.paused and not self.reading:
@@ -920,15 +920,6 @@ class Game:
         self.options = dataclasses.replace(self.options, per_word=per_word)
         return [Warm(tuple(self.lines()))]
 
-    def _open_settings(self, now: float) -> list[Effect]:
-        self.in_settings = True
-        self.settings.open(MODE)
-        return []
-
-    def _close_settings(self, now: float) -> list[Effect]:
-        self.in_settings = False
-        return []
-
     # ================================================================ view
     def view(self, now: float) -> View:
         legend = {b: a.label for b, a in self._taps().items()}
@@ -940,7 +931,7 @@ class Game:
                  holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
         if self.reading:
             return self._tracker_view(v)
-        if self.in_settings:
+        if self.settings.shown_over(MODE):
             return self.settings.view(dataclasses.replace(v, phase=Phase.SETTINGS))
         return self._stage_view(v, now)
 
