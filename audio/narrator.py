@@ -1,7 +1,15 @@
 """Playback: carries out the flow's audio effects with one open mixer.
 
 The mixer is opened once at the voice's sample rate and kept open (the
-Pi's 3.5 mm jack pops on every open and close). A line that is not in the
+Pi's 3.5 mm jack pops on every open and close).
+
+The lines a game may say are read ahead on a background thread (each WAV
+is read whole to check it), which leaves them in the system's file cache,
+not in the box's own memory: a game can say some 270 lines, tens of MiB,
+and a 512 MB Pi must be able to take that memory back under pressure. A
+due line is then opened from the file cache on the main loop (a fraction
+of a millisecond for a few seconds of sound) and the last few said are
+kept decoded. A line that is not in the
 cache is not waited for: the screen already shows it as a caption, the
 renderer is asked for it, and the flow moves on on its own clock.
 
@@ -14,9 +22,9 @@ each start would load the CPU through every game.
 
 from __future__ import annotations
 
-import io
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -54,6 +62,10 @@ class Played:
 
 
 MIXER_BUFFER = 1024     # samples: 46 ms at 22 050 Hz; SDL wakes half as often as at 512
+# Lines kept decoded after they are said: the calls a night repeats ("close
+# your eyes") stay in memory, a game's whole script does not (a few seconds
+# of sound each, ~0.1 MiB).
+SOUNDS_KEPT = 8
 
 
 def open_mixer(rate: int) -> str | None:
@@ -98,10 +110,10 @@ class Narrator:
         self._said: set[str] = set()
         if self.renderer is not None:
             self.renderer.subscribe(self._rendered)
-        self._sounds: dict[str, pygame.mixer.Sound] = {}
+        self._sounds: OrderedDict[str, pygame.mixer.Sound] = OrderedDict()   # last said
         self._cues: dict[Cue, pygame.mixer.Sound] = {}
         self._token: int | None = None
-        self._files: dict[str, bytes] = {}        # read ahead by the reader thread
+        self._files: dict[str, Path] = {}         # checked (and so file-cached) by the reader
         self._reader: ThreadPoolExecutor | None = None
         self._reads: list[Future[None]] = []
         self._ends_at: float | None = None       # when the current line ends
@@ -121,7 +133,7 @@ class Narrator:
             self._ambience = pygame.mixer.Sound(buffer=ambience_pcm(rate))
             self.set_mix(self.mix)
         # Lines at the speed before the last change, played until the new ones are ready.
-        self._previous: dict[str, pygame.mixer.Sound | bytes] = {}
+        self._previous: dict[str, pygame.mixer.Sound | Path] = {}
 
     def set_mix(self, mix: Mix) -> None:
         """New levels (the settings screen): heard from the next sample on."""
@@ -144,7 +156,7 @@ class Narrator:
         self._previous.update(self._files)
         self._previous.update(self._sounds)
         self.cache = cache
-        self._sounds, self._files = {}, {}
+        self._sounds, self._files = OrderedDict(), {}
         with self._lock:
             self._ready = set()
             wanted = self._round
@@ -244,12 +256,18 @@ class Narrator:
             # This round's lines before any older round's, first lines first.
             self.renderer.request(wanted, urgent=True)
 
+    def held_bytes(self) -> int:
+        """The sound the narrator holds in its own memory (cues and ambience
+        aside): what `SOUNDS_KEPT` bounds, for the memory test and bench."""
+        sounds = list(self._sounds.values()) + \
+            [s for s in self._previous.values() if not isinstance(s, Path)]
+        return sum(len(s.get_raw()) for s in sounds)
+
     def _forget_all_but(self, keep: set[str]) -> None:
-        """Let go of every line in memory the new round does not need. Kept,
-        each deck, game and speed would add its lines for good (a few
-        seconds of sound each: a box that played all three games held some
-        420, tens of MiB); a line needed again is read again. A line playing
-        now plays on: its channel holds it."""
+        """Let go of every line the new round does not need. Kept, each deck,
+        game and speed would add its lines for good (a box that played all
+        three games held some 420); a line needed again is read again. A
+        line playing now plays on: its channel holds it."""
         for store in (self._sounds, self._files, self._previous):
             for text in [t for t in list(store) if t not in keep]:
                 store.pop(text, None)           # the reader thread may add to _files
@@ -279,20 +297,18 @@ class Narrator:
             self.renderer.close()
 
     def _read(self, texts: list[str]) -> None:
-        """Read cached lines into memory (reader thread): the disk is read here,
-        never on the main loop, and readiness is counted from what is found."""
+        """Check cached lines (reader thread): the disk is read here, never on
+        the main loop, which leaves each line in the system's file cache, and
+        readiness is counted from what is found."""
         assert self.cache is not None
         for text in texts:
             if text in self._sounds or text in self._files:
                 with self._lock:
                     self._ready.add(text)
                 continue
-            path = self.cache.get(text)             # validates the WAV: a disk read
+            path = self.cache.get(text)             # reads the whole WAV to check it
             if path is not None:
-                try:
-                    self._files[text] = path.read_bytes()
-                except OSError:
-                    continue
+                self._files[text] = path
                 with self._lock:
                     self._ready.add(text)
 
@@ -320,29 +336,36 @@ class Narrator:
     def _load(self, text: str) -> pygame.mixer.Sound | None:
         sound = self._sounds.get(text)
         if sound is not None:
+            self._sounds.move_to_end(text)
             return sound
         sound = self._load_new(text)
         if sound is not None:
+            self._keep(text, sound)
             return sound
         old = self._previous.get(text)
-        if isinstance(old, bytes):
+        if isinstance(old, Path):
             try:
-                old = self._previous[text] = pygame.mixer.Sound(file=io.BytesIO(old))
-            except pygame.error:
+                old = self._previous[text] = pygame.mixer.Sound(file=str(old))
+            except (pygame.error, OSError):
                 return None
         return old
 
+    def _keep(self, text: str, sound: pygame.mixer.Sound) -> None:
+        self._sounds[text] = sound
+        while len(self._sounds) > SOUNDS_KEPT:
+            self._sounds.popitem(last=False)
+
     def _load_new(self, text: str) -> pygame.mixer.Sound | None:
-        data = self._files.pop(text, None)
-        if data is not None:
-            try:
-                sound = pygame.mixer.Sound(file=io.BytesIO(data))
-                self._sounds[text] = sound
-                return sound
-            except pygame.error:
-                pass                                  # fall back to the file itself
+        """The line from the cache: checked ahead, so opened from the file
+        cache; a line the reader has not reached is checked here."""
         assert self.cache is not None
-        path: Path | None = self.cache.get(text)
+        path: Path | None = self._files.get(text)
+        if path is not None:
+            try:
+                return pygame.mixer.Sound(file=str(path))
+            except (pygame.error, OSError):
+                self._files.pop(text, None)           # gone or spoilt since: check again
+        path = self.cache.get(text)
         if path is None:
             return None
         try:
@@ -355,7 +378,7 @@ class Narrator:
             except OSError:
                 pass
             return None
-        self._sounds[text] = sound
+        self._files[text] = path
         return sound
 
     def _stop(self) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def narrator_with(tmp_path, mode: str = "ok") -> tuple[Narrator, LineCache, Path
     return Narrator(cache, r, time.monotonic), cache, log
 
 
-def test_readiness_counts_up_to_the_whole_round_first_lines_first(tmp_path, mixer):
+def test_readiness_counts_up_to_the_whole_round_first_lines_first(tmp_path, mixer, monkeypatch):
     lines = [f"Line {i}." for i in range(8)]
     n, cache, log = narrator_with(tmp_path, "slow")
     tone_wav(cache.path(lines[5]))                       # cached already
@@ -61,9 +62,15 @@ def test_readiness_counts_up_to_the_whole_round_first_lines_first(tmp_path, mixe
         counts = [ready for ready, _ in seen]
         assert counts == sorted(counts) and counts[0] < 8   # it counted up as lines came
         assert log.read_text().split("\n")[:-1] == lines[:5] + lines[6:]
-        # Ready means in memory: the round plays with every file gone.
-        for text in lines:
-            cache.path(text).unlink()
+        # Ready means checked ahead: saying a line checks nothing on the main
+        # loop (the whole WAV was read off the thread, so it is file-cached).
+        real_get = LineCache.get
+
+        def no_check_now(self, text):
+            assert threading.current_thread() is not threading.main_thread(), \
+                f"{text!r} checked when due"
+            return real_get(self, text)
+        monkeypatch.setattr(LineCache, "get", no_check_now)
         n.apply(Say(lines[0], token=1))
         assert [p.text for p in n.played] == [lines[0]] and list(n.missed) == []
     finally:

@@ -75,6 +75,32 @@ def test_the_narrator_lets_go_of_the_lines_the_next_round_does_not_need(tmp_path
         n.close()
 
 
+def test_a_whole_games_lines_are_checked_ahead_but_not_held_in_the_boxs_memory(tmp_path, mixer):
+    """The timed game can say some 270 lines: read into the box's memory they
+    were 16 MiB of tones (more with a voice), over the 80 MB budget. They are
+    checked ahead and left in the system's file cache; only the last eight
+    said stay decoded (the bound the README gives)."""
+    cache = LineCache(tmp_path / "c", "voice-a", SynthSettings(), WavFormat(22050))
+    lines = [f"Line {i}." for i in range(40)]
+    for text in lines:
+        tone_wav(cache.path(text), seconds=1.0)
+    one_line = 22050 * 2                                # a second of 16-bit mono
+    n = Narrator(cache, None, time.monotonic)
+    try:
+        n.apply(Warm(tuple(lines)))
+        n.wait_warm(30)
+        assert n.readiness() == (40, 40)
+        assert n.held_bytes() == 0                      # checked, nothing held yet
+        for i, text in enumerate(lines):
+            n.apply(Say(text, token=i))
+        assert [p.text for p in n.played] == lines and list(n.missed) == []
+        assert 0 < n.held_bytes() <= 8 * one_line * 1.01
+        n.apply(Say(lines[-1], token=99))               # the last ones said are kept
+        assert n.held_bytes() <= 8 * one_line * 1.01
+    finally:
+        n.close()
+
+
 def test_the_next_frame_of_the_seat_ring_reopens_few_fonts_and_the_bound_holds(monkeypatch):
     """The seat ring tries more sizes in one draw than the painter keeps (the
     Mayor's and the timed game draw it every frame): a bound applied mid-draw

@@ -8,6 +8,7 @@ import io
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pygame
 import pytest
 
 from helpers import fill_cache, line_cache, press, run_until
+from wolfbox.audio.cache import LineCache
 from wolfbox.audio.cues import ambience_pcm
 from wolfbox.audio.prepare import prepare
 from wolfbox.audio.voice import choose_voice, espeak_voice, find_voice
@@ -291,16 +293,23 @@ def test_cue_volume_is_applied(tmp_path, parts_for):
     assert parts.narrator._cue.get_volume() == pytest.approx(0.5, abs=0.01)
 
 
-def test_a_warm_round_is_loaded_before_start_so_no_line_waits_for_the_disk(tmp_path,
-                                                                           parts_for):
+def test_a_warm_round_is_checked_before_start_so_no_line_is_checked_when_due(
+        tmp_path, parts_for, monkeypatch):
+    """The reader thread reads each WAV whole to check it (which leaves it in
+    the system's file cache); a due line is only opened, never checked."""
     config = config_at(tmp_path)
     lines = RoundSettings.from_config(config).lines()
     fill_cache(config, lines)
     parts = parts_for(config)
     parts.narrator.wait_warm(10)
-    cache = line_cache(config)
-    for text in lines:                       # even with the files gone, the round plays
-        cache.path(text).unlink()
+
+    real_get = LineCache.get
+
+    def checked_when_due(self, text):
+        assert threading.current_thread() is not threading.main_thread(), \
+            f"{text!r} checked on the main loop"
+        return real_get(self, text)
+    monkeypatch.setattr(LineCache, "get", checked_when_due)
     press(parts, Button.START)
     assert parts.narrator.played[0].text == lines[0] and parts.narrator.missed == []
 

@@ -342,6 +342,13 @@ def test_illegal_night_messages_go_through_translation():
     ({"actions": {"x": 3}}, 'the actor "x" is not a seat number from 1 to 9'),
     ({"actions": {"2": "3"}}, 'the target of seat 2, "3", is not a seat number'),
     ({"players": ["Wolf"] + ["sheep"] * 8}, 'unknown role "Wolf"; the roles are'),
+    ({"players": "wolf"}, '"players" must be a list of role ids'),
+    ({"dead": ["3"]}, '"dead" must be a list of seat numbers'),
+    ({"dead": [True]}, '"dead" must be a list of seat numbers'),
+    ({"actions": [[2, 4]]}, '"actions" must map an actor'),
+    ({"kill": {"target": 1, "knife": 2, "when": 3}}, '"kill" must be {"target": seat'),
+    ({"kill": {"target": 1.5, "knife": 2}}, '"kill" must be {"target": seat'),
+    ({"night": 2}, "unknown key 'night' (allowed: players, dead, actions, kill)"),
 ])
 def test_a_malformed_night_names_what_is_wrong_in_plain_words(change, words):
     """From a newcomer's run: the actor and its target are named apart, and

@@ -465,6 +465,12 @@ def _outside(text: str) -> str:
      ["there is no seat 4", "1 to 3"]),
     ({"players": [p("werewolf", 2), p("seer", 1), p("villager", 1)], "artifacts": {"x": "claw"}},
      ["'x' is not a seat number"]),
+    ({"players": [p("werewolf", 2), p("seer", 1), p("villager", 1)], "artifacts": {"2": 5}},
+     ['"artifacts" must be an object from seat to artifact']),
+    ({"players": [p("werewolf", 2), p("seer", 1), p("villager", 1) | {"as": None}]},
+     ['seat 3: "as" must be a role id']),
+    ({"players": [p("werewolf", 2), p("seer", 1), {"card": 7, "vote": 1}]},
+     ['seat 3: "card" must be the role id']),
 ])
 def test_bad_games_are_refused_with_what_is_allowed(spec, fragments):
     with pytest.raises(RefereeError) as e:

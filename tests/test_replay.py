@@ -107,6 +107,10 @@ def test_reads_standard_input_and_takes_a_deck_and_a_seed():
     ('{"at": NaN, "tap": "start"}', "NaN is not a number JSON allows"),
     ('{"at": 0, "tap": "stop"}', "no button 'stop' (buttons: start, vote, next, back, power)"),
     ('{"at": 0, "tap": "start", "hold": "back"}', "only one"),
+    ('{"at": "5", "tap": "start"}', '"at" must be a time in seconds'),
+    ('{"at": true, "tap": "start"}', '"at" must be a time in seconds'),
+    ('{"at": 0, "tap": 5}', "no button '5'"),
+    ('{"at": 0, "hold": null}', "no button 'null'"),
 ])
 def test_bad_events_are_one_line_naming_the_line(line, fragment):
     result = run("-", stdin='{"at": 0}\n' + line + "\n")

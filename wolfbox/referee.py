@@ -34,11 +34,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from .deck import MIN_PLAYERS
 from .errors import UserError
 from .i18n import N_, _, ngettext
 from .jsontext import loads
 from .roles import ROLES, WEREWOLVES, Team, UnknownRole, role, role_name
+from .schema import Misfit, at, convert
 
 # 000 "Artifacts": the six tokens, and the role each of the first three
 # makes its holder ("Claw of the Werewolf: You are now a Werewolf", ...).
@@ -147,27 +150,31 @@ def read_game(text: str) -> Game:
     return parse_game(data)
 
 
+class _PlayerIn(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat as `referee` reads it: the shape; the rules come after."""
+    card: str
+    vote: int
+    became: str | msgspec.UnsetType = msgspec.field(name="as", default=msgspec.UNSET)
+
+
+class _GameIn(msgspec.Struct, forbid_unknown_fields=True):
+    players: list[_PlayerIn]
+    artifacts: dict[str, str] = msgspec.field(default_factory=dict)
+
+
 def parse_game(data: object) -> Game:
     """A game from parsed JSON (its shape is in the module's docstring)."""
-    if not isinstance(data, dict):
-        raise RefereeError(_('the game must be a JSON object with "players" (and, if any, '
-                             '"artifacts"), such as {{"players": [{example}, ...]}}').format(
-            example=_EXAMPLE))
-    unknown = [k for k in data if k not in TOP_KEYS]
-    if unknown:
-        raise RefereeError(_("unknown key '{key}' (allowed: {allowed})").format(
-            key=_quote(unknown[0]), allowed=", ".join(TOP_KEYS)))
-    listed = data.get("players")
-    if not isinstance(listed, list):
-        raise RefereeError(_('"players" must be a list with one object a seat, in seat '
-                             'order, such as {example}').format(example=_EXAMPLE))
-    n = len(listed)
+    try:
+        given = convert(data, _GameIn)
+    except Misfit as e:
+        raise RefereeError(_misfit(e, data)) from None
+    n = len(given.players)
     if n < MIN_PLAYERS:
         raise RefereeError(ngettext(
             "{count} player: the game needs at least {least}",
             "{count} players: the game needs at least {least}", n).format(
             count=n, least=MIN_PLAYERS))
-    players = tuple(_player(seat, item, n) for seat, item in enumerate(listed, 1))
+    players = tuple(_player(seat, item, n) for seat, item in enumerate(given.players, 1))
     # A table has the cards that exist: two Werewolves, three Villagers, two
     # Masons, one of every other card (the rulebooks' components).
     for card, count in Counter(p.card for p in players).items():
@@ -176,25 +183,57 @@ def parse_game(data: object) -> Game:
                 "{count} players have the {role} card, but the game has only {copies}",
                 "{count} players have the {role} card, but the game has only {copies}",
                 count).format(count=count, role=role_name(card), copies=ROLES[card].copies))
-    return Game(players, _artifacts(data.get("artifacts", {}), n))
+    return Game(players, _artifacts(given.artifacts, n))
 
 
-def _player(seat: int, item: object, n: int) -> Player:
+def _misfit(e: Misfit, data: object) -> str:
+    """What does not fit the game's shape, said for the table."""
+    path = e.path
+    listed = data.get("players") if isinstance(data, dict) else None
+    n = len(listed) if isinstance(listed, list) else 0
+    if not path:
+        if e.kind == "unknown":
+            return _("unknown key '{key}' (allowed: {allowed})").format(
+                key=_quote(e.key), allowed=", ".join(TOP_KEYS))
+        return _('the game must be a JSON object with "players" (and, if any, '
+                 '"artifacts"), such as {{"players": [{example}, ...]}}').format(
+            example=_EXAMPLE)
+    if path[0] == "artifacts":
+        return _('"artifacts" must be an object from seat to artifact, such as '
+                 '{example}').format(example='{"3": "claw"}')
+    if len(path) == 1:                     # "players" missing or not a list
+        return _('"players" must be a list with one object a seat, in seat '
+                 'order, such as {example}').format(example=_EXAMPLE)
+    seat = path[1] + 1 if isinstance(path[1], int) else 0
     where = _("seat {seat}").format(seat=seat)
-    if not isinstance(item, dict):
-        raise RefereeError(_("{where}: each player must be an object such as {example}").format(
-            where=where, example=_EXAMPLE))
-    unknown = [k for k in item if k not in PLAYER_KEYS]
-    if unknown:
-        raise RefereeError(_("{where}: unknown key '{key}' (allowed: {allowed})").format(
-            where=where, key=_quote(unknown[0]), allowed=", ".join(PLAYER_KEYS)))
-    card = item.get("card")
-    if not isinstance(card, str):
-        raise RefereeError(_('{where}: "card" must be the role id of the card in front of '
-                             'the player at dawn, such as "werewolf"').format(where=where))
-    card = _known_role(_role_id(card), where)
+    field = e.key if len(path) == 2 else path[2]
+    if len(path) == 2 and e.kind == "value":
+        return _("{where}: each player must be an object such as {example}").format(
+            where=where, example=_EXAMPLE)
+    if e.kind == "unknown":
+        return _("{where}: unknown key '{key}' (allowed: {allowed})").format(
+            where=where, key=_quote(e.key), allowed=", ".join(PLAYER_KEYS))
+    if field == "vote":
+        if e.kind == "missing":
+            return _('{where}: "vote" is missing: every player points at another '
+                     "seat, 1 to {n}").format(where=where, n=n)
+        vote = at(data, path)
+        if isinstance(vote, str) and vote.strip().isascii() and vote.strip().isdigit():
+            return _('{where}: "vote" is a number, written without quotes: '
+                     '{number}, not "{number}"').format(where=where, number=vote.strip()[:6])
+        return _('{where}: "vote" must be a seat number, 1 to {n}, not {value}').format(
+            where=where, n=n, value=_quote(vote))
+    if field == "as":
+        return _('{where}: "as" must be a role id, such as "seer"').format(where=where)
+    return _('{where}: "card" must be the role id of the card in front of '
+             'the player at dawn, such as "werewolf"').format(where=where)
+
+
+def _player(seat: int, item: _PlayerIn, n: int) -> Player:
+    where = _("seat {seat}").format(seat=seat)
+    card = _known_role(_role_id(item.card), where)
     became = _became(card, item, where)
-    return Player(card, _vote(seat, item, n, where), became)
+    return Player(card, _vote(seat, item.vote, n, where), became)
 
 
 def _known_role(role_id: str, where: str) -> str:
@@ -204,16 +243,13 @@ def _known_role(role_id: str, where: str) -> str:
         raise RefereeError(f"{where}: {e}") from None
 
 
-def _became(card: str, item: Mapping[str, Any], where: str) -> str | None:
+def _became(card: str, item: _PlayerIn, where: str) -> str | None:
     """The seat's "as": required for the Doppelganger, optional for the PI."""
-    given = item.get("as")
+    given = item.became
     if card == "doppelganger":
-        if given is None:
+        if given is msgspec.UNSET:
             raise RefereeError(_('{where}: the doppelganger needs "as", the role id of the card '
                                  'she copied, such as "as": "seer"').format(where=where))
-        if not isinstance(given, str):
-            raise RefereeError(_('{where}: "as" must be a role id, such as "seer"').format(
-                where=where))
         copied = _known_role(_role_id(given), where)
         if copied == "doppelganger":
             # One Doppelganger card in the game (roles.py): she cannot see another.
@@ -222,33 +258,22 @@ def _became(card: str, item: Mapping[str, Any], where: str) -> str | None:
                 where=where))
         return copied
     if card == "paranormal_investigator":
-        if given is None:
+        if given is msgspec.UNSET:
             return None
-        if not isinstance(given, str) or _role_id(given) not in PI_BECOMES:
+        if _role_id(given) not in PI_BECOMES:
             raise RefereeError(_("{where}: a paranormal_investigator's \"as\" is what he "
                                  "became, werewolf or tanner, not '{given}' (leave it out if he "
                                  "became neither)").format(where=where, given=_quote(given)))
         return _role_id(given)
-    if "as" in item:
+    if given is not msgspec.UNSET:
         raise RefereeError(_('{where}: "as" is only for the doppelganger (the role she copied) '
                              'and the paranormal_investigator (werewolf or tanner); this '
                              "seat's card is {card}").format(where=where, card=card))
     return None
 
 
-def _vote(seat: int, item: Mapping[str, Any], n: int, where: str) -> int:
+def _vote(seat: int, vote: int, n: int, where: str) -> int:
     # 001 "必须投票且不能投自己": everyone must vote, and not for themselves.
-    if "vote" not in item:
-        raise RefereeError(_('{where}: "vote" is missing: every player points at another '
-                             "seat, 1 to {n}").format(where=where, n=n))
-    vote = item["vote"]
-    if isinstance(vote, str) and vote.strip().isascii() and vote.strip().isdigit():
-        raise RefereeError(_('{where}: "vote" is a number, written without quotes: '
-                             '{number}, not "{number}"').format(where=where,
-                                                                number=vote.strip()[:6]))
-    if isinstance(vote, bool) or not isinstance(vote, int):
-        raise RefereeError(_('{where}: "vote" must be a seat number, 1 to {n}, not {value}').format(
-            where=where, n=n, value=_quote(vote)))
     if not 1 <= vote <= n:
         raise RefereeError(_("{where}: votes for seat {vote}, but the seats are 1 to {n}").format(
             where=where, vote=vote, n=n))
@@ -258,10 +283,7 @@ def _vote(seat: int, item: Mapping[str, Any], n: int, where: str) -> int:
     return vote
 
 
-def _artifacts(given: object, n: int) -> dict[int, str]:
-    if not isinstance(given, dict):
-        raise RefereeError(_('"artifacts" must be an object from seat to artifact, such as '
-                             '{example}').format(example='{"3": "claw"}'))
+def _artifacts(given: dict[str, str], n: int) -> dict[int, str]:
     out: dict[int, str] = {}
     for key, name in given.items():
         if not (key.isascii() and key.isdigit() and str(int(key)) == key):
@@ -271,7 +293,7 @@ def _artifacts(given: object, n: int) -> dict[int, str]:
         if not 1 <= seat <= n:
             raise RefereeError(_("artifacts: there is no seat {seat}; the seats are 1 to "
                                  "{n}").format(seat=seat, n=n))
-        artifact = name.strip().lower() if isinstance(name, str) else ""
+        artifact = name.strip().lower()
         if artifact not in ARTIFACTS:
             near = difflib.get_close_matches(artifact, ARTIFACTS, n=1)
             allowed = ", ".join(ARTIFACTS)

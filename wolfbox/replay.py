@@ -10,10 +10,12 @@ a box with no voice.
 
 from __future__ import annotations
 
-import math
+import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from .buttons import Button, Hold, Release, Tap
 from .effects import Effect, PlayCue, Say
@@ -21,6 +23,7 @@ from .errors import UserError
 from .i18n import _
 from .jsontext import loads
 from .mode import Mode
+from .schema import Misfit, convert
 from .view import View
 
 BUTTON_NAMES = tuple(b.value for b in Button)
@@ -42,6 +45,24 @@ class TimedPress:
     release: bool = False       # a held button let go (the timed game's cards)
 
 
+class _EventIn(msgspec.Struct, forbid_unknown_fields=True):
+    """A replay line's shape: a time, and at most one button by name."""
+    at: float
+    tap: object = msgspec.UNSET
+    hold: object = msgspec.UNSET
+    release: object = msgspec.UNSET
+
+
+def _event_misfit(e: Misfit, where: str) -> str:
+    if e.kind == "unknown":
+        return _("{where}: unknown key '{key}' (allowed: {allowed})").format(
+            where=where, key=e.key[:40], allowed=", ".join(KEYS))
+    if e.path == ("at",) or e.kind == "missing":
+        return _('{where}: "at" must be a time in seconds, 0 or more').format(where=where)
+    return _('{where}: each line must be an object such as '
+             '{{"at": 0, "tap": "start"}}').format(where=where)
+
+
 def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
     """The events of a JSON-lines file; UserError names the first bad line."""
     events: list[TimedPress] = []
@@ -56,16 +77,12 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
         except ValueError as e:
             raise UserError(_("{where}: not JSON ({why}); each line is an object such as "
                               '{{"at": 0, "tap": "start"}}').format(where=where, why=e)) from None
-        if not isinstance(item, dict):
-            raise UserError(_('{where}: each line must be an object such as '
-                              '{{"at": 0, "tap": "start"}}').format(where=where))
-        unknown = [k for k in item if k not in KEYS]
-        if unknown:
-            raise UserError(_("{where}: unknown key '{key}' (allowed: {allowed})").format(
-                where=where, key=str(unknown[0])[:40], allowed=", ".join(KEYS)))
-        at = item.get("at")
-        if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at) \
-                or at < 0:
+        try:
+            event = convert(item, _EventIn)
+        except Misfit as e:
+            raise UserError(_event_misfit(e, where)) from None
+        at = event.at
+        if at < 0:
             raise UserError(_('{where}: "at" must be a time in seconds, 0 or more').format(
                 where=where))
         if at > MAX_AT:
@@ -76,19 +93,21 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
             raise UserError(_("{where}: at {at} comes before the line above ({last}); events "
                               "must be in time order").format(where=where, at=at, last=last))
         last = float(at)
-        presses = [k for k in ("tap", "hold", "release") if k in item]
+        presses = [(k, v) for k, v in (("tap", event.tap), ("hold", event.hold),
+                                         ("release", event.release)) if v is not msgspec.UNSET]
         if len(presses) > 1:
             raise UserError(_('{where}: a line taps, holds or releases one button, only one')
                             .format(where=where))
         button: Button | None = None
         if presses:
-            name = item[presses[0]]
+            name = presses[0][1]
             if name not in BUTTON_NAMES:
                 raise UserError(_("{where}: no button '{name}' (buttons: {buttons})").format(
-                    where=where, name=str(name)[:40], buttons=", ".join(BUTTON_NAMES)))
+                    where=where, name=(name if isinstance(name, str) else json.dumps(name))[:40],
+                    buttons=", ".join(BUTTON_NAMES)))
             button = Button(name)
-        events.append(TimedPress(float(at), button, presses == ["hold"],
-                                 presses == ["release"]))
+        kinds = [k for k, _v in presses]
+        events.append(TimedPress(float(at), button, kinds == ["hold"], kinds == ["release"]))
     return events
 
 

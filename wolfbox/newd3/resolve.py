@@ -66,8 +66,11 @@ import json
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
+import msgspec
+
 from ..errors import UserError
 from ..i18n import _
+from ..schema import Misfit, convert
 from .roles import INFORMATION, ROLES, SHEEP, WOLF, Ability, ability_of, is_wolf_team
 from .rules import winner
 from .setups import PLAYERS, setup_of
@@ -257,51 +260,60 @@ def resolve(players: Sequence[str], dead: Set[int], actions: Mapping[int, int],
     return Night(killed, results)
 
 
+class _KillIn(msgspec.Struct, forbid_unknown_fields=True):
+    target: int
+    knife: int
+
+
+class _NightIn(msgspec.Struct, forbid_unknown_fields=True):
+    """`resolve`'s input, the shape; the rules are `resolve`'s."""
+    players: list[str]
+    dead: list[int] = msgspec.field(default_factory=list)
+    actions: dict[str, object] = msgspec.field(default_factory=dict)
+    kill: _KillIn | None = None
+
+
+
 def read_night(data: object) -> tuple[list[str], set[int], dict[int, int], Kill | None]:
     """`wolfbox resolve`'s input, already parsed (wolfbox.jsontext reads the
     text once, with its limits): {"players": [9 role ids], "dead": [seats],
     "actions": {"<seat>": target}, "kill": {"target", "knife"}} ("dead",
     "actions" and "kill" may be left out). IllegalNight (one line) for data
     that is not that shape; `resolve` checks the rules."""
-    if not isinstance(data, dict):
-        raise IllegalNight(_('expected an object such as {"players": [...], "actions": {}}'))
-    unknown = sorted(set(data) - {"players", "dead", "actions", "kill"})
-    if unknown:
-        raise IllegalNight(_("unknown key '{key}' (allowed: players, dead, actions, kill)")
-                           .format(key=str(unknown[0])[:40]))
-    players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise IllegalNight(_('"players" must be a list of role ids, one a seat'))
-    unknown_roles = [p for p in players if p not in ROLES]
+    try:
+        night = convert(data, _NightIn)
+    except Misfit as e:
+        raise IllegalNight(_night_misfit(e)) from None
+    unknown_roles = [p for p in night.players if p not in ROLES]
     if unknown_roles:
         raise IllegalNight(_('"players": unknown role {role}; the roles are {roles}').format(
             role=json.dumps(unknown_roles[0])[:40], roles=", ".join(ROLES)))
-    dead = data.get("dead", [])
-    if not isinstance(dead, list) or not all(_is_seat(s) for s in dead):
-        raise IllegalNight(_('"dead" must be a list of seat numbers'))
-    raw = data.get("actions", {})
-    if not isinstance(raw, dict):
-        raise IllegalNight(_('"actions" must map an actor\'s seat to its target\'s: '
-                             '{"2": 4}'))
     actions: dict[int, int] = {}
-    for actor, target in raw.items():
-        if not (str(actor).isascii() and str(actor).isdigit()) or not _is_seat(int(actor)):
+    for actor, target in night.actions.items():
+        if not (actor.isascii() and actor.isdigit()):
             raise IllegalNight(_('"actions": the actor {actor} is not a seat number from 1 to '
                                  '{most} (as text: "2")').format(actor=json.dumps(actor)[:20],
                                                                  most=PLAYERS))
-        if not _is_seat(target):
+        if not isinstance(target, int) or isinstance(target, bool):
             raise IllegalNight(_('"actions": the target of seat {actor}, {target}, is not a '
                                  'seat number from 1 to {most}').format(
                 actor=actor, target=json.dumps(target)[:20], most=PLAYERS))
         actions[int(actor)] = target
-    kill = data.get("kill")
-    if kill is not None:
-        if not isinstance(kill, dict) or set(kill) != {"target", "knife"} \
-                or not all(_is_seat(v) for v in kill.values()):
-            raise IllegalNight(_('"kill" must be {"target": seat, "knife": seat}'))
-        kill = Kill(kill["target"], kill["knife"])
-    return players, set(dead), actions, kill
+    kill = Kill(night.kill.target, night.kill.knife) if night.kill is not None else None
+    return night.players, set(night.dead), actions, kill
 
 
-def _is_seat(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _night_misfit(e: Misfit) -> str:
+    """What does not fit the night's shape, said for the table."""
+    if not e.path:
+        if e.kind == "unknown":
+            return _("unknown key '{key}' (allowed: players, dead, actions, kill)").format(
+                key=e.key[:40])
+        if e.kind == "missing":
+            return _('"players" must be a list of role ids, one a seat')
+        return _('expected an object such as {"players": [...], "actions": {}}')
+    return {
+        "players": _('"players" must be a list of role ids, one a seat'),
+        "dead": _('"dead" must be a list of seat numbers'),
+        "actions": _('"actions" must map an actor\'s seat to its target\'s: {"2": 4}'),
+    }.get(str(e.path[0]), _('"kill" must be {"target": seat, "knife": seat}'))
