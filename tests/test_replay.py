@@ -188,3 +188,13 @@ def test_the_timed_game_replays_its_deal_from_the_seed():
              for line in run("--mode", "newd3", "--seed", str(seed), "-",
                              stdin=events).stdout.splitlines()} & names
     assert len(cards) > 1                               # the seed deals, not a fixed deck
+
+
+def test_each_record_says_what_the_buttons_lights_show():
+    """At One Night's start screen START pulses (the button to press); at
+    night only START glows, dimly, so a hand finds pause in the dark."""
+    out = records([TimedPress(0.0, Button.START), TimedPress(5.0)])
+    assert out[0]["lights"]["start"] == "pulse"
+    night = [r for r in out if r["phase"] == "night"]
+    assert night and all(r["lights"] == {"start": "dim", "vote": "off", "next": "off",
+                                         "back": "off"} for r in night)

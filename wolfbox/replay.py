@@ -22,6 +22,7 @@ from .effects import Effect, PlayCue, Say
 from .errors import UserError
 from .i18n import _
 from .jsontext import loads
+from .leds import lights
 from .mode import Mode
 from .schema import Misfit, convert
 from .view import View
@@ -114,7 +115,8 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
 def _screen(view: View, phase: str) -> dict[str, Any]:
     return {"phase": phase, "title": view.title, "big": view.big,
             "caption": view.caption, "details": list(view.details), "paused": view.paused,
-            "legend": {b.value: label for b, label in view.legend}}
+            "legend": {b.value: label for b, label in view.legend},
+            "lights": {b.value: light.value for b, light in lights(view).items()}}
 
 
 def replay(flow: Mode, events: Iterable[TimedPress],
