@@ -64,7 +64,7 @@ def test_a_whole_game_sees_and_hears_what_it_did(name):
     got = timeline(name)
     if got != expected:
         old, new = expected.splitlines(), got.splitlines()
-        first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b),
+        first = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
                      min(len(old), len(new)))
         before = old[first] if first < len(old) else b"(the recorded game ended)"
         after = new[first] if first < len(new) else b"(this game ended)"
