@@ -44,7 +44,7 @@ lint: install
 	@for d in audio device hardware; do ln -s $(CURDIR)/$$d $(TYPED)/wolfbox/$$d; done
 	$(BIN)/ruff check .
 	cd $(TYPED) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p wolfbox
-	cd $(TYPED) && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/.importlinter
+	cd $(TYPED) && PYTHONPATH=.:$(CURDIR)/lint $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/.importlinter
 
 # Every message the box can show or say, for translators (xgettext, from gettext).
 pot: install

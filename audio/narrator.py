@@ -43,7 +43,7 @@ from wolfbox.effects import (
     StopSpeech,
     Warm,
 )
-from wolfbox.flow import SpeechDone
+from wolfbox.events import SpeechDone
 from wolfbox.i18n import _
 from wolfbox.recent import Recent
 

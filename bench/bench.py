@@ -40,8 +40,8 @@ from wolfbox.buttons import Button
 from wolfbox.catalogue import game_lines
 from wolfbox.config import Config
 from wolfbox.device.app import build
-from wolfbox.flow import Flow
 from wolfbox.hardware.factory import mock_factory
+from wolfbox.onenight.flow import Flow
 from wolfbox.view import Phase
 
 IDLE_SECONDS = float(os.environ.get("WOLFBOX_BENCH_IDLE_SECONDS", 20))

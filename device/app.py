@@ -32,7 +32,6 @@ from wolfbox.darkarts.game import Game as DarkArts
 from wolfbox.darkarts.game import Options as DarkOptions
 from wolfbox.darkarts.rules import default_roles
 from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
-from wolfbox.flow import Flow
 from wolfbox.games import MODE_KEY, Games
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
@@ -43,6 +42,7 @@ from wolfbox.mode import Mode
 from wolfbox.newd3.game import MODE as TIMED
 from wolfbox.newd3.game import Game as Timed
 from wolfbox.newd3.game import Options as TimedOptions
+from wolfbox.onenight.flow import Flow
 from wolfbox.pages import PER_WORD
 from wolfbox.settings import SETTINGS
 from wolfbox.settings_screen import SettingsScreen

@@ -21,7 +21,7 @@ import pygame
 
 from wolfbox.buttons import Button, Classifier
 from wolfbox.effects import Effect
-from wolfbox.flow import SpeechDone
+from wolfbox.events import SpeechDone
 from wolfbox.i18n import _
 from wolfbox.mode import Mode
 from wolfbox.view import Phase, View

@@ -21,9 +21,9 @@ import pygame
 from wolfbox import menu
 from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config
-from wolfbox.flow import Flow, RoundSettings
 from wolfbox.i18n import _
 from wolfbox.mode import Mode
+from wolfbox.onenight.flow import Flow, RoundSettings
 from wolfbox.view import Phase, View
 
 from .notices import every_notice

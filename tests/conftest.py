@@ -24,8 +24,8 @@ os.environ.pop("STATE_DIRECTORY", None)
 import pytest  # noqa: E402  (after the environment above, as SDL reads it)
 
 from wolfbox.config import STARTER_DECK  # noqa: E402
-from wolfbox.flow import Flow, RoundSettings  # noqa: E402
-from wolfbox.night import NightOptions  # noqa: E402
+from wolfbox.onenight.flow import Flow, RoundSettings  # noqa: E402
+from wolfbox.onenight.night import NightOptions  # noqa: E402
 
 
 def make_flow(deck=STARTER_DECK, options: NightOptions | None = None, **kw) -> Flow:

@@ -157,8 +157,8 @@ def test_the_box_started_after_the_command_line_still_shows_the_notice(locale_di
     from helpers import fill_cache
     from wolfbox.config import Config
     from wolfbox.device.app import build
-    from wolfbox.flow import RoundSettings
     from wolfbox.hardware.factory import mock_factory
+    from wolfbox.onenight.flow import RoundSettings
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     entries = _entries((REAL / "de.po").read_text(encoding="utf-8"))

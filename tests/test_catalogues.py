@@ -167,7 +167,7 @@ SOURCE_NAMES = {
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_role_names_are_the_source_documents(lang):
-    from wolfbox.roles import ROLES
+    from wolfbox.onenight.roles import ROLES
     seed, names = SOURCE_NAMES[lang]
     text = next(SEEDS.glob(f"{seed}_*.txt")).read_text(encoding="utf-8") \
         if SEEDS.is_dir() else None
@@ -200,7 +200,7 @@ def test_every_line_of_every_game_is_said_in_the_language(lang):
 def test_the_language_leaves_the_rules_alone():
     """Languages do not leak into logic: the same deck deals the same night
     (the same calls, the same times) in every language."""
-    from wolfbox.flow import RoundSettings
+    from wolfbox.onenight.flow import RoundSettings
     timings = {}
     for lang in LANGUAGES:
         with speaking(lang):

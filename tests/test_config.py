@@ -9,7 +9,7 @@ import tomllib
 import pytest
 
 from wolfbox.config import Config, ConfigError, defaults_toml, from_dict, load
-from wolfbox.deck import DeckError, check_deck, parse_deck
+from wolfbox.onenight.deck import DeckError, check_deck, parse_deck
 
 
 def test_no_file_means_the_built_in_defaults():

@@ -21,8 +21,8 @@ from wolfbox.buttons import Button
 from wolfbox.config import Config
 from wolfbox.device.app import build
 from wolfbox.effects import Cue
-from wolfbox.flow import RoundSettings
 from wolfbox.hardware.factory import mock_factory
+from wolfbox.onenight.flow import RoundSettings
 from wolfbox.pages import IDLE_PAGE_SECONDS
 from wolfbox.view import Phase
 

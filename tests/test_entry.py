@@ -7,9 +7,9 @@ import pytest
 
 from wolfbox.buttons import GAME_BUTTONS, Tap
 from wolfbox.effects import Say
-from wolfbox.entry import ARTIFACT, ARTIFACT_SEAT, AS, BECAME, CARD, NONE, VOTE, Entry
-from wolfbox.flow import Flow, RoundSettings
-from wolfbox.presets import PRESETS
+from wolfbox.onenight.entry import ARTIFACT, ARTIFACT_SEAT, AS, BECAME, CARD, NONE, VOTE, Entry
+from wolfbox.onenight.flow import Flow, RoundSettings
+from wolfbox.onenight.presets import PRESETS
 from wolfbox.view import Phase
 
 START, VOTE_B, NEXT, BACK = (Tap(b) for b in GAME_BUTTONS)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import make_flow
 
-from wolfbox import lines, pages
+from wolfbox import pages
+from wolfbox.onenight import lines
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.effects import (
     Cue,
@@ -17,8 +18,8 @@ from wolfbox.effects import (
     StopSpeech,
     Warm,
 )
-from wolfbox.flow import Flow, SpeechDone
-from wolfbox.night import CLOSE_EYES, WAKE_UP_ID
+from wolfbox.onenight.flow import Flow, SpeechDone
+from wolfbox.onenight.night import CLOSE_EYES, WAKE_UP_ID
 from wolfbox.view import Phase
 
 START, VOTE, NEXT, BACK = (Tap(b) for b in GAME_BUTTONS)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wolfbox.buttons import Button, Hold, Tap
-from wolfbox.flow import SpeechDone
+from wolfbox.onenight.flow import SpeechDone
 from wolfbox.view import Phase
 
 events = st.one_of(

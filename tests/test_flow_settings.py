@@ -7,8 +7,8 @@ import pytest
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.config import Config, from_dict
 from wolfbox.effects import ChangeSetting, Cue, PlayCue, Say, Warm
-from wolfbox.flow import Flow, RoundSettings
-from wolfbox.night import NightOptions, night_script
+from wolfbox.onenight.flow import Flow, RoundSettings
+from wolfbox.onenight.night import NightOptions, night_script
 from wolfbox.pages import MORE
 from wolfbox.view import Phase
 

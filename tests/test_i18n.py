@@ -16,11 +16,11 @@ import pytest
 
 from wolfbox.buttons import Button
 from wolfbox.config import Config
-from wolfbox.deck import DeckError, check_deck, parse_deck
-from wolfbox.flow import Flow, RoundSettings
 from wolfbox.i18n import LANGUAGES, _, ngettext, pseudo_translation, use_language
-from wolfbox.lines import added, discussion_start, plus, reveal_rules, warning
-from wolfbox.night import (
+from wolfbox.onenight.deck import DeckError, check_deck, parse_deck
+from wolfbox.onenight.flow import Flow, RoundSettings
+from wolfbox.onenight.lines import added, discussion_start, plus, reveal_rules, warning
+from wolfbox.onenight.night import (
     NIGHT_CALLS,
     NightOptions,
     all_lines,
@@ -29,12 +29,12 @@ from wolfbox.night import (
     setup_text,
     step_title,
 )
+from wolfbox.onenight.picker import Picker
+from wolfbox.onenight.presets import PRESETS, describe, random_deck, resolve_deck
+from wolfbox.onenight.roles import ROLES
+from wolfbox.onenight.script import decks_table, script_text
 from wolfbox.pages import MORE
-from wolfbox.picker import Picker
-from wolfbox.presets import PRESETS, describe, random_deck, resolve_deck
 from wolfbox.replay import TimedPress, replay
-from wolfbox.roles import ROLES
-from wolfbox.script import decks_table, script_text
 
 EVERY_ROLE = [r for r in ROLES for _copy in range(ROLES[r].copies)]
 # Ten players, every card with a reveal rule of its own, the Doppelganger's

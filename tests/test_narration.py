@@ -25,8 +25,8 @@ from wolfbox.catalogue import game_lines
 from wolfbox.config import Config
 from wolfbox.device.app import build
 from wolfbox.effects import Cue
-from wolfbox.flow import RoundSettings
 from wolfbox.hardware.factory import mock_factory
+from wolfbox.onenight.flow import RoundSettings
 from wolfbox.view import Phase
 
 HERE = Path(__file__).parent
@@ -70,7 +70,7 @@ def test_prepare_renders_the_whole_catalogue_once_with_progress(tmp_path):
 
 
 def test_prepare_covers_every_deck_the_picker_offers(tmp_path):
-    from wolfbox.presets import PRESETS
+    from wolfbox.onenight.presets import PRESETS
     config = config_at(tmp_path)
     catalogue = set(game_lines(config))
     for preset in PRESETS.values():

@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from wolfbox.deck import DeckError, check_deck, players_for
-from wolfbox.night import NIGHT_CALLS, NightOptions, night_script, setup_text
-from wolfbox.presets import PRESETS, presets_for, random_deck, resolve_deck
-from wolfbox.roles import ROLES
+from wolfbox.onenight.deck import DeckError, check_deck, players_for
+from wolfbox.onenight.night import NIGHT_CALLS, NightOptions, night_script, setup_text
+from wolfbox.onenight.presets import PRESETS, presets_for, random_deck, resolve_deck
+from wolfbox.onenight.roles import ROLES
 
 ORDER = ["sentinel", "doppelganger", "doppelganger_minion", "werewolves", "alpha_wolf",
          "mystic_wolf", "minion", "masons", "seer", "apprentice_seer",
@@ -434,7 +434,7 @@ def test_script_json_has_setup_morning_and_reveal_for_the_deck():
 def test_readme_role_table_is_the_catalogue():
     from pathlib import Path
 
-    from wolfbox.script import roles_table
+    from wolfbox.onenight.script import roles_table
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     assert roles_table() in readme
 
@@ -456,7 +456,7 @@ def test_a_preset_named_in_the_config_file(tmp_path):
 
 @pytest.mark.parametrize("seed", range(40))
 def test_every_line_of_any_deck_is_in_the_catalogue(seed):
-    from wolfbox.night import all_lines
+    from wolfbox.onenight.night import all_lines
     rng = random.Random(seed)
     players = rng.randint(3, 10)
     pool = [r for r in ROLES for _ in range(ROLES[r].copies)]
@@ -482,7 +482,7 @@ def test_every_line_of_any_deck_is_in_the_catalogue(seed):
 def test_every_presets_night_is_in_the_catalogue_its_doppelganger_too():
     """`wolfbox prepare` renders the lines of every deck the picker deals,
     the Doppelganger's call (which names the deck's roles) included."""
-    from wolfbox.night import all_lines
+    from wolfbox.onenight.night import all_lines
     catalogue = set(all_lines(NightOptions()))
     for preset in PRESETS.values():
         for players in preset.players():

@@ -2,7 +2,7 @@
 
 Each rule's test names its source: 000 the Daybreak rulebook, 001 the
 Chinese rules sheet, 002 the German base game (../shared/seeds). "decision"
-marks a choice made where the sources are silent (see wolfbox/referee.py).
+marks a choice made where the sources are silent (see wolfbox/onenight/referee.py).
 Expected values are worked out by hand from the votes in each test.
 """
 
@@ -19,7 +19,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from wolfbox.i18n import pseudo_translation
-from wolfbox.referee import (
+from wolfbox.onenight.referee import (
     ARTIFACT_ROLE,
     ARTIFACTS,
     WEREWOLVES,
@@ -29,7 +29,7 @@ from wolfbox.referee import (
     parse_game,
     read_game,
 )
-from wolfbox.roles import ROLES, Team
+from wolfbox.onenight.roles import ROLES, Team
 
 EXAMPLE = {"players": [{"card": "werewolf", "vote": 2},
                        {"card": "doppelganger", "as": "hunter", "vote": 1},

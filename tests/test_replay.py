@@ -13,7 +13,7 @@ import pytest
 
 from wolfbox.buttons import Button
 from wolfbox.errors import UserError
-from wolfbox.flow import Flow, RoundSettings
+from wolfbox.onenight.flow import Flow, RoundSettings
 from wolfbox.replay import TimedPress, parse_events, replay
 
 HERE = Path(__file__).parent

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from wolfbox.lines import reveal_rules
+from wolfbox.onenight.lines import reveal_rules
 
 CLASSIC = "werewolf werewolf seer robber troublemaker villager".split()
 EVERY_SPECIAL = ("doppelganger alpha_wolf dream_wolf mystic_wolf werewolf minion cursed curator "

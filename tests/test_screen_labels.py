@@ -17,9 +17,9 @@ import pytest
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.config import Config
 from wolfbox.device.screenshots import round_views
-from wolfbox.flow import Flow
 from wolfbox.i18n import speaking
 from wolfbox.mode import Mode
+from wolfbox.onenight.flow import Flow
 from wolfbox.view import View
 
 # English words that a table reads as the same thing.

@@ -11,9 +11,9 @@ from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config
 from wolfbox.darkarts.game import Game as Mayor
 from wolfbox.effects import ChangeSetting, Cue, PlayCue, Warm
-from wolfbox.flow import Flow
 from wolfbox.games import Games
 from wolfbox.newd3.game import Game as Timed
+from wolfbox.onenight.flow import Flow
 from wolfbox.settings_screen import SettingsScreen
 from wolfbox.view import Phase
 

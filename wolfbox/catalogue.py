@@ -8,11 +8,11 @@ import dataclasses
 
 from .config import Config
 from .darkarts.said import all_lines as dark_arts_lines
-from .entry import verdict_lines
-from .flow import RoundSettings
 from .newd3.said import all_lines as timed_lines
-from .night import all_lines
-from .presets import MAX_PLAYERS
+from .onenight.entry import verdict_lines
+from .onenight.flow import RoundSettings
+from .onenight.night import all_lines
+from .onenight.presets import MAX_PLAYERS
 
 
 def game_lines(config: Config) -> list[str]:

@@ -27,15 +27,15 @@ from wolfbox.device import signals
 from . import __version__
 from .argwords import Formatter, in_our_language
 from .config import Config, defaults_toml, limits, load
-from .deck import check_deck
 from .errors import UserError
-from .flow import Flow, RoundSettings
 from .games import GAMES
 from .i18n import LANGUAGES, _, use_language
 from .jsontext import MAX_CHARS, NotJson, loads
 from .mode import Mode
-from .picker import Picker
-from .presets import resolve_deck
+from .onenight.deck import check_deck
+from .onenight.flow import Flow, RoundSettings
+from .onenight.picker import Picker
+from .onenight.presets import resolve_deck
 
 EXIT_USAGE = 2
 log = logging.getLogger("wolfbox")
@@ -434,7 +434,7 @@ def _resolve(args: argparse.Namespace) -> int:
 
 
 def _referee(args: argparse.Namespace) -> int:
-    from .referee import judge, read_game
+    from .onenight.referee import judge, read_game
     source, text = _read_input(args.file, _("game"))
     try:
         verdict = judge(read_game(text))
@@ -475,7 +475,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(defaults_toml(), end="")
         return 0
     if args.command == "decks":
-        from .script import decks_json, decks_table
+        from .onenight.script import decks_json, decks_table
         print(decks_json() if args.json else decks_table())
         return 0
     if args.command == "settings":
@@ -513,7 +513,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from wolfbox.audio.prepare import prepare
         return prepare(config, check=args.check)
     if args.command == "script":
-        from .script import script_json, script_text
+        from .onenight.script import script_json, script_text
         print(script_json(config) if args.json else script_text(config))
         return 0
     if args.command == "screenshot":

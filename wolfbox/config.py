@@ -24,8 +24,8 @@ from .errors import UserError
 from .games import GAMES
 from .i18n import LANGUAGES, _
 from .newd3.turns import TIME_KEYS, Times
+from .onenight.roles import UnknownRole, role
 from .pinout import reserved_by
-from .roles import UnknownRole, role
 
 
 class ConfigError(UserError):

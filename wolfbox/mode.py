@@ -1,6 +1,6 @@
 """What the box needs of a game mode: events in, effects and a screen out.
 
-One Night (wolfbox.flow.Flow) is one mode; every mode is a pure state
+One Night (wolfbox.onenight.flow.Flow) is one mode; every mode is a pure state
 machine with these methods, so the loop, the narrator, the screen and the
 replay harness drive any of them the same way and no mode knows another's
 rules.

@@ -1,7 +1,7 @@
 """Werewolves of the Dark Arts, as a pure state machine: the box as the
 Town Mayor's partner.
 
-Shaped like One Night's flow (wolfbox.flow): events in (a tap, a hold, the
+Shaped like One Night's flow (wolfbox.onenight.flow): events in (a tap, a hold, the
 end of a spoken line) with the time from an injected monotonic clock,
 effects out (say this, play that cue, save this checkpoint). It never reads
 a clock, so a whole game of many nights is tested in milliseconds.

@@ -2,7 +2,7 @@
 
 A role's team, how many copies exist, its printed wake number and its
 default action time live here and nowhere else. What the narrator says when
-a role wakes lives with the night order in wolfbox.night. Names and
+a role wakes lives with the night order in wolfbox.onenight.night. Names and
 summaries are English, marked with `N_()`; `role_name()` gives a name in the
 box's language.
 """
@@ -13,8 +13,8 @@ import difflib
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import UserError
-from .i18n import N_, _
+from ..errors import UserError
+from ..i18n import N_, _
 
 
 class Team(StrEnum):

@@ -15,11 +15,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from . import lines, menu, pages
-from .buttons import GAME_BUTTONS, Button, Hold, Release
-from .config import Config
-from .deck import players_for
-from .effects import (
+from .. import menu, pages
+from ..buttons import GAME_BUTTONS, Button, Hold, Release
+from ..config import Config
+from ..effects import (
     Ambience,
     ChangeSetting,
     Cue,
@@ -33,18 +32,20 @@ from .effects import (
     StopSpeech,
     Warm,
 )
+from ..events import Event, SpeechDone
+from ..games import MODE_KEY, game_name, next_game, setup_holds_note
+from ..i18n import LANGUAGE_KEY, _, ngettext
+from ..pages import PER_WORD
+from ..settings_screen import SettingsScreen
+from ..timer import Countdown, clock_text
+from ..view import Phase, View
+from . import lines
+from .deck import players_for
 from .entry import Entry, spoken_verdict, verdict_lines
-from .events import Event, SpeechDone
-from .games import MODE_KEY, game_name, next_game, setup_holds_note
-from .i18n import LANGUAGE_KEY, _, ngettext
 from .night import NightOptions, Step, night_script, setup_notes, step_title
-from .pages import PER_WORD
 from .picker import Picker
 from .presets import describe
 from .referee import Verdict
-from .settings_screen import SettingsScreen
-from .timer import Countdown, clock_text
-from .view import Phase, View
 
 ONE_NIGHT = "one_night"               # this mode's name, in settings (wolfbox.games)
 

@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .i18n import N_, _, sentences
+from ..i18n import N_, _, sentences
 from .presets import MAX_PLAYERS, PRESETS
 from .roles import ROLES, WEREWOLF_CARDS, Box, role_name
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .i18n import _
+from ..i18n import _
 from .referee import ARTIFACTS, PI_BECOMES, Game, Player, Verdict, judge
 from .roles import WEREWOLVES, role_name
 

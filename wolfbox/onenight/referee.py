@@ -36,12 +36,12 @@ from typing import Any
 
 import msgspec
 
+from ..errors import UserError
+from ..i18n import N_, _, ngettext
+from ..jsontext import loads
+from ..schema import Misfit, at, convert
 from .deck import MIN_PLAYERS
-from .errors import UserError
-from .i18n import N_, _, ngettext
-from .jsontext import loads
 from .roles import ROLES, WEREWOLVES, Team, UnknownRole, role, role_name
-from .schema import Misfit, at, convert
 
 # 000 "Artifacts": the six tokens, and the role each of the first three
 # makes its holder ("Claw of the Werewolf: You are now a Werewolf", ...).
@@ -56,7 +56,7 @@ ARTIFACTS: dict[str, str] = {
 }
 ARTIFACT_ROLE = {"claw": "werewolf", "brand": "villager", "cudgel": "tanner"}
 
-# Who is a werewolf by card: wolfbox.roles.WEREWOLVES (000: "Werewolf" includes
+# Who is a werewolf by card: wolfbox.onenight.roles.WEREWOLVES (000: "Werewolf" includes
 # the Alpha Wolf, Mystic Wolf and Dream Wolf; the Minion is on their team, 001
 # "狼人组(狼人、爪牙和变成的狼人)", but is not a werewolf).
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from .config import Config
+from ..config import Config
+from ..i18n import _
 from .deck import players_for
 from .flow import RoundSettings
-from .i18n import _
 from .lines import reveal_rules
 from .night import morning_notes, setup_text
 from .presets import MAX_PLAYERS, PRESETS, describe

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from .errors import UserError
-from .i18n import _, ngettext
+from ..errors import UserError
+from ..i18n import _, ngettext
 from .roles import ROLES, WEREWOLF_CARDS, Team, UnknownRole, role, role_name
 
 CENTER_CARDS = 3

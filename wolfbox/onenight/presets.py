@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..i18n import N_, _, copies, listed
 from .deck import DeckError, check_deck, extra_cards
-from .i18n import N_, _, copies, listed
 from .roles import ROLES, Team, role_name
 
 MAX_PLAYERS = 10          # the picker's upper end; the rules allow more with a helper

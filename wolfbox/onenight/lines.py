@@ -9,7 +9,7 @@ passes it through `_()` first.
 
 from __future__ import annotations
 
-from .i18n import N_, _, listed, ngettext
+from ..i18n import N_, _, listed, ngettext
 from .roles import WEREWOLVES, role_name
 
 COUNTDOWN = (N_("Three."), N_("Two."), N_("One."), N_("Vote!"))

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..i18n import N_, _
 from .deck import MIN_PLAYERS, players_for
-from .i18n import N_, _
 from .presets import MAX_PLAYERS, RANDOM, mixed_title, presets_for, random_deck
 
 YOURS = "yours"

@@ -1,0 +1,70 @@
+"""The layer contracts hold by the tools, not by convention (issue 21): a
+scratch copy of the package with one violation planted fails import-linter
+as `make lint` runs it, naming the contract; the same copy without it
+passes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+
+pytestmark = pytest.mark.skipif(not LINT_IMPORTS.exists(), reason="import-linter not installed")
+
+
+def package_copy(tmp_path: Path) -> Path:
+    """The package as it installs (wolfbox.device is device/, ...), copied
+    so a planted file never touches the tree."""
+    tree = tmp_path / "typed"
+    shutil.copytree(ROOT / "wolfbox", tree / "wolfbox",
+                    ignore=shutil.ignore_patterns("__pycache__", "locale", "fonts"))
+    for adapter in ("device", "audio", "hardware"):
+        shutil.copytree(ROOT / adapter, tree / "wolfbox" / adapter,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return tree
+
+
+def lint_imports(tree: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{ROOT / 'lint'}"}
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache", str(ROOT / ".importlinter")],
+                          cwd=tree, env=env, capture_output=True, text=True, timeout=300)
+
+
+def plant(tree: Path, path: str, text: str, append: bool = False) -> None:
+    target = tree / "wolfbox" / path
+    before = target.read_text() if append else ""
+    target.write_text(before + text)
+
+
+def test_the_package_as_it_is_keeps_every_contract(tmp_path):
+    result = lint_imports(package_copy(tmp_path))
+    assert result.returncode == 0, result.stdout[-2000:]
+
+
+@pytest.mark.parametrize("path, text, append, contract", [
+    # A new module nobody listed anywhere is in the core from its first line.
+    ("newthing.py", "import pygame\nimport threading\n", False,
+     "The core imports no adapter and nothing that touches the world BROKEN"),
+    # A clock read inside a game.
+    ("darkarts/game.py", "\nimport time\n\n\ndef _now() -> float:\n    return time.monotonic()\n",
+     True, "The core imports no adapter and nothing that touches the world BROKEN"),
+    # One game reaching into another's rules.
+    ("newd3/rules.py", "\nfrom ..onenight import roles as _one_night_roles\n", True,
+     "The three games know nothing of each other BROKEN"),
+    # The core reaching for an adapter.
+    ("games.py", "\nfrom .device import app as _app\n", True,
+     "The core imports no adapter and nothing that touches the world BROKEN"),
+])
+def test_a_planted_violation_breaks_its_contract(tmp_path, path, text, append, contract):
+    tree = package_copy(tmp_path)
+    plant(tree, path, text, append)
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert contract in result.stdout, result.stdout[-2000:]
