@@ -21,7 +21,6 @@ import pygame
 import pytest
 
 from wolfbox import pages
-from wolfbox.onenight import lines
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.config import Config
 from wolfbox.darkarts.game import Game as MayorGame
@@ -30,6 +29,7 @@ from wolfbox.device.render import CJK_FONTS, FONT_DIR, Painter, render_view
 from wolfbox.device.screenshots import SPECIAL_DECK, _Drive, notices, round_views
 from wolfbox.i18n import _, speaking
 from wolfbox.newd3.game import Game as TimedGame
+from wolfbox.onenight import lines
 from wolfbox.onenight.night import NightOptions, all_lines, setup_notes
 from wolfbox.onenight.presets import PRESETS, describe
 from wolfbox.onenight.roles import ROLES

@@ -6,7 +6,6 @@ import pytest
 from conftest import make_flow
 
 from wolfbox import pages
-from wolfbox.onenight import lines
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.effects import (
     Cue,
@@ -18,6 +17,7 @@ from wolfbox.effects import (
     StopSpeech,
     Warm,
 )
+from wolfbox.onenight import lines
 from wolfbox.onenight.flow import Flow, SpeechDone
 from wolfbox.onenight.night import CLOSE_EYES, WAKE_UP_ID
 from wolfbox.view import Phase
