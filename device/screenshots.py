@@ -163,7 +163,7 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
         d.tap(Button.START, Button.START)
 
     def said() -> None:
-        d.run(lambda: game._line is None)
+        d.run(lambda: game.speech.line is None)
 
     yield "c-mayor-setup", d.view(), ""
     d.tap(Button.START)
@@ -188,7 +188,7 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     yield "c-mayor-dawn-said", d.view(), ""
     said()
     d.tap(Button.START, Button.START)                        # no more deaths; OK
-    d.run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
+    d.run(lambda: game.stage is Stage.DISCUSSION and game.speech.line is None)
     yield "c-mayor-discussion", d.view(), ""
     d.tap(Button.VOTE)
     to_seat(1)
@@ -220,7 +220,7 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     d.tap(Button.VOTE)
     role("hunter")
     d.tap(Button.START, Button.START)                        # no more deaths: the Hunter shoots
-    d.run(lambda: game._line is None)
+    d.run(lambda: game.speech.line is None)
     to_seat(8)
     yield "c-mayor-shot", d.view(), ""
     d.tap(Button.VOTE, Button.START)                         # shot; OK
@@ -277,7 +277,8 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
     seat = {role: s for s, role in enumerate(game.seats, 1)}
     wolf, alchemist, seer, guard = (seat[r] for r in ("wolf", "alchemist", "seer", "guard"))
     sheep = [s for s, role in enumerate(game.seats, 1) if role == "sheep"]
-    d.run(lambda: game.stage is Stage.DEAL and game._line is not None and game.turn_index == 0)
+    d.run(lambda: game.stage is Stage.DEAL and game.speech.line is not None
+          and game.turn_index == 0)
     yield "d-timed-deal-dark", d.view(), ""
     window("card", 1)
     d.wait(2.3)
@@ -287,7 +288,8 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
     yield "d-timed-deal-card", d.view(), ""
     d.run(lambda: game.stage is Stage.TALLY)
     d.tap(Button.START, Button.START)                        # a tie; night 1
-    d.run(lambda: game._line is not None and game.turn_index == 0 and game.stage is Stage.NIGHT)
+    d.run(lambda: game.speech.line is not None and game.turn_index == 0
+          and game.stage is Stage.NIGHT)
     yield "d-timed-night-dark", d.view(), ""
     window("wolves")
     d.wait(11.2)
@@ -312,7 +314,7 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
     d.run(lambda: game.stage is Stage.DAWN and game.killed is not None
         and game.caption == said.was(game.killed, game.seats[game.killed - 1]))
     yield "d-timed-dawn", d.view(), ""
-    d.run(lambda: game.stage is Stage.DISCUSSION and game._line is None)
+    d.run(lambda: game.stage is Stage.DISCUSSION and game.speech.line is None)
     yield "d-timed-discussion", d.view(), ""
     d.tap(Button.NEXT)
     yield "d-timed-tracker", d.view(), ""
@@ -346,7 +348,7 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
     d.run(lambda: game.stage is Stage.TALLY)
     to_seat(wolf)
     d.tap(*[Button.VOTE] * 5, Button.START, Button.START)
-    d.run(lambda: game.stage is Stage.END and game._line is None)
+    d.run(lambda: game.stage is Stage.END and game.speech.line is None)
     yield "d-timed-end", d.view(), ""
     del guard
 

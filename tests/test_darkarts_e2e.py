@@ -126,7 +126,7 @@ def confirm(pilot: Pilot, question: str) -> None:
 
 def said_out(pilot: Pilot) -> None:
     """Let every queued line be said (the Mayor waits for the box to finish)."""
-    pilot.until(lambda: pilot.box.flow.active._line is None, limit=60)
+    pilot.until(lambda: pilot.box.flow.active.speech.line is None, limit=60)
 
 
 def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):

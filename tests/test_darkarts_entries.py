@@ -181,7 +181,7 @@ def test_an_undo_at_night_goes_back_to_the_day_and_a_restart_resumes_there():
     t.press(START)
     t.card("werewolf")
     t.run_until(lambda game: game.step_index == 1)
-    assert g.stage is Stage.NIGHT and g.night == 2 and g._line is not None
+    assert g.stage is Stage.NIGHT and g.night == 2 and g.speech.line is not None
     assert checkpoints(t.effects)[-1]["stage"] == "night"
     out = t.press(UNDO)
     assert out[0] == StopSpeech() and Ambience(False) in out

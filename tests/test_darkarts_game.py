@@ -62,7 +62,7 @@ class Table:
 
     def settle(self) -> list:
         """Let every queued line be said."""
-        return self.run_until(lambda g: g._line is None and g.timer is None)
+        return self.run_until(lambda g: g.speech.line is None and g.timer is None)
 
     def stage_is(self, stage: Stage):
         return self.run_until(lambda g: g.stage is stage)
@@ -606,7 +606,7 @@ def test_a_line_about_one_seat_is_not_shown_over_the_next_seats_card():
     t.card("seer")                              # seat 5's card opens at once
     assert g.stage is Stage.ROLE and g.dying == 5
     # Still said: lines about seat 3 ("The Hunter shot seat 3.", "The card: Seer.").
-    assert g._line is not None and "Lover" not in g.caption
+    assert g.speech.line is not None and "Lover" not in g.caption
     assert g.view(t.now).caption == ""
     t.run_until(lambda game: game.caption == "The card: Seer.")
     assert g.view(t.now).caption == ""

@@ -270,7 +270,7 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     assert [t for _at, t in night_1[1:calls]] == [t for _at, t in night_2[1:calls]]
 
     # Day 3: the dead Alchemist leaves three setups; 3 votes of 4: nobody out.
-    said_out = lambda: pilot.until(lambda: game(pilot)._line is None, limit=30)  # noqa: E731
+    said_out = lambda: pilot.until(lambda: game(pilot).speech.line is None, limit=30)  # noqa: E731
     said_out()
     assert pilot.view.details == ("Possible setups: A1 A2 A3",)
     assert [(s.seat, s.role) for s in pilot.view.seats if not s.alive] == sorted(
@@ -300,7 +300,7 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     # Day 4: the Wolf is out with 4 of 6: the Town wins.
     enter_votes(pilot, wolf, 4)
     pilot.press(Button.START)
-    pilot.until(lambda: game(pilot).stage is Stage.END and game(pilot)._line is None,
+    pilot.until(lambda: game(pilot).stage is Stage.END and game(pilot).speech.line is None,
                 limit=30)
     assert heard(pilot)[-4:] == [f"Seat {wolf} is out, with 4 votes.",
                                  f"Seat {wolf} was the Wolf, on the Wolves' side.",
@@ -322,7 +322,7 @@ def test_eight_nights_without_a_death_are_a_draw(pilot):
         to_tally(pilot, limit=1500)
         pilot.press(Button.START)                       # a tie
         pilot.press(Button.START)                       # OK: the night
-    pilot.until(lambda: game(pilot).stage is Stage.END and game(pilot)._line is None,
+    pilot.until(lambda: game(pilot).stage is Stage.END and game(pilot).speech.line is None,
                 limit=900, step=1.0)
     assert game(pilot).night == MAX_NIGHTS and not game(pilot).dead
     assert heard(pilot)[-1] == "Eight nights have passed and nobody has won. The game is a draw."

@@ -14,6 +14,7 @@ import pytest
 
 from wolfbox.buttons import Button, Classifier, Hold, Release, Tap
 from wolfbox.effects import Checkpoint, Effect, Say
+from wolfbox.events import SpeechDone
 from wolfbox.i18n import _ as tr
 from wolfbox.newd3 import rules, said
 from wolfbox.newd3.game import KILL_STEPS, SAVE_VERSION, Game, Stage
@@ -1597,3 +1598,24 @@ def test_every_word_of_the_timed_game_goes_through_the_translation_function():
     bad = sorted(t for t in seen if t and any(c.isalpha() for c in outside_brackets(t))
                  and t not in ("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"))
     assert bad == []
+
+
+def test_a_line_heard_out_while_paused_holds_its_gap_until_the_game_resumes():
+    """Issue 21: the three games share one speech queue (wolfbox.engine). The
+    timed game's gap after a line ran on through a pause, so a line heard
+    out while paused let the next one come the moment the game resumed."""
+    table = resumed("discussion", A1, night=2)
+    says = [e for e in table.effects if isinstance(e, Say)]
+    assert says and table.g.speech.speaking == says[-1].token, "the day opens with a line"
+    table.tap(Button.START)                                # pause
+    assert table.g.paused
+    table.press(SpeechDone(says[-1].token))                # the line is heard out
+    heard = len(table.said)
+    assert table.g.next_change(table.now) is None          # nothing runs while paused
+    table.now += 120
+    table._record(table.g.tick(table.now))
+    table.tap(Button.START)                                # resume
+    resumed_at, gap = table.now, table.g.options.line_gap
+    assert not table.g.paused and len(table.said) == heard
+    line = table.g.speech.line                             # the gap, held through the pause
+    assert line is not None and line.deadline == pytest.approx(resumed_at + gap)

@@ -47,11 +47,11 @@ from ..effects import (
     PauseAudio,
     PlayCue,
     ResumeAudio,
-    Say,
     Shutdown,
     StopSpeech,
     Warm,
 )
+from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
 from ..i18n import _, copies, listed, ngettext
@@ -125,7 +125,7 @@ NO_ROLE, NO_SEAT = -1, 0
 # What an undo leaves as it is: the options, and what belongs to the moment
 # (speech, timers, the pause, the open book, messages on the screen).
 _NOT_UNDONE = frozenset({"options", "paused", "reading", "alert", "caption", "timer", "page",
-                         "_queue", "_line", "_speaking", "_tokens", "_said_for",
+                         "speech",
                          "_end_armed", "_resume_to", "_undo"})
 
 
@@ -208,14 +208,9 @@ class Game:
     adjust: int = 0
     adjusting: bool = False
     page: int = 0
-    # speech
     # Lines to say, each with what the screen was about when it was asked for.
-    _queue: list[tuple[str, tuple[object, ...]]] = field(default_factory=list)
-    _line: Countdown | None = None
-    _speaking: int | None = None
-    _tokens: int = 0
+    speech: Speech[tuple[object, ...]] = field(default_factory=Speech)
     _checkpoint: dict[str, Any] | None = None
-    _said_for: tuple[object, ...] = ()          # what the line being said is about
     _end_armed: bool = False                    # BACK held once: hold again to end the game
     _resume_to: Stage | None = None
     # The game before each entry, the last last: what a hold of VOTE goes back to.
@@ -225,13 +220,7 @@ class Game:
     def handle(self, event: Event, now: float) -> list[DarkEffect]:
         effects = self.tick(now)
         if isinstance(event, SpeechDone):
-            if event.token == self._speaking and self._line is not None:
-                self._speaking = None
-                gap = Countdown.start(now, self.options.line_gap)
-                if self.paused:
-                    gap.pause(now)
-                if gap.remaining(now) < self._line.remaining(now):
-                    self._line = gap
+            if self.speech.heard(event.token, now, self.options.line_gap, self.paused):
                 effects += self.tick(now)
             return effects
         if isinstance(event, Release):         # a hold was its own action
@@ -253,7 +242,7 @@ class Game:
         for _pass in range(1000):
             if self.paused:
                 break
-            due = [(t.deadline, i) for i, t in enumerate((self._line, self.timer))
+            due = [(t.deadline, i) for i, t in enumerate((self.speech.line, self.timer))
                    if t is not None and t.deadline is not None and t.expired(now)]
             if not due:
                 break
@@ -262,7 +251,7 @@ class Game:
             # The next stage starts when this one was due, not when we noticed.
             at = min(now, at)
             if which == 0:
-                self._line = None
+                self.speech.line = None
                 effects += self._next_line(at)
             else:
                 self.timer = None
@@ -273,7 +262,7 @@ class Game:
         """The next monotonic time at which the game or its screen can change."""
         if self.paused:
             return None
-        times = [t.deadline for t in (self._line, self.timer) if t is not None]
+        times = [t.deadline for t in (self.speech.line, self.timer) if t is not None]
         if self.timer is not None:
             times.append(self.timer.next_change(now))
         return min((t for t in times if t is not None), default=None)
@@ -445,7 +434,8 @@ class Game:
         effects: list[DarkEffect] = [Ambience(False)] if night else []
         self.stage, self.cursor, self.paused, self.timer = Stage.SETUP, 0, False, None
         self.reading, self._end_armed = False, False
-        self._queue, self._line, self._speaking, self.caption = [], None, None, ""
+        self.speech.silence()
+        self.caption = ""
         self._undo = []
         return effects + [self._setup_checkpoint()]
 
@@ -602,10 +592,10 @@ class Game:
         saying stops; the checkpoint of that moment is handed out again, so
         a power cut after an undo resumes without the undone entry."""
         was_night = self.stage in _NIGHT_STAGES
-        effects: list[DarkEffect] = [StopSpeech()] if self._line is not None else []
+        effects: list[DarkEffect] = [StopSpeech()] if self.speech.silence() else []
         for name, value in self._undo.pop().items():
             setattr(self, name, value)
-        self._queue, self._line, self._speaking, self.caption = [], None, None, ""
+        self.caption = ""
         self.timer, self.page = None, 0
         self.alert = _("The last entry is undone.")
         if was_night != (self.stage in _NIGHT_STAGES):
@@ -743,10 +733,7 @@ class Game:
         return self._say_now(now, said.raise_hands(self.accused))
 
     def _start_count(self, now: float) -> list[DarkEffect]:
-        effects: list[DarkEffect] = []
-        if self._line is not None:
-            effects.append(StopSpeech())
-        self._queue, self._line, self._speaking = [], None, None
+        effects: list[DarkEffect] = [StopSpeech()] if self.speech.silence() else []
         self.timer = None
         self.stage = Stage.COUNT
         return effects + [PlayCue(Cue.VOTE)]
@@ -820,14 +807,14 @@ class Game:
     # ======================================================= pause, timers
     def _pause(self, now: float) -> list[DarkEffect]:
         self.paused = True
-        for t in (self.timer, self._line):
+        for t in (self.timer, self.speech.line):
             if t is not None:
                 t.pause(now)
         return [PauseAudio()]
 
     def _resume(self, now: float) -> list[DarkEffect]:
         self.paused = False
-        for t in (self.timer, self._line):
+        for t in (self.timer, self.speech.line):
             if t is not None:
                 t.resume(now)
         return [ResumeAudio()]
@@ -847,29 +834,21 @@ class Game:
     # =============================================================== speech
     def _speak(self, now: float, text: str) -> list[DarkEffect]:
         """Say `text` after the lines already queued."""
-        self._queue.append((text, self._subject()))
-        if self._line is None:
+        if self.speech.add(text, self._subject()):
             return self._next_line(now)
         return []
 
     def _say_now(self, now: float, text: str) -> list[DarkEffect]:
         """Say `text` at once, dropping what was queued: the stage waits for it."""
-        self._queue = [(text, self._subject())]
-        self._line = None
+        self.speech.replace(text, self._subject())
         return self._next_line(now)
 
     def _next_line(self, now: float) -> list[DarkEffect]:
-        if not self._queue:
-            self._speaking = None
+        say = self.speech.next(now, self.options.per_word, self.paused)
+        if say is None:
             return self._line_finished(now)
-        text, self._said_for = self._queue.pop(0)
-        self._tokens += 1
-        self._speaking = self._tokens
-        self.caption = text
-        self._line = Countdown.start(now, pages.caption_seconds(text, self.options.per_word))
-        if self.paused:
-            self._line.pause(now)
-        return [Say(text, self._tokens)]
+        self.caption = say.text
+        return [say]
 
     def _line_finished(self, now: float) -> list[DarkEffect]:
         """Every queued line has been said."""
@@ -1022,8 +1001,8 @@ class Game:
         if ring:
             # Only a line about this screen: "The card: Villager." of the last
             # death is not shown over the next seat's card.
-            speaking = self._line is not None and self.caption != self.alert \
-                and self._said_for == self._subject()
+            speaking = self.speech.line is not None and self.caption != self.alert \
+                and self.speech.about == self._subject()
             caption = self.caption if speaking else ""
         elif PHASE_OF[self.stage] is Phase.REFEREE or self.stage is Stage.END:
             caption = ""
@@ -1255,7 +1234,7 @@ class Game:
             assert self.ring.alive(self.cursor), "a dead seat shot"
         if self.stage in (Stage.DAWN, Stage.ACCUSE) and living:
             assert self.ring.alive(self.cursor)
-        assert self.paused is False or self.timer is not None or self._line is not None
+        assert self.paused is False or self.timer is not None or self.speech.line is not None
 
 
 

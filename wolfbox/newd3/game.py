@@ -43,11 +43,11 @@ from ..effects import (
     PauseAudio,
     PlayCue,
     ResumeAudio,
-    Say,
     Shutdown,
     StopSpeech,
     Warm,
 )
+from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
 from ..i18n import N_, _, ngettext, sentences
@@ -178,11 +178,7 @@ class Game:
     page: int = 0
     # the box's settings screen (shared by its games), open over the setup
     settings: SettingsScreen = field(default_factory=SettingsScreen, compare=False, repr=False)
-    # speech
-    _queue: list[str] = field(default_factory=list)
-    _line: Countdown | None = None
-    _speaking: int | None = None
-    _tokens: int = 0
+    speech: Speech[None] = field(default_factory=Speech)
     _checkpoint: dict[str, Any] | None = None
     _end_armed: bool = False
     _resume_to: Stage | None = None
@@ -192,11 +188,7 @@ class Game:
     def handle(self, event: Tap | Hold | Release | SpeechDone, now: float) -> list[Effect]:
         effects = self.tick(now)
         if isinstance(event, SpeechDone):
-            if event.token == self._speaking and self._line is not None:
-                self._speaking = None
-                gap = Countdown.start(now, self.options.line_gap)
-                if gap.remaining(now) < self._line.remaining(now):
-                    self._line = gap
+            if self.speech.heard(event.token, now, self.options.line_gap, self.paused):
                 effects += self.tick(now)
             return effects
         if isinstance(event, Release):
@@ -232,7 +224,7 @@ class Game:
                 self.showing, self._hide = False, None
             if self.paused:
                 break
-            due = [(t.deadline, i) for i, t in enumerate((self._line, self.timer))
+            due = [(t.deadline, i) for i, t in enumerate((self.speech.line, self.timer))
                    if t is not None and t.deadline is not None and t.expired(now)]
             if not due:
                 break
@@ -240,7 +232,7 @@ class Game:
             assert at is not None
             at = min(now, at)       # the next stage starts when this one was due
             if which == 0:
-                self._line = None
+                self.speech.line = None
                 effects += self._next_line(at)
             else:
                 self.timer = None
@@ -250,7 +242,7 @@ class Game:
     def next_change(self, now: float) -> float | None:
         if self.paused:
             return None
-        times = [t.deadline for t in (self._line, self.timer) if t is not None]
+        times = [t.deadline for t in (self.speech.line, self.timer) if t is not None]
         if self.timer is not None:
             times.append(self.timer.next_change(now))
         if self.showing and self._released and self._hide is not None:
@@ -381,7 +373,8 @@ class Game:
         effects: list[Effect] = [Ambience(False)] if dark else []
         self.stage, self.item, self.paused, self.timer = Stage.SETUP, 0, False, None
         self.reading, self._end_armed, self.showing = False, False, False
-        self._queue, self._line, self._speaking, self.caption = [], None, None, ""
+        self.speech.silence()
+        self.caption = ""
         self._checkpoint = None
         return effects + [Checkpoint(MODE, {})]
 
@@ -402,7 +395,8 @@ class Game:
         self.stage, self.page, self.winner, self.ended_early = Stage.END, 0, None, True
         self.paused, self.reading, self.timer, self.showing = False, False, None, False
         self._end_armed, self.alert = False, ""
-        self._queue, self._line, self._speaking, self.caption = [], None, None, ""
+        self.speech.silence()
+        self.caption = ""
         self._checkpoint = None
         effects: list[Effect] = [Ambience(False)] if dark else []
         return effects + [Checkpoint(MODE, {})]
@@ -773,14 +767,14 @@ class Game:
     # ======================================================= pause, timers
     def _pause(self, now: float) -> list[Effect]:
         self.paused = True
-        for t in (self.timer, self._line):
+        for t in (self.timer, self.speech.line):
             if t is not None:
                 t.pause(now)
         return [PauseAudio()]
 
     def _resume(self, now: float) -> list[Effect]:
         self.paused = False
-        for t in (self.timer, self._line):
+        for t in (self.timer, self.speech.line):
             if t is not None:
                 t.resume(now)
         return [ResumeAudio()]
@@ -805,28 +799,21 @@ class Game:
     # =============================================================== speech
     def _speak(self, now: float, text: str) -> list[Effect]:
         """Say `text` after the lines already queued."""
-        self._queue.append(text)
-        if self._line is None:
+        if self.speech.add(text):
             return self._next_line(now)
         return []
 
     def _say_now(self, now: float, text: str) -> list[Effect]:
         """Say `text` at once, dropping what was queued."""
-        self._queue, self._line = [text], None
+        self.speech.replace(text)
         return self._next_line(now)
 
     def _next_line(self, now: float) -> list[Effect]:
-        if not self._queue:
-            self._speaking = None
+        say = self.speech.next(now, self.options.per_word, self.paused)
+        if say is None:
             return self._line_finished(now)
-        text = self._queue.pop(0)
-        self._tokens += 1
-        self._speaking = self._tokens
-        self.caption = text
-        self._line = Countdown.start(now, pages.caption_seconds(text, self.options.per_word))
-        if self.paused:
-            self._line.pause(now)
-        return [Say(text, self._tokens)]
+        self.caption = say.text
+        return [say]
 
     def _line_finished(self, now: float) -> list[Effect]:
         """Every queued line has been said: a stage waiting on them goes on."""
