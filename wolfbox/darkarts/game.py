@@ -44,13 +44,12 @@ from ..effects import (
     Checkpoint,
     Cue,
     Effect,
-    PauseAudio,
     PlayCue,
-    ResumeAudio,
     Shutdown,
     StopSpeech,
     Warm,
 )
+from ..engine import pacing
 from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
@@ -238,34 +237,11 @@ class Game:
 
     def tick(self, now: float) -> list[DarkEffect]:
         """Move on past every deadline that has passed by `now`, in order."""
-        effects: list[DarkEffect] = []
-        for _pass in range(1000):
-            if self.paused:
-                break
-            due = [(t.deadline, i) for i, t in enumerate((self.speech.line, self.timer))
-                   if t is not None and t.deadline is not None and t.expired(now)]
-            if not due:
-                break
-            at, which = min(due)
-            assert at is not None
-            # The next stage starts when this one was due, not when we noticed.
-            at = min(now, at)
-            if which == 0:
-                self.speech.line = None
-                effects += self._next_line(at)
-            else:
-                self.timer = None
-                effects += self._time_up(at)
-        return effects
+        return pacing.run_due(self, now)
 
     def next_change(self, now: float) -> float | None:
         """The next monotonic time at which the game or its screen can change."""
-        if self.paused:
-            return None
-        times = [t.deadline for t in (self.speech.line, self.timer) if t is not None]
-        if self.timer is not None:
-            times.append(self.timer.next_change(now))
-        return min((t for t in times if t is not None), default=None)
+        return pacing.next_deadline(self, now)
 
     # ====================================================== what buttons do
     def _taps(self) -> dict[Button, _Action]:
@@ -806,18 +782,10 @@ class Game:
 
     # ======================================================= pause, timers
     def _pause(self, now: float) -> list[DarkEffect]:
-        self.paused = True
-        for t in (self.timer, self.speech.line):
-            if t is not None:
-                t.pause(now)
-        return [PauseAudio()]
+        return pacing.pause(self, now)
 
     def _resume(self, now: float) -> list[DarkEffect]:
-        self.paused = False
-        for t in (self.timer, self.speech.line):
-            if t is not None:
-                t.resume(now)
-        return [ResumeAudio()]
+        return pacing.resume(self, now)
 
     def _time_up(self, now: float) -> list[DarkEffect]:
         """The stage's countdown ran out."""

@@ -40,13 +40,12 @@ from ..effects import (
     Checkpoint,
     Cue,
     Effect,
-    PauseAudio,
     PlayCue,
-    ResumeAudio,
     Shutdown,
     StopSpeech,
     Warm,
 )
+from ..engine import pacing
 from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
@@ -217,36 +216,18 @@ class Game:
 
     def tick(self, now: float) -> list[Effect]:
         """Move on past every deadline that has passed by `now`, in order."""
-        effects: list[Effect] = []
-        for _pass in range(1000):
+        def hide_card() -> None:
             if self.showing and self._released and self._hide is not None \
                     and self._hide.expired(now):
                 self.showing, self._hide = False, None
-            if self.paused:
-                break
-            due = [(t.deadline, i) for i, t in enumerate((self.speech.line, self.timer))
-                   if t is not None and t.deadline is not None and t.expired(now)]
-            if not due:
-                break
-            at, which = min(due)
-            assert at is not None
-            at = min(now, at)       # the next stage starts when this one was due
-            if which == 0:
-                self.speech.line = None
-                effects += self._next_line(at)
-            else:
-                self.timer = None
-                effects += self._time_up(at)
-        return effects + self._warnings(now)
+        return pacing.run_due(self, now, hide_card) + self._warnings(now)
 
     def next_change(self, now: float) -> float | None:
         if self.paused:
             return None
-        times = [t.deadline for t in (self.speech.line, self.timer) if t is not None]
-        if self.timer is not None:
-            times.append(self.timer.next_change(now))
+        times = [pacing.next_deadline(self, now)]
         if self.showing and self._released and self._hide is not None:
-            times.append(self._hide.deadline)
+            times.append(self._hide.deadline)          # a card's time on the screen
         return min((t for t in times if t is not None), default=None)
 
     # ====================================================== what buttons do
@@ -766,18 +747,10 @@ class Game:
 
     # ======================================================= pause, timers
     def _pause(self, now: float) -> list[Effect]:
-        self.paused = True
-        for t in (self.timer, self.speech.line):
-            if t is not None:
-                t.pause(now)
-        return [PauseAudio()]
+        return pacing.pause(self, now)
 
     def _resume(self, now: float) -> list[Effect]:
-        self.paused = False
-        for t in (self.timer, self.speech.line):
-            if t is not None:
-                t.resume(now)
-        return [ResumeAudio()]
+        return pacing.resume(self, now)
 
     def _time_up(self, now: float) -> list[Effect]:
         match self.stage:

@@ -1,0 +1,88 @@
+"""A game's clocks: the line being said and the stage's countdown, moved on
+in the order they fall due, and paused and resumed together.
+
+Every game with a `Speech` and one stage `timer` runs its deadlines here,
+so a pause means the same thing in each of them, and a late wake-up never
+moves a stage: the next one starts when the last was due, not when the
+loop noticed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..effects import Effect, PauseAudio, ResumeAudio
+from ..timer import Countdown
+from .speech import Speech
+
+# More deadlines than any game has in one wake-up: a bound, so a mistake
+# that keeps a deadline in the past cannot spin the loop for ever.
+PASSES = 1000
+
+
+class Paced(Protocol):
+    """What a game offers its clocks: the two it runs and what each does
+    when it runs out."""
+    paused: bool
+    timer: Countdown | None
+
+    @property
+    def speech(self) -> Speech[Any]: ...
+
+    def _next_line(self, now: float) -> list[Effect]: ...
+
+    def _time_up(self, now: float) -> list[Effect]: ...
+
+
+def run_due(game: Paced, now: float,
+            first: Callable[[], None] = lambda: None) -> list[Effect]:
+    """Move on past every deadline that has passed by `now`, in order.
+    `first` runs before each step, paused or not (the timed game hides a
+    card whose time is up, whatever step showed it)."""
+    effects: list[Effect] = []
+    for _pass in range(PASSES):
+        first()
+        if game.paused:
+            break
+        due = [(t.deadline, i) for i, t in enumerate((game.speech.line, game.timer))
+               if t is not None and t.deadline is not None and t.expired(now)]
+        if not due:
+            break
+        at, which = min(due)
+        assert at is not None
+        at = min(now, at)               # the next stage starts when this one was due
+        if which == 0:
+            game.speech.line = None
+            effects += game._next_line(at)
+        else:
+            game.timer = None
+            effects += game._time_up(at)
+    return effects
+
+
+def next_deadline(game: Paced, now: float) -> float | None:
+    """The next time the game or its screen can change (None while paused)."""
+    if game.paused:
+        return None
+    times = [t.deadline for t in (game.speech.line, game.timer) if t is not None]
+    if game.timer is not None:
+        times.append(game.timer.next_change(now))
+    return min((t for t in times if t is not None), default=None)
+
+
+def pause(game: Paced, now: float) -> list[Effect]:
+    """Hold both clocks and the sound where they are."""
+    game.paused = True
+    for t in (game.timer, game.speech.line):
+        if t is not None:
+            t.pause(now)
+    return [PauseAudio()]
+
+
+def resume(game: Paced, now: float) -> list[Effect]:
+    game.paused = False
+    for t in (game.timer, game.speech.line):
+        if t is not None:
+            t.resume(now)
+    return [ResumeAudio()]
