@@ -20,6 +20,7 @@ from . import menu
 from .buttons import Button
 from .config import Config
 from .effects import ChangeSetting, Cue, Effect, PlayCue
+from .engine.actions import Action
 from .games import MODE_KEY
 from .i18n import LANGUAGE_KEY, _, use_language
 from .view import View
@@ -27,12 +28,6 @@ from .view import View
 Run = Callable[[float], list[Effect]]
 ANY = ""        # what `changed` is told after a reset: any key may have changed
 
-
-@dataclass(frozen=True)
-class Action:
-    """What a button does on the settings screen, and its label."""
-    label: str
-    run: Run
 
 
 @dataclass

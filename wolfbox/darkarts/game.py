@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from .. import pages
-from ..buttons import GAME_BUTTONS, Button, Hold, Release, Tap
+from ..buttons import Button, Hold, Release, Tap
 from ..effects import (
     Ambience,
     ChangeSetting,
@@ -50,6 +50,7 @@ from ..effects import (
     Warm,
 )
 from ..engine import pacing
+from ..engine.actions import Action, Actions, Legend, SecondHold, chosen
 from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
@@ -125,7 +126,7 @@ NO_ROLE, NO_SEAT = -1, 0
 # (speech, timers, the pause, the open book, messages on the screen).
 _NOT_UNDONE = frozenset({"options", "paused", "reading", "alert", "caption", "timer", "page",
                          "speech",
-                         "_end_armed", "_resume_to", "_undo"})
+                         "_second_hold", "_resume_to", "_undo"})
 
 
 DarkEffect = Effect
@@ -159,12 +160,6 @@ class Screen:
     view: View
     stage: Stage
     seats: tuple[Seat, ...] = ()
-
-
-@dataclass(frozen=True)
-class _Action:
-    label: str
-    run: Callable[[float], list[DarkEffect]]
 
 
 @dataclass
@@ -210,7 +205,7 @@ class Game:
     # Lines to say, each with what the screen was about when it was asked for.
     speech: Speech[tuple[object, ...]] = field(default_factory=Speech)
     _checkpoint: dict[str, Any] | None = None
-    _end_armed: bool = False                    # BACK held once: hold again to end the game
+    _second_hold: SecondHold = field(default_factory=SecondHold)   # BACK held once: ask
     _resume_to: Stage | None = None
     # The game before each entry, the last last: what a hold of VOTE goes back to.
     _undo: list[dict[str, Any]] = field(default_factory=list)
@@ -224,13 +219,11 @@ class Game:
             return effects
         if isinstance(event, Release):         # a hold was its own action
             return effects
-        action = self._holds().get(event.button) if isinstance(event, Hold) else None
-        if action is None:
-            action = self._taps().get(event.button)
+        action = chosen(event, self._taps(), self._holds())
         if action is not None:
             self.alert = ""
             if action.run != self._abandon:
-                self._end_armed = False
+                self._second_hold.disarm()
             effects += action.run(now)
             effects += self.tick(now)
         return effects
@@ -244,123 +237,122 @@ class Game:
         return pacing.next_deadline(self, now)
 
     # ====================================================== what buttons do
-    def _taps(self) -> dict[Button, _Action]:
+    def _taps(self) -> Actions:
         if self.settings.shown_over(MODE):
-            return {b: _Action(a.label, a.run) for b, a in
-                    self.settings.taps(self.settings.close, self.setting_changed).items()}
+            return self.settings.taps(self.settings.close, self.setting_changed)
         if self.reading:
-            taps = {Button.START: _Action(_("Back"), self._close_book)}
+            taps = {Button.START: Action(_("Back"), self._close_book)}
             if len(self._book_pages()) > 1:
-                taps[Button.NEXT] = _Action(_("More"), self._next_page)
+                taps[Button.NEXT] = Action(_("More"), self._next_page)
             return taps
         if self.paused:
-            return {Button.START: _Action(_("Resume"), self._resume)}
-        pause = _Action(_("Pause"), self._pause)
+            return {Button.START: Action(_("Resume"), self._resume)}
+        pause = Action(_("Pause"), self._pause)
         match self.stage:
             case Stage.SETUP:
                 game = self._items()[self.cursor % len(self._items())] == GAME_ITEM
-                return {Button.START: _Action(_("Start"), self._start),
-                        Button.NEXT: _Action(_("Next"), lambda now: self._move(+1)),
-                        Button.VOTE: _Action(_("Next game") if game else _("More"),
+                return {Button.START: Action(_("Start"), self._start),
+                        Button.NEXT: Action(_("Next"), lambda now: self._move(+1)),
+                        Button.VOTE: Action(_("Next game") if game else _("More"),
                                              lambda now: self._change(+1)),
-                        Button.BACK: _Action(_("Previous game") if game else _("Fewer"),
+                        Button.BACK: Action(_("Previous game") if game else _("Fewer"),
                                              lambda now: self._change(-1))}
             case Stage.RESUME:
-                return {Button.START: _Action(_("Resume"), self._resume_saved),
-                        Button.BACK: _Action(_("New game"), self._to_setup)}
+                return {Button.START: Action(_("Resume"), self._resume_saved),
+                        Button.BACK: Action(_("New game"), self._to_setup)}
             case Stage.NIGHT:
                 # No skipping: a call cut short for a dead role's player
                 # would tell the table who died.
                 return {Button.START: pause}
             case Stage.LOVERS:
                 taps = self._seat_keys()
-                taps[Button.VOTE] = _Action(_("Lover"), self._toggle_lover)
+                taps[Button.VOTE] = Action(_("Lover"), self._toggle_lover)
                 if len(self.picked) == 2:
-                    taps[Button.START] = _Action(_("Done"), self._lovers_done)
+                    taps[Button.START] = Action(_("Done"), self._lovers_done)
                 return taps
             case Stage.DAWN:
                 taps = self._seat_keys() if self._living() else {}
                 if self._living():
-                    taps[Button.VOTE] = _Action(_("Died"), self._night_death)
+                    taps[Button.VOTE] = Action(_("Died"), self._night_death)
                 label = _("No more deaths") if self.dawn_deaths else _("Nobody died")
-                taps[Button.START] = _Action(label, lambda now: self._show_back(_DAWN))
+                taps[Button.START] = Action(label, lambda now: self._show_back(_DAWN))
                 return taps
             case Stage.ROLE:
-                taps = {Button.START: _Action(_("OK"), self._role_chosen),
-                        Button.NEXT: _Action(_("Next role"), lambda now: self._move(+1))}
+                taps = {Button.START: Action(_("OK"), self._role_chosen),
+                        Button.NEXT: Action(_("Next role"), lambda now: self._move(+1))}
                 if self.cause == NIGHT:
-                    taps[Button.BACK] = _Action(_("Other seat"), self._other_seat)
+                    taps[Button.BACK] = Action(_("Other seat"), self._other_seat)
                 else:
-                    taps[Button.BACK] = _Action(_("Previous role"),
+                    taps[Button.BACK] = Action(_("Previous role"),
                                                 lambda now: self._move(-1))
                 return taps
             case Stage.SHOT:
                 taps = self._seat_keys()
-                taps[Button.VOTE] = _Action(_("Shot"), self._shot_chosen)
+                taps[Button.VOTE] = Action(_("Shot"), self._shot_chosen)
                 return taps
             case Stage.CONFIRM:
-                return {Button.START: _Action(_("OK"), self._confirmed),
-                        Button.BACK: _Action(_("Change"), self._change_entry)}
+                return {Button.START: Action(_("OK"), self._confirmed),
+                        Button.BACK: Action(_("Change"), self._change_entry)}
             case Stage.DISCUSSION:
-                taps = {Button.VOTE: _Action(_("Accuse"), self._open_accusation),
-                        Button.NEXT: _Action(_("Book"), self._open_book)}
+                taps = {Button.VOTE: Action(_("Accuse"), self._open_accusation),
+                        Button.NEXT: Action(_("Book"), self._open_book)}
                 if self.timer is not None:
                     taps[Button.START] = pause
                 return taps
             case Stage.ACCUSE:
                 taps = self._seat_keys()
-                taps[Button.VOTE] = _Action(_("Accuse"), self._accuse)
-                taps[Button.START] = _Action(_("Cancel"), self._cancel_accusation)
+                taps[Button.VOTE] = Action(_("Accuse"), self._accuse)
+                taps[Button.START] = Action(_("Cancel"), self._cancel_accusation)
                 return taps
             case Stage.SECOND:
-                return {Button.VOTE: _Action(_("Seconded"), self._seconded),
-                        Button.BACK: _Action(_("No second"), self._no_second)}
+                return {Button.VOTE: Action(_("Seconded"), self._seconded),
+                        Button.BACK: Action(_("No second"), self._no_second)}
             case Stage.DEFENCE:
-                taps = {Button.VOTE: _Action(_("Vote"), self._call_hands)}
+                taps = {Button.VOTE: Action(_("Vote"), self._call_hands)}
                 if self.timer is not None:
                     taps[Button.START] = pause
                 return taps
             case Stage.HANDS:
-                return {Button.NEXT: _Action(_("Count"), self._start_count)}
+                return {Button.NEXT: Action(_("Count"), self._start_count)}
             case Stage.COUNT:
                 what = _("Adjust") if self.adjusting else _("Hand")
-                return {Button.VOTE: _Action(_("{what} +1").format(what=what),
+                return {Button.VOTE: Action(_("{what} +1").format(what=what),
                                              lambda now: self._count(+1)),
-                        Button.BACK: _Action(_("{what} −1").format(what=what),
+                        Button.BACK: Action(_("{what} −1").format(what=what),
                                              lambda now: self._count(-1)),
-                        Button.NEXT: _Action(_("Hands") if self.adjusting else _("Adjust"),
+                        Button.NEXT: Action(_("Hands") if self.adjusting else _("Adjust"),
                                              self._toggle_adjust),
-                        Button.START: _Action(_("Done"), self._counted)}
+                        Button.START: Action(_("Done"), self._counted)}
             case Stage.RESULT:
-                return {Button.START: _Action(_("OK"), self._result_ok),
-                        Button.BACK: _Action(_("Recount"), self._recount)}
+                return {Button.START: Action(_("OK"), self._result_ok),
+                        Button.BACK: Action(_("Recount"), self._recount)}
             case Stage.END:
-                taps = {Button.START: _Action(_("New game"), self._to_setup)}
+                taps = {Button.START: Action(_("New game"), self._to_setup)}
                 if len(self._book_pages()) > 1:
-                    taps[Button.NEXT] = _Action(_("More"), self._next_page)
+                    taps[Button.NEXT] = Action(_("More"), self._next_page)
                 return taps
         return {}
 
-    def _holds(self) -> dict[Button, _Action]:
-        holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
+    def _holds(self) -> Actions:
+        holds = {Button.POWER: Action(_("Hold: power off"), self._shutdown)}
         if self.stage is Stage.SETUP and not self.settings.shown_over(MODE):
-            holds[Button.VOTE] = _Action(_("Hold: next game"), lambda now: [
+            holds[Button.VOTE] = Action(_("Hold: next game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
-            holds[Button.NEXT] = _Action(_("Hold: settings"),
+            holds[Button.NEXT] = Action(_("Hold: settings"),
                                               lambda now: self.settings.open(MODE))
         if self._undo and self.stage not in (Stage.SETUP, Stage.RESUME) \
                 and not self.reading and not self.paused:
-            holds[Button.VOTE] = _Action(_("Hold: undo"), self._undo_entry)
+            holds[Button.VOTE] = Action(_("Hold: undo"), self._undo_entry)
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
-            holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
+            holds[Button.BACK] = Action(_("Hold: end game"), self._abandon)
             next_tap = self._taps().get(Button.NEXT)
             if not self.reading and (next_tap is None or next_tap.run != self._open_book):
-                holds[Button.NEXT] = _Action(_("Hold: book"), self._open_book)
+                holds[Button.NEXT] = Action(_("Hold: book"), self._open_book)
         return holds
 
-    def _seat_keys(self) -> dict[Button, _Action]:
-        return {Button.NEXT: _Action(_("Next seat"), lambda now: self._move(+1)),
-                Button.BACK: _Action(_("Previous seat"), lambda now: self._move(-1))}
+    def _seat_keys(self) -> Actions:
+        return {Button.NEXT: Action(_("Next seat"), lambda now: self._move(+1)),
+                Button.BACK: Action(_("Previous seat"), lambda now: self._move(-1))}
 
     # ================================================================ setup
     def _items(self) -> tuple[str, ...]:
@@ -409,7 +401,8 @@ class Game:
         night = self.stage in (Stage.NIGHT, Stage.LOVERS)
         effects: list[DarkEffect] = [Ambience(False)] if night else []
         self.stage, self.cursor, self.paused, self.timer = Stage.SETUP, 0, False, None
-        self.reading, self._end_armed = False, False
+        self.reading = False
+        self._second_hold.disarm()
         self.speech.silence()
         self.caption = ""
         self._undo = []
@@ -418,9 +411,9 @@ class Game:
     def _abandon(self, now: float) -> list[DarkEffect]:
         """A game of many nights is not lost to one long press: the first
         hold asks, a second hold (before any other button) ends it."""
-        if not self._end_armed:
-            self._end_armed = True
-            self.alert = _("Hold BACK again to end the game.")
+        question = self._second_hold.ask()
+        if question is not None:
+            self.alert = question
             return []
         effects: list[DarkEffect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
         return effects + self._to_setup(now)
@@ -956,10 +949,7 @@ class Game:
 
     # ================================================================ view
     def screen(self, now: float) -> Screen:
-        legend = {b: a.label for b, a in self._taps().items()}
-        holds = {b: a.label for b, a in self._holds().items()}
-        for b, label in holds.items():
-            legend.setdefault(b, label)
+        legend = Legend.of(self._taps(), self._holds())
         # The ring shows the line in its middle while it is said (a table
         # without sound reads it there; an alert is shown once, in its box),
         # then the Mayor's question again. The count's screens show their
@@ -978,8 +968,8 @@ class Game:
             caption = self.caption
         view = View(phase=PHASE_OF[self.stage], title="", paused=self.paused,
                     caption=caption, alert=self.alert,
-                    legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
-                    holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
+                    legend=legend.labels,
+                    holds=legend.holds)
         if self.settings.shown_over(MODE):
             view = self.settings.view(dataclasses.replace(view, phase=Phase.SETTINGS))
         elif self.reading:

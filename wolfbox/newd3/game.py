@@ -27,13 +27,13 @@ import copy
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from .. import pages
-from ..buttons import GAME_BUTTONS, Button, Hold, Release, Tap
+from ..buttons import Button, Hold, Release, Tap
 from ..effects import (
     Ambience,
     ChangeSetting,
@@ -46,6 +46,7 @@ from ..effects import (
     Warm,
 )
 from ..engine import pacing
+from ..engine.actions import Action, Actions, Legend, SecondHold, chosen
 from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
@@ -120,12 +121,6 @@ class Options:
     per_word: float = pages.PER_WORD
 
 
-@dataclass(frozen=True)
-class _Action:
-    label: str
-    run: Callable[[float], list[Effect]]
-
-
 @dataclass
 class Game:
     """The timed game (wolfbox.mode.Mode)."""
@@ -179,7 +174,7 @@ class Game:
     settings: SettingsScreen = field(default_factory=SettingsScreen, compare=False, repr=False)
     speech: Speech[None] = field(default_factory=Speech)
     _checkpoint: dict[str, Any] | None = None
-    _end_armed: bool = False
+    _second_hold: SecondHold = field(default_factory=SecondHold)   # BACK held once: ask
     _resume_to: Stage | None = None
     _resume_chosen: bool = False                # resume a night at its messages
 
@@ -197,19 +192,18 @@ class Game:
                     self._released = True
                     effects += self.tick(now)
             return effects
-        action = self._holds().get(event.button) if isinstance(event, Hold) else None
-        if isinstance(event, Hold) and event.button is Button.VOTE and action is None \
+        holds = self._holds()
+        action = chosen(event, self._taps(), holds)
+        if isinstance(event, Hold) and event.button is Button.VOTE and Button.VOTE not in holds \
                 and self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage != _WAIT:
             # A seat that presses while its call is still being said: nothing
             # may change now (it would be seen and heard between turns), but
             # the hold counts if VOTE is still down when the window opens.
             self._early_hold = True
-        if action is None:          # a button with nothing to hold taps however long
-            action = self._taps().get(event.button)
         if action is not None:
             self.alert, self.refused = "", None
             if action.run != self._abandon:
-                self._end_armed = False
+                self._second_hold.disarm()
             effects += action.run(now)
             effects += self.tick(now)
         return effects
@@ -231,59 +225,58 @@ class Game:
         return min((t for t in times if t is not None), default=None)
 
     # ====================================================== what buttons do
-    def _taps(self) -> dict[Button, _Action]:
+    def _taps(self) -> Actions:
         if self.reading:
-            taps = {Button.START: _Action(_("Back"), self._close_tracker)}
+            taps = {Button.START: Action(_("Back"), self._close_tracker)}
             if len(self._tracker_pages()) > 1:
-                taps[Button.NEXT] = _Action(_("More"), self._next_page)
+                taps[Button.NEXT] = Action(_("More"), self._next_page)
             return taps
         if self.settings.shown_over(MODE):
-            return {b: _Action(a.label, a.run) for b, a in
-                    self.settings.taps(self.settings.close, self.setting_changed).items()}
+            return self.settings.taps(self.settings.close, self.setting_changed)
         if self.paused:
-            return {Button.START: _Action(_("Resume"), self._resume)}
+            return {Button.START: Action(_("Resume"), self._resume)}
         match self.stage:
             case Stage.SETUP:
                 game = SETUP_ITEMS[self.item] == "game"
-                return {Button.START: _Action(_("Deal"), self._start),
-                        Button.NEXT: _Action(_("Next item"), self._next_item),
-                        Button.VOTE: _Action(_("Next game") if game else _("Next setup"),
+                return {Button.START: Action(_("Deal"), self._start),
+                        Button.NEXT: Action(_("Next item"), self._next_item),
+                        Button.VOTE: Action(_("Next game") if game else _("Next setup"),
                                              lambda now: self._change(+1)),
-                        Button.BACK: _Action(_("Previous game") if game else
+                        Button.BACK: Action(_("Previous game") if game else
                                              _("Previous setup"),
                                              lambda now: self._change(-1))}
             case Stage.RESUME:
-                return {Button.START: _Action(_("Resume"), self._resume_saved),
-                        Button.BACK: _Action(_("New game"), self._to_setup)}
+                return {Button.START: Action(_("Resume"), self._resume_saved),
+                        Button.BACK: Action(_("New game"), self._to_setup)}
             case Stage.DEAL | Stage.NIGHT:
                 return self._turn_taps()
             case Stage.DISCUSSION | Stage.VOTE:
                 # Ending a clock early is a hold (see _holds): one stray tap
                 # must not cut 004's discussion short.
-                return {Button.START: _Action(_("Pause"), self._pause),
-                        Button.NEXT: _Action(_("Setups"), self._open_tracker)}
+                return {Button.START: Action(_("Pause"), self._pause),
+                        Button.NEXT: Action(_("Setups"), self._open_tracker)}
             case Stage.TALLY:
                 taps = self._seat_keys()
-                taps[Button.VOTE] = _Action(_("Most votes"), self._tallied)
-                taps[Button.START] = _Action(_("Tie"), self._tied)
+                taps[Button.VOTE] = Action(_("Most votes"), self._tallied)
+                taps[Button.START] = Action(_("Tie"), self._tied)
                 return taps
             case Stage.COUNT:
-                return {Button.VOTE: _Action(_("Vote +1"), lambda now: self._count(+1)),
-                        Button.BACK: _Action(_("Vote −1"), lambda now: self._count(-1)),
-                        Button.START: _Action(_("Done"), self._counted)}
+                return {Button.VOTE: Action(_("Vote +1"), lambda now: self._count(+1)),
+                        Button.BACK: Action(_("Vote −1"), lambda now: self._count(-1)),
+                        Button.START: Action(_("Done"), self._counted)}
             case Stage.RESULT:
                 if self.applied:
                     return {}
-                return {Button.START: _Action(_("OK"), self._result_ok),
-                        Button.BACK: _Action(_("Recount"), self._recount)}
+                return {Button.START: Action(_("OK"), self._result_ok),
+                        Button.BACK: Action(_("Recount"), self._recount)}
             case Stage.END:
-                taps = {Button.START: _Action(_("New game"), self._to_setup)}
+                taps = {Button.START: Action(_("New game"), self._to_setup)}
                 if len(self._end_pages()) > 1:
-                    taps[Button.NEXT] = _Action(_("More"), self._next_page)
+                    taps[Button.NEXT] = Action(_("More"), self._next_page)
                 return taps
         return {}
 
-    def _turn_taps(self) -> dict[Button, _Action]:
+    def _turn_taps(self) -> Actions:
         """A turn's buttons work only in its window; between turns nothing
         does (a press would be heard, and would do nothing anyway)."""
         if self.turn_stage != _WAIT:
@@ -291,42 +284,42 @@ class Game:
         turn = self._turn()
         if turn.kind is Kind.CHOOSE:
             taps = self._seat_keys()
-            taps[Button.VOTE] = _Action(_("Choose"), self._choose)
+            taps[Button.VOTE] = Action(_("Choose"), self._choose)
             return taps
         if turn.kind is Kind.KILL:
             taps = self._seat_keys()
-            taps[Button.VOTE] = _Action(_("Mark"), self._mark)
+            taps[Button.VOTE] = Action(_("Mark"), self._mark)
             if self.kill_step + 1 < len(KILL_STEPS):
                 slot, question = KILL_STEPS[self.kill_step + 1]
                 label = _("Knife") if question == _KNIFE else \
                     _("Wolf {n}").format(n=slot + 1)
-                taps[Button.START] = _Action(label, self._next_kill_step)
+                taps[Button.START] = Action(label, self._next_kill_step)
             return taps
         return {}
 
-    def _holds(self) -> dict[Button, _Action]:
-        holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
+    def _holds(self) -> Actions:
+        holds = {Button.POWER: Action(_("Hold: power off"), self._shutdown)}
         if self.stage is Stage.SETUP and not self.settings.shown_over(MODE):
             # Short enough for the legend's box at the size floor on two
             # lines ("Hold: next" / "game"; "Hold: other" was too wide).
-            holds[Button.VOTE] = _Action(_("Hold: next game"), lambda now: [
+            holds[Button.VOTE] = Action(_("Hold: next game"), lambda now: [
                 ChangeSetting(MODE_KEY, next_game(MODE))])
-            holds[Button.NEXT] = _Action(_("Hold: settings"),
+            holds[Button.NEXT] = Action(_("Hold: settings"),
                                               lambda now: self.settings.open(MODE))
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
-            holds[Button.BACK] = _Action(_("Hold: end game"), self._abandon)
+            holds[Button.BACK] = Action(_("Hold: end game"), self._abandon)
         if self.stage is Stage.DISCUSSION and not self.paused and not self.reading:
-            holds[Button.VOTE] = _Action(_("Hold: vote now"), self._begin_vote)
+            holds[Button.VOTE] = Action(_("Hold: vote now"), self._begin_vote)
         if self.stage is Stage.VOTE and not self.paused and not self.reading:
-            holds[Button.VOTE] = _Action(_("Hold: point now"), self._begin_point)
+            holds[Button.VOTE] = Action(_("Hold: point now"), self._begin_point)
         if self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage == _WAIT \
                 and self._turn().kind in (Kind.CARD, Kind.LOOK):
-            holds[Button.VOTE] = _Action(_("Hold: show"), self._show)
+            holds[Button.VOTE] = Action(_("Hold: show"), self._show)
         return holds
 
-    def _seat_keys(self) -> dict[Button, _Action]:
-        return {Button.NEXT: _Action(_("Next seat"), lambda now: self._move(+1)),
-                Button.BACK: _Action(_("Previous seat"), lambda now: self._move(-1))}
+    def _seat_keys(self) -> Actions:
+        return {Button.NEXT: Action(_("Next seat"), lambda now: self._move(+1)),
+                Button.BACK: Action(_("Previous seat"), lambda now: self._move(-1))}
 
     # ================================================================ setup
     def _next_item(self, now: float) -> list[Effect]:
@@ -353,7 +346,8 @@ class Game:
         dark = self.stage in (Stage.DEAL, Stage.NIGHT)
         effects: list[Effect] = [Ambience(False)] if dark else []
         self.stage, self.item, self.paused, self.timer = Stage.SETUP, 0, False, None
-        self.reading, self._end_armed, self.showing = False, False, False
+        self.reading, self.showing = False, False
+        self._second_hold.disarm()
         self.speech.silence()
         self.caption = ""
         self._checkpoint = None
@@ -361,9 +355,9 @@ class Game:
 
     def _abandon(self, now: float) -> list[Effect]:
         """The first hold asks, a second one (before any other button) ends."""
-        if not self._end_armed:
-            self._end_armed = True
-            self.alert = _("Hold BACK again to end the game.")
+        question = self._second_hold.ask()
+        if question is not None:
+            self.alert = question
             return []
         effects: list[Effect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
         return effects + self._end_early(now)
@@ -375,7 +369,8 @@ class Game:
         dark = self.stage in (Stage.DEAL, Stage.NIGHT)
         self.stage, self.page, self.winner, self.ended_early = Stage.END, 0, None, True
         self.paused, self.reading, self.timer, self.showing = False, False, None, False
-        self._end_armed, self.alert = False, ""
+        self.alert = ""
+        self._second_hold.disarm()
         self.speech.silence()
         self.caption = ""
         self._checkpoint = None
@@ -396,7 +391,8 @@ class Game:
     def _turn_stage(self, now: float, stage: str) -> list[Effect]:
         # A word from the box (the end game's question) never outlives the
         # part of a turn it was asked in: it would glow through the dark.
-        self.turn_stage, self.alert, self._end_armed = stage, "", False
+        self.turn_stage, self.alert = stage, ""
+        self._second_hold.disarm()
         turn = self._turn()
         if stage == _WAIT:
             self.timer = Countdown.start(now, turn.seconds)
@@ -882,13 +878,10 @@ class Game:
 
     # ================================================================ view
     def view(self, now: float) -> View:
-        legend = {b: a.label for b, a in self._taps().items()}
-        holds = {b: a.label for b, a in self._holds().items()}
-        for b, label in holds.items():
-            legend.setdefault(b, label)
+        legend = Legend.of(self._taps(), self._holds())
         v = View(phase=Phase.NIGHT, title="", paused=self.paused, alert=self.alert,
-                 legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
-                 holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds))
+                 legend=legend.labels,
+                 holds=legend.holds)
         if self.reading:
             return self._tracker_view(v)
         if self.settings.shown_over(MODE):

@@ -12,11 +12,11 @@ its remaining time; resuming sets a new deadline.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import menu, pages
-from ..buttons import GAME_BUTTONS, Button, Hold, Release
+from ..buttons import Button, Release
 from ..config import Config
 from ..effects import (
     Ambience,
@@ -32,6 +32,7 @@ from ..effects import (
     StopSpeech,
     Warm,
 )
+from ..engine.actions import Action, Actions, Legend, chosen
 from ..events import Event, SpeechDone
 from ..games import MODE_KEY, game_name, next_game, setup_holds_note
 from ..i18n import LANGUAGE_KEY, _, ngettext
@@ -103,12 +104,6 @@ class RoundSettings:
         return list(dict.fromkeys(out))
 
 
-@dataclass(frozen=True)
-class _Action:
-    label: str
-    run: Callable[[float], list[Effect]]
-
-
 # Night stages: say the call, wait for the action, say the closing line.
 _SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
 
@@ -175,9 +170,7 @@ class Flow:
             return effects
         if isinstance(event, Release):  # a hold was its own action
             return effects
-        action = self._holds().get(event.button) if isinstance(event, Hold) else None
-        if action is None:              # a button with nothing to hold taps however long
-            action = self._taps().get(event.button)
+        action = chosen(event, self._taps(), self._holds())
         if action is not None:
             effects += action.run(now)
             effects += self.tick(now)
@@ -200,60 +193,60 @@ class Flow:
         return effects
 
     # ------------------------------------------------------- what buttons do
-    def _taps(self) -> dict[Button, _Action]:
+    def _taps(self) -> Actions:
         if self.paused:
-            return {Button.START: _Action(_("Resume"), self._resume)}
+            return {Button.START: Action(_("Resume"), self._resume)}
         match self.phase:
             case Phase.IDLE:
-                return {Button.START: _Action(_("Start"), self._start),
-                        Button.VOTE: _Action(_("Players +1"), self._more_players),
-                        Button.NEXT: _Action(_("Next deck"), self._next_deck),
-                        Button.BACK: _Action(_("Players −1"), self._fewer_players)}
+                return {Button.START: Action(_("Start"), self._start),
+                        Button.VOTE: Action(_("Players +1"), self._more_players),
+                        Button.NEXT: Action(_("Next deck"), self._next_deck),
+                        Button.BACK: Action(_("Players −1"), self._fewer_players)}
             case Phase.NIGHT if self._vote_at_dawn:
-                return {Button.START: _Action(_("Pause"), self._pause)}
+                return {Button.START: Action(_("Pause"), self._pause)}
             case Phase.NIGHT:
-                return {Button.START: _Action(_("Pause"), self._pause),
-                        Button.VOTE: _Action(_("Vote now"), self._vote_now),
-                        Button.NEXT: _Action(_("Skip"), self._skip)}
+                return {Button.START: Action(_("Pause"), self._pause),
+                        Button.VOTE: Action(_("Vote now"), self._vote_now),
+                        Button.NEXT: Action(_("Skip"), self._skip)}
             case Phase.DISCUSSION:
-                return {Button.START: _Action(_("Pause"), self._pause),
-                        Button.VOTE: _Action(_("Vote now"), self._vote_now),
-                        Button.NEXT: _Action(lines.plus(self.settings.add_seconds),
+                return {Button.START: Action(_("Pause"), self._pause),
+                        Button.VOTE: Action(_("Vote now"), self._vote_now),
+                        Button.NEXT: Action(lines.plus(self.settings.add_seconds),
                                              self._add_time)}
             case Phase.VOTE:
-                return {Button.START: _Action(_("Pause"), self._pause),
-                        Button.NEXT: _Action(_("Skip"), self._skip_vote)}
+                return {Button.START: Action(_("Pause"), self._pause),
+                        Button.NEXT: Action(_("Skip"), self._skip_vote)}
             case Phase.REVEAL if len(self._reveal_pages()) > 1:
-                return {Button.START: _Action(_("Done"), self._to_idle),
-                        Button.VOTE: _Action(_("Referee"), self._open_referee),
-                        Button.NEXT: _Action(_("More rules"), self._next_rules)}
+                return {Button.START: Action(_("Done"), self._to_idle),
+                        Button.VOTE: Action(_("Referee"), self._open_referee),
+                        Button.NEXT: Action(_("More rules"), self._next_rules)}
             case Phase.REVEAL:      # one page: START alone ends it (no two buttons say "Done")
-                return {Button.START: _Action(_("Done"), self._to_idle),
-                        Button.VOTE: _Action(_("Referee"), self._open_referee)}
+                return {Button.START: Action(_("Done"), self._to_idle),
+                        Button.VOTE: Action(_("Referee"), self._open_referee)}
             case Phase.REFEREE:
-                return {Button.START: _Action(_("OK"), self._answer),
-                        Button.VOTE: _Action(_("Previous"), lambda now: self._turn(-1)),
-                        Button.NEXT: _Action(_("Next"), lambda now: self._turn(+1)),
-                        Button.BACK: _Action(_("Undo"), self._referee_back)}
+                return {Button.START: Action(_("OK"), self._answer),
+                        Button.VOTE: Action(_("Previous"), lambda now: self._turn(-1)),
+                        Button.NEXT: Action(_("Next"), lambda now: self._turn(+1)),
+                        Button.BACK: Action(_("Undo"), self._referee_back)}
             case Phase.VERDICT:
-                taps = {Button.START: _Action(_("Done"), self._to_idle),
-                        Button.BACK: _Action(_("Correct"), self._correct)}
+                taps = {Button.START: Action(_("Done"), self._to_idle),
+                        Button.BACK: Action(_("Correct"), self._correct)}
                 if len(self._verdict_pages()) > 1:
-                    taps[Button.NEXT] = _Action(_("More"), self._next_verdict_page)
+                    taps[Button.NEXT] = Action(_("More"), self._next_verdict_page)
                 return taps
             case Phase.SETTINGS:
                 assert self.screen is not None
-                return {b: _Action(a.label, a.run) for b, a in
+                return {b: Action(a.label, a.run) for b, a in
                         self.screen.taps(self._close_settings, self._setting_changed).items()}
         return {}
 
-    def _holds(self) -> dict[Button, _Action]:
-        holds = {Button.POWER: _Action(_("Hold: power off"), self._shutdown)}
+    def _holds(self) -> Actions:
+        holds = {Button.POWER: Action(_("Hold: power off"), self._shutdown)}
         if self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
-            holds[Button.BACK] = _Action(_("Hold: end round"), self._abandon)
+            holds[Button.BACK] = Action(_("Hold: end round"), self._abandon)
         if self.phase is Phase.IDLE:
-            holds[Button.NEXT] = _Action(_("Hold: settings"), self._open_settings)
-            holds[Button.VOTE] = _Action(_("Hold: next game"), self._other_game)
+            holds[Button.NEXT] = Action(_("Hold: settings"), self._open_settings)
+            holds[Button.VOTE] = Action(_("Hold: next game"), self._other_game)
         return holds
 
     def _other_game(self, now: float) -> list[Effect]:
@@ -583,14 +576,11 @@ class Flow:
         return pages.group([describe(deck), *setup_notes(deck)], pages.IDLE_LINES)
 
     def view(self, now: float) -> View:
-        legend = {b: a.label for b, a in self._taps().items()}
-        holds = {b: a.label for b, a in self._holds().items()}
-        for b, label in holds.items():
-            legend.setdefault(b, label)
+        legend = Legend.of(self._taps(), self._holds())
         base = View(phase=self.phase, title="", paused=self.paused,
                     caption=self._caption_page(now),
-                    legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
-                    holds=tuple((b, holds[b]) for b in GAME_BUTTONS if b in holds),
+                    legend=legend.labels,
+                    holds=legend.holds,
                     hint=self._hint(now))
         t = self.timer
         match self.phase:

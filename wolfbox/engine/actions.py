@@ -1,0 +1,70 @@
+"""What each button does now: one table of taps and one of holds per stage,
+from which the button's action, the on-screen legend and (through the
+legend) the buttons' lights all come, so the screen cannot say one thing
+and the button do another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..buttons import GAME_BUTTONS, Button, Hold, Tap
+from ..effects import Effect
+from ..i18n import N_, _
+
+
+@dataclass(frozen=True)
+class Action:
+    """A button's action: the label its legend shows, and what it does."""
+    label: str
+    run: Callable[[float], list[Effect]]
+
+
+Actions = dict[Button, Action]
+
+
+def chosen(event: Tap | Hold, taps: Actions, holds: Actions) -> Action | None:
+    """The action a press runs: a hold runs the button's hold action; a
+    button with nothing to hold taps, however long it was held."""
+    action = holds.get(event.button) if isinstance(event, Hold) else None
+    return action if action is not None else taps.get(event.button)
+
+
+@dataclass(frozen=True)
+class Legend:
+    """The labels a screen shows, in the buttons' order: a tap's label, or
+    the hold's where the button has no tap (`labels`); the holds apart
+    (`holds`), for the screen's "hold" marks."""
+    labels: tuple[tuple[Button, str], ...]
+    holds: tuple[tuple[Button, str], ...]
+
+    @classmethod
+    def of(cls, taps: Actions, holds: Actions) -> Legend:
+        labels = {b: a.label for b, a in taps.items()}
+        for b, a in holds.items():
+            labels.setdefault(b, a.label)
+        return cls(tuple((b, labels[b]) for b in GAME_BUTTONS if b in labels),
+                   tuple((b, holds[b].label) for b in GAME_BUTTONS if b in holds))
+
+
+END_AGAIN = N_("Hold BACK again to end the game.")
+
+
+@dataclass
+class SecondHold:
+    """A game of many nights is not lost to one long press: the first hold
+    of BACK asks, and only a second one, before any other button, ends it."""
+    armed: bool = False
+
+    def ask(self) -> str | None:
+        """None: end the game now. Else the question to show (now armed)."""
+        if self.armed:
+            self.armed = False
+            return None
+        self.armed = True
+        return _(END_AGAIN)
+
+    def disarm(self) -> None:
+        """Another button, or a new part of the game: the question lapses."""
+        self.armed = False
