@@ -36,7 +36,7 @@ from wolfbox.games import MODE_KEY, Games
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
-from wolfbox.i18n import LANGUAGE_KEY, LANGUAGES, _, speaking, use_language
+from wolfbox.i18n import LANGUAGE_KEY, LANGUAGES, _, language, speaking, use_language
 from wolfbox.menu import default
 from wolfbox.mode import Mode
 from wolfbox.newd3.game import MODE as TIMED
@@ -146,9 +146,9 @@ def _live_settings(narrator: Narrator,
 def _language_sink(config: Config, narrator: Narrator, renderer: Renderer | None,
                    lines: Callable[[], list[str]],
                    notice: Callable[[str, tuple[str, ...]], None]) -> Callable[[Effect], None]:
-    """Another language chosen on the box: the flow has already switched
-    every word (wolfbox.i18n); here the voice follows, and the game's lines
-    are rendered in it (the table sees captions until each is ready)."""
+    """Another language chosen on the box: the games speak it from now on
+    (wolfbox.games); here the voice follows, and the game's lines are
+    rendered in it (the table sees captions until each is ready)."""
     # The voice's notices as every language words them: a new one takes
     # their place (no German notice left on a Chinese screen).
     voice_notices = _voice_notices()
@@ -175,6 +175,14 @@ def _language_sink(config: Config, narrator: Narrator, renderer: Renderer | None
         narrator.retarget(cache)
         narrator.warm(lines())
     return sink
+
+
+def _follow_language(effect: Effect) -> None:
+    """Another language chosen on the box: the box's own words (notices,
+    the terminal, the log) follow the games', before any other sink says
+    something."""
+    if isinstance(effect, ChangeSetting) and effect.key == LANGUAGE_KEY:
+        use_language(str(effect.value))
 
 
 def _notices_sink(box: Box) -> Callable[[Effect], None]:
@@ -204,7 +212,7 @@ def _game(config: Config, saves: Saves, has_brightness: bool) -> Games:
     screen = SettingsScreen(config, has_brightness)
     return Games({"one_night": lambda: Flow.from_config(screen.config, screen=screen),
                   DARK_ARTS: lambda: _dark_arts(screen, saves),
-                  TIMED: lambda: _timed(screen, saves)}, config.game.mode)
+                  TIMED: lambda: _timed(screen, saves)}, config.game.mode, config.box.lang)
 
 
 def _dark_arts(screen: SettingsScreen, saves: Saves) -> Mode:
@@ -279,7 +287,11 @@ def _build(opened: ExitStack, config: Config, display: str | None,
            renderer_command: list[str] | None, notices: list[str],
            render_priority: str) -> Parts:
     codes = key_codes(config.keys.keys())
+    # The box's own words (notices, the terminal, the log) in its language;
+    # the games are called in theirs (wolfbox.games). As it was, once closed.
+    before = language()
     problem = use_language(config.box.lang)
+    opened.callback(use_language, before)
     if problem:
         notices.append(problem)
     shown = init_video(display or config.screen.display)
@@ -354,7 +366,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
                             debounce=config.buttons.debounce_ms / 1000)
 
     # Screen
-    sinks: list[Callable[[Effect], None]] = [narrator.apply]
+    sinks: list[Callable[[Effect], None]] = [_follow_language, narrator.apply]
     if shown == "headless":
         terminal = TerminalScreen()
         opened.callback(terminal.close)     # no private screen left behind at exit

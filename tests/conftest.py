@@ -37,15 +37,6 @@ def flow() -> Flow:
     return make_flow()
 
 
-@pytest.fixture(autouse=True)
-def english() -> object:
-    """Every test starts in English and leaves the language as it found it:
-    a test that changes it on the settings screen changes the whole process."""
-    from wolfbox.i18n import speaking
-    with speaking("en"):
-        yield
-
-
 def pytest_configure(config) -> None:
     """Every session gets scratch folders of its own (two sessions at once
     never clean up each other's), removed when it ends: no litter in /tmp.

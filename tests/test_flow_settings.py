@@ -7,6 +7,8 @@ import pytest
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.config import Config, from_dict
 from wolfbox.effects import ChangeSetting, Cue, PlayCue, Say, Warm
+from wolfbox.games import Games
+from wolfbox.i18n import language
 from wolfbox.onenight.flow import Flow, RoundSettings
 from wolfbox.onenight.night import NightOptions, night_script
 from wolfbox.pages import MORE
@@ -70,7 +72,8 @@ def test_the_language_changes_every_word_and_the_rounds_lines_at_once():
     """A German table sets the box to German with its buttons: the settings
     screen answers in German at once, and the round's lines are German
     (handed out to be rendered in the German voice)."""
-    flow = flow_for()
+    one_night = flow_for()
+    flow = Games({"one_night": lambda: one_night}, "one_night")   # as the box calls it
     open_settings(flow, page="Language")
     effects = flow.handle(VOTE, 0.0)                       # English -> Deutsch
     assert effects[0] == ChangeSetting("box.lang", "de")
@@ -83,6 +86,8 @@ def test_the_language_changes_every_word_and_the_rounds_lines_at_once():
     assert flow.view(0.0).details[0] == "语言"
     flow.handle(VOTE, 0.0)                                 # and round to English
     assert flow.view(0.0).details[0] == "Language"
+    flow.handle(VOTE, 0.0)                                 # German again: only the games
+    assert flow.lang == "de" and language() == "en"
 
 
 def test_volume_changes_at_once_with_a_chime_at_the_new_level():

@@ -12,6 +12,7 @@ from wolfbox.config import Config
 from wolfbox.darkarts.game import Game as Mayor
 from wolfbox.effects import ChangeSetting, Cue, PlayCue, Warm
 from wolfbox.games import Games
+from wolfbox.i18n import language
 from wolfbox.newd3.game import Game as Timed
 from wolfbox.onenight.flow import Flow
 from wolfbox.settings_screen import SettingsScreen
@@ -67,7 +68,10 @@ def test_holding_next_on_any_setup_opens_the_settings_and_start_comes_back(setup
 
 
 def test_a_setup_switches_the_language_from_its_settings(setup):
-    game, screen = setup
+    """Through the game switch, as on the box: the language is the one the
+    games are called in, which the table's choice changes (no global)."""
+    mode, screen = setup
+    game = Games({"this": lambda: mode}, "this")
     game.handle(Hold(Button.NEXT), 0.0)
     effects = game.handle(VOTE, 0.0)                 # English -> Deutsch
     assert effects[0] == ChangeSetting("box.lang", "de")
@@ -75,6 +79,7 @@ def test_a_setup_switches_the_language_from_its_settings(setup):
     assert game.view(0.0).details[0] == "Sprache"
     game.handle(START, 0.0)
     assert game.view(0.0).footer.startswith("NEXT halten: Optionen.")   # the setup too
+    assert language() == "en" and mode.view(0.0).footer.startswith("Hold NEXT")  # nothing leaks
 
 
 def test_a_setup_offers_the_boxs_pages_not_one_nights_times(setup):

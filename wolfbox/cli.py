@@ -28,8 +28,8 @@ from . import __version__
 from .argwords import Formatter, in_our_language
 from .config import Config, defaults_toml, limits, load
 from .errors import UserError
-from .games import GAMES
-from .i18n import LANGUAGES, _, use_language
+from .games import GAMES, Games
+from .i18n import LANGUAGES, _, language, use_language
 from .jsontext import MAX_CHARS, NotJson, loads
 from .mode import Mode
 from .onenight.deck import check_deck
@@ -364,7 +364,10 @@ def _replay(args: argparse.Namespace) -> int:
         timed = Timed(options=TimedOptions(times=config.timed.times(),
                                            line_gap=config.night.line_gap), rng=rng)
         flow, stage = timed, lambda: timed.stage.value
-    for record in replay(flow, events, stage):
+    # Through the game switch, as on the box: the language a replay's
+    # settings choose is the one the game is called in from then on.
+    played = Games({args.mode: lambda: flow}, args.mode, language())
+    for record in replay(played, events, stage):
         print(json.dumps(record, ensure_ascii=False))
     return 0
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .effects import ChangeSetting, Effect
 from .events import Event
-from .i18n import N_, _
+from .i18n import LANGUAGE_KEY, N_, SOURCE, _, speaking
 from .mode import Mode
 from .view import View
 
@@ -57,6 +57,9 @@ class Games:
     (a game left for another is found as it was)."""
     make: Mapping[str, Callable[[], Mode]]
     name: str
+    # The language the games render in: passed in, and changed by the table's
+    # choice (a ChangeSetting of box.lang), never a global the games assign.
+    lang: str = SOURCE
     _built: dict[str, Mode] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -81,25 +84,32 @@ class Games:
         return getattr(self.active, attr)
 
     def handle(self, event: Event, now: float) -> list[Effect]:
-        return self._watch(self.active.handle(event, now))
+        with speaking(self.lang):
+            return self._watch(self.active.handle(event, now))
 
     def tick(self, now: float) -> list[Effect]:
-        return self._watch(self.active.tick(now))
+        with speaking(self.lang):
+            return self._watch(self.active.tick(now))
 
     def next_change(self, now: float) -> float | None:
-        return self.active.next_change(now)
+        with speaking(self.lang):           # a text's pages turn on their own clock
+            return self.active.next_change(now)
 
     def view(self, now: float) -> View:
-        return self.active.view(now)
+        with speaking(self.lang):
+            return self.active.view(now)
 
     def busy(self) -> bool:
-        return self.active.busy()
+        with speaking(self.lang):
+            return self.active.busy()
 
     def lines(self) -> list[str]:
-        return self.active.lines()
+        with speaking(self.lang):
+            return self.active.lines()
 
     def setting_changed(self, key: str) -> list[Effect]:
-        return self.active.setting_changed(key)
+        with speaking(self.lang):
+            return self.active.setting_changed(key)
 
     def _watch(self, effects: list[Effect]) -> list[Effect]:
         """Switch games when the table picks another; a setting changed in
@@ -109,9 +119,12 @@ class Games:
         for effect in list(effects):
             if not isinstance(effect, ChangeSetting):
                 continue
-            for built in self._built.values():
-                if built is not active:
-                    built.setting_changed(effect.key)
+            if effect.key == LANGUAGE_KEY:
+                self.lang = str(effect.value)
+            with speaking(self.lang):
+                for built in self._built.values():
+                    if built is not active:
+                        built.setting_changed(effect.key)
             if effect.key == MODE_KEY and effect.value in self.make:
                 self.name = str(effect.value)
         return effects

@@ -29,6 +29,7 @@ import logging
 import string
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 DOMAIN = "wolfbox"
@@ -39,8 +40,13 @@ LANGUAGES = {"en": "English", "de": "Deutsch", "zh": "中文"}
 SOURCE = "en"                       # the language the code is written in
 LANGUAGE_KEY = "box.lang"           # the config key that holds the box's language
 
+# The language of the process (a command's --lang, the box's own words,
+# every thread), and a scoped one on top (`speaking`): the games are called
+# in the language they render with, which switching does not assign here.
 _catalogue: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE
+_scoped: ContextVar[tuple[gettext.NullTranslations, str] | None] = \
+    ContextVar("wolfbox_language", default=None)
 _loaded: dict[str, gettext.NullTranslations] = {}
 _gaps: dict[str, str] = {}           # a catalogue loaded but far from complete: why
 _said: set[str] = set()              # the problems already logged (each once a run)
@@ -52,15 +58,20 @@ log = logging.getLogger("wolfbox")
 COMPLETE_ENOUGH = 0.9
 
 
+def _current() -> tuple[gettext.NullTranslations, str]:
+    scoped = _scoped.get()
+    return scoped if scoped is not None else (_catalogue, _language)
+
+
 def _(message: str) -> str:
     """`message` in the box's language (English if it has no translation)."""
     # gettext("") is a catalogue's header, never a line of ours.
-    return _catalogue.gettext(message) if message else message
+    return _current()[0].gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted phrase that fits `n`, in the box's language."""
-    return _catalogue.ngettext(singular, plural, n)
+    return _current()[0].ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:
@@ -83,7 +94,7 @@ class PseudoTranslations(gettext.NullTranslations):
 
 def language() -> str:
     """The code of the language `_()` speaks now."""
-    return _language
+    return _current()[1]
 
 
 def placeholders(text: str) -> frozenset[str] | None:
@@ -171,57 +182,59 @@ def _template_size() -> int:
         return 0
 
 
+def _catalogue_for(code: str) -> tuple[gettext.NullTranslations, str, str | None]:
+    """The catalogue of `code`, the code it really is (English when the
+    catalogue cannot be read) and why, if it is not all it should be."""
+    problem = None
+    if code == PSEUDO:
+        return PseudoTranslations(), code, None
+    if code == SOURCE:
+        return gettext.NullTranslations(), code, None
+    if code not in _loaded:
+        try:
+            _loaded[code] = load_catalogue(code)
+        except (OSError, ValueError) as e:
+            problem = f"no usable {code} catalogue ({e}): the box speaks English"
+            code = SOURCE
+    catalogue = _loaded.get(code, gettext.NullTranslations())
+    problem = problem or _gaps.get(code)
+    if problem and problem not in _said:
+        _said.add(problem)
+        log.warning("%s", problem)
+    return catalogue, code, problem
+
+
 def use_language(code: str) -> str | None:
-    """Switch every later `_()` to `code` ("pseudo": the test pseudo-language).
+    """The process's language from now on: a command's `--lang`, the box's
+    own words (its notices, its terminal) and every thread's. The games are
+    not switched by it: they are called in their own (`speaking`).
     Returns None, or one line saying why the box speaks English instead (the
     catalogue is missing or broken: the box goes on, in English) or in part
     (a catalogue far from complete), for the caller's notice; the line is
     logged here, once a run."""
     global _catalogue, _language
-    problem = None
-    if code == PSEUDO:
-        _catalogue = PseudoTranslations()
-    elif code == SOURCE:
-        _catalogue = gettext.NullTranslations()
-    else:
-        if code not in _loaded:
-            try:
-                _loaded[code] = load_catalogue(code)
-            except (OSError, ValueError) as e:
-                problem = f"no usable {code} catalogue ({e}): the box speaks English"
-                code = SOURCE
-        _catalogue = _loaded.get(code, gettext.NullTranslations())
-        problem = problem or _gaps.get(code)
-    _language = code
-    if problem and problem not in _said:
-        _said.add(problem)
-        log.warning("%s", problem)
+    _catalogue, _language, problem = _catalogue_for(code)
     return problem
 
 
 @contextmanager
 def pseudo_translation() -> Iterator[None]:
     """The pseudo-language for the length of a `with`, then the language before."""
-    global _catalogue, _language
-    before = _catalogue, _language
-    use_language(PSEUDO)
-    try:
+    with speaking(PSEUDO):
         yield
-    finally:
-        _catalogue, _language = before
 
 
 @contextmanager
 def speaking(code: str) -> Iterator[None]:
-    """`code` for the length of a `with` (a test, a screenshot run), then the
-    language before."""
-    global _catalogue, _language
-    before = _catalogue, _language
-    use_language(code)
+    """`code` for the length of a `with` (a game's turn, a screenshot run),
+    then the language before: scoped to this thread and this `with`, never
+    left behind."""
+    catalogue, real, _problem = _catalogue_for(code)
+    token = _scoped.set((catalogue, real))
     try:
         yield
     finally:
-        _catalogue, _language = before
+        _scoped.reset(token)
 
 
 # Languages whose sentences follow each other with no space between them.
@@ -231,7 +244,7 @@ _NO_SPACE = frozenset({"zh"})
 def sentences(texts: Sequence[str]) -> str:
     """Whole sentences, each translated on its own, one after another: with
     a space between them, or none in Chinese."""
-    return ("" if _language in _NO_SPACE else " ").join(t for t in texts if t)
+    return ("" if language() in _NO_SPACE else " ").join(t for t in texts if t)
 
 
 def listed(items: Sequence[str]) -> str:

@@ -22,7 +22,7 @@ from .config import Config
 from .effects import ChangeSetting, Cue, Effect, PlayCue
 from .engine.actions import Action
 from .games import MODE_KEY
-from .i18n import LANGUAGE_KEY, _, use_language
+from .i18n import LANGUAGE_KEY, _, speaking
 from .view import View
 
 Run = Callable[[float], list[Effect]]
@@ -132,9 +132,10 @@ class SettingsScreen:
         if key == "sound.volume":
             effects.append(PlayCue(Cue.CHIME))
         if key == LANGUAGE_KEY:
-            # The language is the core's: every `_()` from here on is in it
-            # (the device changes the voice).
-            use_language(str(value))
+            # The game answers in the new language (its lines, to render);
+            # whoever calls the games (wolfbox.games) follows the change.
+            with speaking(str(value)):
+                return effects + changed(key)
         return effects + changed(key)
 
     def _reset(self, changed: Callable[[str], list[Effect]]) -> list[Effect]:
