@@ -794,22 +794,10 @@ class Game:
 
     # =============================================================== speech
     def _speak(self, now: float, text: str) -> list[DarkEffect]:
-        """Say `text` after the lines already queued."""
-        if self.speech.add(text, self._subject()):
-            return self._next_line(now)
-        return []
+        return pacing.speak(self, now, text, self._subject())
 
     def _say_now(self, now: float, text: str) -> list[DarkEffect]:
-        """Say `text` at once, dropping what was queued: the stage waits for it."""
-        self.speech.replace(text, self._subject())
-        return self._next_line(now)
-
-    def _next_line(self, now: float) -> list[DarkEffect]:
-        say = self.speech.next(now, self.options.per_word, self.paused)
-        if say is None:
-            return self._line_finished(now)
-        self.caption = say.text
-        return [say]
+        return pacing.say_now(self, now, text, self._subject())
 
     def _line_finished(self, now: float) -> list[DarkEffect]:
         """Every queued line has been said."""

@@ -21,18 +21,49 @@ from .speech import Speech
 PASSES = 1000
 
 
+class _Captioned(Protocol):
+    @property
+    def per_word(self) -> float: ...        # a caption's time a word (the speech speed)
+
+
 class Paced(Protocol):
-    """What a game offers its clocks: the two it runs and what each does
-    when it runs out."""
+    """What a game offers its clocks: the two it runs, the caption the
+    screen shows, and what it does when every line is said or the stage's
+    time is up."""
     paused: bool
     timer: Countdown | None
+    caption: str
 
     @property
     def speech(self) -> Speech[Any]: ...
 
-    def _next_line(self, now: float) -> list[Effect]: ...
+    @property
+    def options(self) -> _Captioned: ...
+
+    def _line_finished(self, now: float) -> list[Effect]: ...
 
     def _time_up(self, now: float) -> list[Effect]: ...
+
+
+def speak(game: Paced, now: float, text: str, about: Any = None) -> list[Effect]:
+    """Say `text` after the lines already queued."""
+    return next_line(game, now) if game.speech.add(text, about) else []
+
+
+def say_now(game: Paced, now: float, text: str, about: Any = None) -> list[Effect]:
+    """Say `text` at once, dropping what was queued: the stage waits for it."""
+    game.speech.replace(text, about)
+    return next_line(game, now)
+
+
+def next_line(game: Paced, now: float) -> list[Effect]:
+    """The next queued line, shown as the caption; the game's own step
+    once every line has been said."""
+    say = game.speech.next(now, game.options.per_word, game.paused)
+    if say is None:
+        return game._line_finished(now)
+    game.caption = say.text
+    return [say]
 
 
 def run_due(game: Paced, now: float,
@@ -54,7 +85,7 @@ def run_due(game: Paced, now: float,
         at = min(now, at)               # the next stage starts when this one was due
         if which == 0:
             game.speech.line = None
-            effects += game._next_line(at)
+            effects += next_line(game, at)
         else:
             game.timer = None
             effects += game._time_up(at)

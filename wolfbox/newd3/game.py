@@ -767,22 +767,10 @@ class Game:
 
     # =============================================================== speech
     def _speak(self, now: float, text: str) -> list[Effect]:
-        """Say `text` after the lines already queued."""
-        if self.speech.add(text):
-            return self._next_line(now)
-        return []
+        return pacing.speak(self, now, text)
 
     def _say_now(self, now: float, text: str) -> list[Effect]:
-        """Say `text` at once, dropping what was queued."""
-        self.speech.replace(text)
-        return self._next_line(now)
-
-    def _next_line(self, now: float) -> list[Effect]:
-        say = self.speech.next(now, self.options.per_word, self.paused)
-        if say is None:
-            return self._line_finished(now)
-        self.caption = say.text
-        return [say]
+        return pacing.say_now(self, now, text)
 
     def _line_finished(self, now: float) -> list[Effect]:
         """Every queued line has been said: a stage waiting on them goes on."""
