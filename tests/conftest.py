@@ -137,3 +137,14 @@ class NotifySocket:
 
     def close(self) -> None:
         self.sock.close()
+
+
+@pytest.fixture
+def pilots(tmp_path, monkeypatch):
+    """The one driver of the real box on a fake clock (tests/pilot.py): what
+    a box remembers stays with its test; every box started is closed."""
+    from pilot import Pilots
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    started = Pilots()
+    yield started
+    started.close()

@@ -9,9 +9,11 @@ waits on the wall clock.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from wolfbox.buttons import Button
+from wolfbox.config import Config
 from wolfbox.view import View
 
 
@@ -72,3 +74,50 @@ class Pilot:
         self.bank.drive(button, False)
         self.settle()
         self.advance(0.1)
+
+
+# A renderer that cannot start: the box plays from what the test put in the cache.
+NO_RENDERER = [sys.executable, "-c", "import sys; sys.exit(3)"]
+
+
+def game_lines(config: Config) -> list[str]:
+    """Every line the game the config names can say at its first table."""
+    if config.game.mode == "dark_arts":
+        from wolfbox.darkarts import said as mayors
+        from wolfbox.darkarts.seats import DEFAULT_PLAYERS
+        return mayors.all_lines(config.mayor_players or DEFAULT_PLAYERS)
+    if config.game.mode == "newd3":
+        from wolfbox.newd3 import said as timed
+        return timed.all_lines()
+    from wolfbox.onenight.flow import RoundSettings
+    return RoundSettings.from_config(config).lines()
+
+
+@dataclass
+class Pilots:
+    """Starts real boxes for one test, each on mock pins and a fake clock,
+    and closes them all when the test ends (the `pilot_for` fixture)."""
+    made: list[object] = field(default_factory=list)
+
+    def start(self, config: Config, lines: list[str] | None = None, *, fill: bool = True,
+              line_seconds: float = 0.15, display: str = "headless",
+              renderer: list[str] | None = None, warm: bool = True) -> Pilot:
+        """The real box for `config`: every line of its game (or `lines`)
+        in the cache as a tone of `line_seconds`, unless `fill` is off."""
+        from helpers import fill_cache
+        from wolfbox.device.app import build
+        from wolfbox.hardware.factory import mock_factory
+        if fill:
+            fill_cache(config, game_lines(config) if lines is None else lines,
+                       seconds=line_seconds)
+        clock = FakeClock()
+        parts = build(config, display, clock=clock, pin_factory=mock_factory(),
+                      stdin_keys=False, renderer_command=renderer or NO_RENDERER)
+        self.made.append(parts)
+        if warm:
+            parts.narrator.wait_warm(timeout=30)
+        return Pilot(parts, clock)
+
+    def close(self) -> None:
+        for parts in self.made:
+            parts.close()           # type: ignore[attr-defined]

@@ -24,18 +24,15 @@ from pathlib import Path
 
 import pytest
 from conftest import Lines
-from pilot import FakeClock, Pilot
+from pilot import Pilot
 
 from helpers import fill_cache
 from wolfbox.buttons import Button
 from wolfbox.config import Config
 from wolfbox.darkarts import said
 from wolfbox.darkarts.game import Stage
-from wolfbox.device.app import build
-from wolfbox.hardware.factory import mock_factory
 from wolfbox.view import Phase
 
-NO_RENDERER = [sys.executable, "-c", "import sys; sys.exit(3)"]
 PLAYERS = 7
 LINES = said.all_lines(PLAYERS)          # everything this table can hear
 # What night 2 says (the same whoever has died), and the book at the end of the
@@ -69,24 +66,11 @@ def mayor_config(tmp_path: Path) -> Config:
     return c
 
 
-def start_box(config: Config) -> Pilot:
-    """The real box in Mayor mode on mock pins and a fake clock."""
-    clock = FakeClock()
-    parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
-                  stdin_keys=False, renderer_command=NO_RENDERER)
-    return Pilot(parts, clock)
-
-
 @pytest.fixture
-def pilot(tmp_path, monkeypatch):
+def pilot(tmp_path, pilots):
     """The real box in Mayor mode, with a tone for every line it can say (a
     stand-in voice)."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    config = mayor_config(tmp_path)
-    fill_cache(config, LINES)
-    pilot = start_box(config)
-    yield pilot
-    pilot.parts.close()
+    return pilots.start(mayor_config(tmp_path), LINES, warm=False)
 
 
 def heard(pilot: Pilot) -> list[str]:
@@ -331,14 +315,12 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
         "roles": {"werewolf": 2, "hunter": 1, "matchmaker": 1, "seer": 1}}}
 
 
-def test_the_setup_and_an_undone_entry_come_through_a_restart(tmp_path, monkeypatch):
+def test_the_setup_and_an_undone_entry_come_through_a_restart(tmp_path, pilots):
     """Issue 19: the Seer added on the setup screen is there after a restart,
     and an entry undone is undone in the saved game too: the power going after
     an undo resumes where the undo went back to."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     config = mayor_config(tmp_path)
-    fill_cache(config, LINES)
-    first = start_box(config)
+    first = pilots.start(config, LINES, warm=False)
     for role in ("Werewolf", "Hunter", "Matchmaker", "Seer"):
         first.press(Button.NEXT)
         assert first.view.details[0] == role
@@ -347,7 +329,7 @@ def test_the_setup_and_an_undone_entry_come_through_a_restart(tmp_path, monkeypa
     assert first.view.details[1] == deal
     first.parts.close()                                 # the power goes, in the setup
 
-    second = start_box(config)                          # the restart
+    second = pilots.start(config, fill=False, warm=False)   # the restart
     assert second.view.title == "Werewolf with a Mayor"
     assert second.view.details[1] == deal
     second.press(Button.START)
@@ -370,7 +352,7 @@ def test_the_setup_and_an_undone_entry_come_through_a_restart(tmp_path, monkeypa
     assert stage(second) is Stage.DAWN
     second.parts.close()                                # the power goes again
 
-    third = start_box(config)
+    third = pilots.start(config, fill=False, warm=False)
     assert third.view.title == "Resume the saved game?"
     assert third.view.details == ("Dawn 1: the night's deaths are entered again",)
     third.press(Button.START)

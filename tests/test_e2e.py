@@ -14,20 +14,16 @@ from pathlib import Path
 
 import pygame
 import pytest
-from pilot import FakeClock, Pilot
+from pilot import NO_RENDERER, Pilot
 
-from helpers import fill_cache
 from wolfbox.buttons import Button
 from wolfbox.config import Config
-from wolfbox.device.app import build
 from wolfbox.effects import Cue
-from wolfbox.hardware.factory import mock_factory
 from wolfbox.onenight.flow import RoundSettings
 from wolfbox.pages import IDLE_PAGE_SECONDS
 from wolfbox.view import Phase
 
 HERE = Path(__file__).parent
-NO_RENDERER = [sys.executable, "-c", "import sys; sys.exit(3)"]
 FAKE_WORKER = [sys.executable, str(HERE / "fake_worker.py"), "ok"]
 
 # What the starter deck's night says, in the words a table hears.
@@ -61,25 +57,13 @@ def fast_config(tmp_path) -> Config:
 
 
 @pytest.fixture
-def pilot_for(tmp_path, monkeypatch):
-    # What a box remembers (a deck, a setting made on it) stays with its test.
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    made = []
-
+def pilot_for(tmp_path, pilots):
+    """One Night's box (fast timings unless `config` is given)."""
     def make(config: Config | None = None, fill: bool = True, display: str = "headless",
              line_seconds: float = 0.15, renderer: list[str] = NO_RENDERER) -> Pilot:
-        config = config or fast_config(tmp_path)
-        if fill:
-            fill_cache(config, RoundSettings.from_config(config).lines(), seconds=line_seconds)
-        clock = FakeClock()
-        parts = build(config, display, clock=clock, pin_factory=mock_factory(),
-                      stdin_keys=False, renderer_command=renderer)
-        made.append(parts)
-        parts.narrator.wait_warm(timeout=30)
-        return Pilot(parts, clock)
-    yield make
-    for parts in made:
-        parts.close()
+        return pilots.start(config or fast_config(tmp_path), fill=fill, display=display,
+                            line_seconds=line_seconds, renderer=renderer)
+    return make
 
 
 def phases(frames) -> list[Phase]:

@@ -26,13 +26,10 @@ import json
 from pathlib import Path
 
 import pytest
-from pilot import FakeClock, Pilot
+from pilot import Pilot
 
-from helpers import fill_cache
 from wolfbox.buttons import Button
 from wolfbox.config import Config
-from wolfbox.device.app import build
-from wolfbox.hardware.factory import mock_factory
 from wolfbox.newd3 import said
 from wolfbox.newd3.game import Game, Stage
 from wolfbox.newd3.roles import ROLES
@@ -40,7 +37,6 @@ from wolfbox.newd3.rules import DISCUSSION, MAX_NIGHTS, VOTE
 from wolfbox.newd3.turns import CALLS, Kind, Times
 from wolfbox.view import Phase
 
-NO_RENDERER = ["python3", "-c", "import sys; sys.exit(3)"]
 SEATS = range(1, 10)
 BY_NAME = {r.name: r.id for r in ROLES.values()}       # the screen's name -> role id
 
@@ -53,20 +49,9 @@ def timed_config(tmp_path: Path) -> Config:
     return c
 
 
-def make_pilot(tmp_path: Path) -> Pilot:
-    config = timed_config(tmp_path)
-    fill_cache(config, said.all_lines())
-    parts = build(config, "headless", clock=FakeClock(), pin_factory=mock_factory(),
-                  stdin_keys=False, renderer_command=NO_RENDERER)
-    return Pilot(parts, parts.box.clock)
-
-
 @pytest.fixture
-def pilot(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    p = make_pilot(tmp_path)
-    yield p
-    p.parts.close()
+def pilot(tmp_path, pilots):
+    return pilots.start(timed_config(tmp_path), said.all_lines(), warm=False)
 
 
 def game(pilot: Pilot) -> Game:
@@ -329,9 +314,8 @@ def test_eight_nights_without_a_death_are_a_draw(pilot):
     assert pilot.view.title.startswith("A draw")
 
 
-def test_a_power_cut_in_the_night_resumes_that_night(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    first = make_pilot(tmp_path)
+def test_a_power_cut_in_the_night_resumes_that_night(tmp_path, pilots):
+    first = pilots.start(timed_config(tmp_path), said.all_lines(), warm=False)
     first.press(Button.START)
     first.until(lambda: game(first).stage is Stage.DISCUSSION, limit=400, step=0.5)
     cards = game(first).seats
@@ -343,7 +327,7 @@ def test_a_power_cut_in_the_night_resumes_that_night(tmp_path, monkeypatch):
     state = json.loads((tmp_path / "state" / "wolfbox" / "state.json").read_text())
     assert state["games"]["newd3"]["stage"] == "night"
 
-    again = make_pilot(tmp_path)
+    again = pilots.start(timed_config(tmp_path), fill=False, warm=False)
     try:
         assert again.view.title == "Resume the saved game?"
         assert again.view.details == ("Night 1, from its start",)

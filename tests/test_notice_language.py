@@ -4,37 +4,22 @@ setup at N (19.16): the real box on a fake clock."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
-from pilot import FakeClock, Pilot
+from pilot import Pilot
 
 from wolfbox.buttons import Button
 from wolfbox.config import Config
 from wolfbox.device import notices
-from wolfbox.device.app import build
-from wolfbox.hardware.factory import mock_factory
 from wolfbox.i18n import speaking
 from wolfbox.view import Phase
 
-NO_RENDERER = [sys.executable, "-c", "import sys; sys.exit(3)"]
-
 
 @pytest.fixture
-def box_for(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    made = []
-
+def box_for(tmp_path, pilots):
     def make(config: Config) -> Pilot:
         config.voice.cache_dir = str(tmp_path / "cache")
-        clock = FakeClock()
-        parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
-                      stdin_keys=False, renderer_command=NO_RENDERER)
-        made.append(parts)
-        return Pilot(parts, clock)
-    yield make
-    for parts in made:
-        parts.close()
+        return pilots.start(config, fill=False, warm=False)
+    return make
 
 
 def to_language_page(pilot: Pilot) -> None:
