@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold, Tap
 from wolfbox.darkarts import rules
-from wolfbox.darkarts.game import CHECKPOINTS, Game, Stage
+from wolfbox.darkarts.game import Game, Stage
+from wolfbox.darkarts.model import CHECKPOINTS
 from wolfbox.darkarts.roles import CHOSEN, ROLES, WEREWOLF
 from wolfbox.darkarts.said import all_lines
 from wolfbox.effects import Checkpoint, Say

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config, ConfigError, check_value, toml_value, values
-from .darkarts.game import SETTABLE as DARK_ARTS_SETTABLE
+from .darkarts.model import SETTABLE as DARK_ARTS_SETTABLE
 from .i18n import _
 from .menu import ITEMS, with_value
 

@@ -25,6 +25,11 @@ decides nothing. Once an entry has taken effect, holding VOTE undoes it:
 the game keeps a snapshot from before each entry and goes back to it (the
 book, the dead and the win check with it; the snapshot's checkpoint is
 handed out again).
+
+Why this file is long: it is one state machine, whose every stage's
+buttons read and change the same state (the ring, the chains, the book,
+the undo snapshots); what it is lives in model.py, what it shows in
+screen.py, and what every game does alike in wolfbox.engine.
 """
 
 from __future__ import annotations
@@ -33,11 +38,10 @@ import copy
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from .. import pages
-from ..buttons import Button, Hold, Release, Tap
+from ..buttons import Button, Release
 from ..effects import (
     Ambience,
     ChangeSetting,
@@ -50,116 +54,44 @@ from ..effects import (
     Warm,
 )
 from ..engine import pacing
-from ..engine.actions import Action, Actions, Legend, SecondHold, chosen
+from ..engine.actions import Action, Actions, SecondHold, chosen
 from ..engine.speech import Speech
 from ..events import SpeechDone
-from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
-from ..i18n import _, copies, listed, ngettext
+from ..games import MODE_KEY, next_game
+from ..i18n import _, ngettext
 from ..settings_screen import ANY, SettingsScreen
-from ..timer import Countdown, clock_text
-from ..view import Phase, Seat, View
+from ..timer import Countdown
+from ..view import View
 from . import rules, said, saved
+from . import screen as shown
 from .book import ACCUSATION, DEATH, HEARTBREAK, LYNCH, NIGHT, SHOT, VOTE, WIN, Book, Record
-from .night import MATCHMAKER, Step, call_title, night_calls
-from .roles import CHOSEN, ROLES, VILLAGE, VILLAGER, role_name
+from .model import (
+    _AFTER,
+    _CARD,
+    _DAWN,
+    _DAY_STAGES,
+    _NIGHT_STAGES,
+    _NOT_UNDONE,
+    _SHOT,
+    _SPEAK,
+    _TO_DISCUSSION,
+    _TO_NIGHT,
+    _WAIT,
+    GAME_ITEM,
+    LIMITS,
+    MODE,
+    NO_ROLE,
+    NO_SEAT,
+    SAVE_VERSION,
+    DarkEffect,
+    Event,
+    Options,
+    Screen,
+    Stage,
+)
+from .night import MATCHMAKER, Step, night_calls
+from .roles import CHOSEN, ROLES, VILLAGE, VILLAGER
 from .seats import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Ring
-
-Event = Tap | Hold | Release | SpeechDone
-SAVE_VERSION = saved.VERSION
-
-
-class Stage(StrEnum):
-    SETUP = "setup"            # players and roles in play
-    RESUME = "resume"          # a saved game was found: resume it?
-    NIGHT = "night"            # the calls, timed
-    LOVERS = "lovers"          # night 1: the Mayor enters the Matchmaker's two Lovers
-    DAWN = "dawn"              # the Mayor picks each seat that died in the night
-    ROLE = "role"              # the Mayor enters the role turned up for a death
-    SHOT = "shot"              # the Mayor enters the dead Hunter's victim
-    CONFIRM = "confirm"        # an entry shown back: OK, or BACK to change it
-    DISCUSSION = "discussion"  # open discussion and accusations
-    ACCUSE = "accuse"          # the Mayor picks the accused
-    SECOND = "second"          # is there a second?
-    DEFENCE = "defence"        # the accused defends
-    HANDS = "hands"            # "raise your hands", then the 3-5 s beat
-    COUNT = "count"            # the Mayor taps a hand at a time
-    RESULT = "result"          # the count against the threshold
-    END = "end"                # who won, and the whole story
-
-
-# The screen model's phase for each stage (the painter's layout). The exact
-# stage goes with it in Screen.stage.
-PHASE_OF = {
-    # The setup shows one item and its value, as the settings screen does.
-    Stage.SETUP: Phase.REFEREE, Stage.RESUME: Phase.IDLE,
-    Stage.NIGHT: Phase.NIGHT, Stage.LOVERS: Phase.NIGHT,
-    Stage.DAWN: Phase.REFEREE, Stage.ROLE: Phase.REFEREE, Stage.SHOT: Phase.REFEREE,
-    Stage.CONFIRM: Phase.REFEREE,
-    Stage.ACCUSE: Phase.REFEREE,
-    Stage.DISCUSSION: Phase.DISCUSSION, Stage.SECOND: Phase.DISCUSSION,
-    Stage.DEFENCE: Phase.DISCUSSION,
-    # The count and its result show the hands against the threshold: a value
-    # and its notes, the referee's layout.
-    Stage.HANDS: Phase.VOTE, Stage.COUNT: Phase.REFEREE, Stage.RESULT: Phase.REFEREE,
-    Stage.END: Phase.VERDICT,
-}
-# The stages whose screen is about the seats: the seat ring is drawn, with
-# the value and the question in its middle.
-RING_STAGES = (Stage.LOVERS, Stage.DAWN, Stage.ROLE, Stage.SHOT, Stage.CONFIRM,
-               Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE)
-# Where a checkpoint may be taken, and so where a game resumes.
-CHECKPOINTS = (Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION)
-_NIGHT_STAGES = (Stage.NIGHT, Stage.LOVERS)
-_DAY_STAGES = (Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE, Stage.HANDS,
-               Stage.COUNT, Stage.RESULT)
-
-# Night stages: say the call, wait for the action, say the closing line.
-_SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
-# What the chains lead to once they are over.
-_TO_DISCUSSION, _TO_NIGHT = "discussion", "night"
-# The entries shown back before they take effect (Stage.CONFIRM).
-_CARD, _SHOT, _DAWN = "card", "shot", "dawn"
-# A picker's cursor before the Mayor has chosen: the role picker's (an index)
-# and the Hunter's (a seat).
-NO_ROLE, NO_SEAT = -1, 0
-# What an undo leaves as it is: the options, and what belongs to the moment
-# (speech, timers, the pause, the open book, messages on the screen).
-_NOT_UNDONE = frozenset({"options", "paused", "reading", "alert", "caption", "timer", "page",
-                         "speech",
-                         "_second_hold", "_resume_to", "_undo"})
-
-
-DarkEffect = Effect
-MODE = "dark_arts"                     # this mode's name, in saved games and settings
-GAME_ITEM = "game"                     # the setup's last item: the choice of game
-# The day's optional limits, set on the setup screen: item -> (config key, steps in s).
-LIMITS = {
-    "discussion": ("mayor.discussion_seconds", (0, 60, 120, 180, 300, 420, 600, 900)),
-    "defence": ("mayor.defence_seconds", (0, 30, 60, 90, 120, 180)),
-}
-# What the setup screen may change and the box remembers (wolfbox.settings).
-SETTABLE = frozenset(key for key, _steps in LIMITS.values())
-
-
-@dataclass(frozen=True)
-class Options:
-    scale: float = 1.0                                   # multiplies every action time
-    action_seconds: Mapping[str, float] = field(default_factory=dict)   # per call id
-    discussion_seconds: float | None = None              # None: no limit (003)
-    defence_seconds: float | None = None                 # None: no limit
-    hands_beat: float = 4.0                              # 003: "around 3-5 seconds"
-    fixed: frozenset[str] = frozenset()                  # config keys the file sets
-    line_gap: float = 0.6                                # silence after a line
-    per_word: float = pages.PER_WORD                     # caption time a word
-
-
-@dataclass(frozen=True)
-class Screen:
-    """The screen model, the exact stage, and the seat ring as it stands
-    (the view carries the ring only where it is drawn: RING_STAGES)."""
-    view: View
-    stage: Stage
-    seats: tuple[Seat, ...] = ()
 
 
 @dataclass
@@ -371,7 +303,7 @@ class Game:
             if key in self.options.fixed:
                 self.alert = _("Set in the config file.")
                 return []
-            now_at = self._limit(item)
+            now_at = shown._limit(self, item)
             here = steps.index(now_at) if now_at in steps else 0
             value = steps[(here + step) % len(steps)]
             limit = float(value) or None
@@ -914,7 +846,7 @@ class Game:
     # ================================================================ view
     def view(self, now: float) -> View:
         """The screen model (wolfbox.mode.Mode); `screen` adds the seat ring."""
-        return self.screen(now).view
+        return shown.screen(self, now).view
 
     def lines(self) -> list[str]:
         """Every line a game of this setup can say (wolfbox.mode.Mode)."""
@@ -937,219 +869,8 @@ class Game:
 
     # ================================================================ view
     def screen(self, now: float) -> Screen:
-        legend = Legend.of(self._taps(), self._holds())
-        # The ring shows the line in its middle while it is said (a table
-        # without sound reads it there; an alert is shown once, in its box),
-        # then the Mayor's question again. The count's screens show their
-        # verdict and the end its winner in the title, not the line. The
-        # night and the hands show the line, as One Night does.
-        ring = self.stage in RING_STAGES
-        if ring:
-            # Only a line about this screen: "The card: Villager." of the last
-            # death is not shown over the next seat's card.
-            speaking = self.speech.line is not None and self.caption != self.alert \
-                and self.speech.about == self._subject()
-            caption = self.caption if speaking else ""
-        elif PHASE_OF[self.stage] is Phase.REFEREE or self.stage is Stage.END:
-            caption = ""
-        else:
-            caption = self.caption
-        view = View(phase=PHASE_OF[self.stage], title="", paused=self.paused,
-                    caption=caption, alert=self.alert,
-                    legend=legend.labels,
-                    holds=legend.holds)
-        if self.settings.shown_over(MODE):
-            view = self.settings.view(dataclasses.replace(view, phase=Phase.SETTINGS))
-        elif self.reading:
-            # Not dimmed at night: the Mayor reads it while the table sleeps.
-            view = dataclasses.replace(self._book_view(view), phase=Phase.VERDICT, caption="")
-        else:
-            view = self._stage_view(view, now)
-        seats = self._seats_shown()
-        if ring and not self.reading:
-            view = dataclasses.replace(view, seats=seats,
-                                       details=() if caption else view.details)
-        return Screen(view, self.stage, seats)
-
-    def _stage_view(self, v: View, now: float) -> View:
-        r = dataclasses.replace
-        t = self.timer
-        clock = clock_text(t.shown_seconds(now)) if t is not None else ""
-        match self.stage:
-            case Stage.SETUP:
-                return r(v, title=_("Werewolf with a Mayor"), big=self._setup_value(),
-                         details=self._setup_details(), footer=setup_holds_note(MODE),
-                         hint=Button.START)
-            case Stage.RESUME:
-                return r(v, title=_("Resume the saved game?"), hint=Button.START,
-                         details=(self._resume_words(),))
-            case Stage.NIGHT:
-                step = self.steps[self.step_index]
-                title = _("Night {n} · {call}").format(n=self.night, call=call_title(step.id))
-                big = clock if self.night_stage == _WAIT else ""
-                return r(v, title=title, big=big, dim=True,
-                         progress=1 - self.step_index / len(self.steps))
-            case Stage.LOVERS:
-                # Not dimmed: the Mayor reads the seats while the table sleeps.
-                # Private: who the Lovers are stays off a terminal's record.
-                return r(v, title=_("Night 1 · Lovers"), big=_seat_word(self.cursor),
-                         details=(_("Mark the two Lovers the Matchmaker chose."),),
-                         private=True)
-            case Stage.DAWN:
-                return r(v, title=_("Dawn {n} · Who died?").format(n=self.night),
-                         big=_seat_word(self.cursor),
-                         details=(_("Mark each seat that died in the night."),))
-            case Stage.ROLE:
-                role = self._chosen_role()
-                return r(v, title=_("Seat {seat} · Role").format(seat=self.dying),
-                         big=role_name(role) if role else _("Not chosen"),
-                         hint=Button.START if role else Button.NEXT,
-                         details=(_("Which card did seat {seat} have?")
-                                  .format(seat=self.dying),))
-            case Stage.SHOT:
-                big = _seat_word(self.cursor) if self.cursor != NO_SEAT else _("Not chosen")
-                return r(v, title=_("The Hunter's victim"), big=big,
-                         details=(_("The Hunter at seat {seat} chooses alone.")
-                                  .format(seat=self.by),))
-            case Stage.CONFIRM:
-                return r(v, hint=Button.START, **self._confirm_view())
-            case Stage.DISCUSSION:
-                return r(v, title=_("Day {n} · Discussion").format(n=self.night), big=clock,
-                         details=(self._alive_words(),), hint=Button.VOTE)
-            case Stage.ACCUSE:
-                return r(v, title=_("Who is accused?"), big=_seat_word(self.cursor))
-            case Stage.SECOND:
-                return r(v, title=_("Is there a second?"), big=_seat_word(self.accused))
-            case Stage.DEFENCE:
-                return r(v, title=_("Seat {seat} · Defence").format(seat=self.accused),
-                         big=clock, hint=Button.VOTE)
-            case Stage.HANDS:
-                return r(v, title=_("Raise your hands"), big=_seat_word(self.accused),
-                         details=(_("To lynch seat {seat}").format(seat=self.accused),))
-            case Stage.COUNT | Stage.RESULT:
-                details = self._count_details()
-                if self.stage is Stage.RESULT:     # the verdict first, as it was said
-                    lynched = rules.passes(self._votes(), self._living())
-                    details = (_("Lynched") if lynched else _("The vote fails"), *details[1:])
-                return r(v, title=_("Votes to lynch seat {seat}").format(seat=self.accused),
-                         big=str(self._votes()), details=details,
-                         hint=Button.START if self.stage is Stage.RESULT else None)
-        return self._book_view(v)
-
-    def _confirm_view(self) -> dict[str, Any]:
-        """An entry shown back: its title, its value and the question."""
-        if self.pending == _DAWN:
-            deaths = len(self.dawn_deaths)
-            # The legend says the rest: START OK, BACK Change.
-            if deaths:
-                big = ngettext("{count} death", "{count} deaths", deaths).format(count=deaths)
-                question = _("No other seat died: right?")
-            else:
-                big, question = _("Nobody died"), _("Nobody died in the night: right?")
-            return {"title": _("Dawn {n} · Who died?").format(n=self.night), "big": big,
-                    "details": (question,)}
-        if self.pending == _SHOT:
-            return {"title": _("The Hunter's victim"), "big": _seat_word(self.cursor),
-                    "details": (_("The Hunter shot seat {seat}: right?").format(
-                        seat=self.cursor),)}
-        role = self._chosen_role()
-        assert role is not None
-        return {"title": _("Seat {seat} · Role").format(seat=self.dying),
-                "big": role_name(role),
-                "details": (_("Seat {seat}'s card: {role}. Right?").format(
-                    seat=self.dying, role=role_name(role)),)}
-
-    def _book_view(self, v: View) -> View:
-        """The story so far, a page at a time; at the end, under who won."""
-        shown = self._book_pages()
-        page = self.page % len(shown)
-        if self.stage is Stage.END:
-            title = _("The village wins") if self.winner == VILLAGE else \
-                _("The werewolves win")
-        else:
-            title = _("Book")
-        if len(shown) > 1:
-            title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
-                                                        pages=len(shown))
-        return dataclasses.replace(v, title=title, details=shown[page])
-
-    def _limit(self, item: str) -> int:
-        """A day limit's seconds on the setup screen (0: none)."""
-        o = self.options
-        seconds = o.discussion_seconds if item == "discussion" else o.defence_seconds
-        return round(seconds) if seconds else 0
-
-    def _setup_value(self) -> str:
-        item = self._items()[self.cursor % len(self._items())]
-        if item == GAME_ITEM:
-            return game_name(MODE)
-        if item in LIMITS:
-            seconds = self._limit(item)
-            return clock_text(seconds) if seconds else _("No limit")
-        if item == "players":
-            return str(self.players)
-        return str(self.chosen.get(item, 0))
-
-    def _setup_details(self) -> tuple[str, ...]:
-        item = self._items()[self.cursor % len(self._items())]
-        if item == GAME_ITEM:
-            return (_("Game"), switch_note(MODE))
-        if item in LIMITS:
-            name = _("Discussion limit") if item == "discussion" else _("Defence limit")
-            note = _("Set in the config file.") if LIMITS[item][0] in self.options.fixed \
-                else _("When it runs out, a chime; the Mayor moves on.")
-            return (name, note)
-        name = _("Players") if item == "players" else role_name(item)
-        setup = rules.Setup.of(self.players, self.chosen)
-        deal = listed([copies(role_name(r), n) for r, n in setup.counts.items()])
-        return (name, _("Deal: {cards}").format(cards=deal),
-                _("Seat 1 faces the screen; seats go clockwise."))
-
-    def _resume_words(self) -> str:
-        to = self._resume_to
-        if to is Stage.NIGHT:
-            return _("Night {n}").format(n=self.night)
-        if to is Stage.DAWN:
-            return _("Dawn {n}: the night's deaths are entered again").format(n=self.night)
-        return _("Day {n}").format(n=self.night)
-
-    def _alive_words(self) -> str:
-        living, needed = self._living(), rules.lynch_threshold(self._living())
-        return ngettext("{living} alive: a lynch needs {needed} vote.",
-                        "{living} alive: a lynch needs {needed} votes.", needed).format(
-            living=living, needed=needed)
-
-    def _count_details(self) -> tuple[str, ...]:
-        living = self._living()
-        out = [_("Hands: {hands} of at most {most}").format(
-            hands=self.hands, most=rules.most_hands(living))]
-        if self.adjust:
-            out.append(_("Adjusted by {adjust:+d}").format(adjust=self.adjust))
-        out.append(_("Needed: {needed}").format(needed=rules.lynch_threshold(living)))
-        return tuple(out)
-
-    def _seats_shown(self) -> tuple[Seat, ...]:
-        ring = self.ring
-        if ring is None or self.stage in (Stage.SETUP, Stage.RESUME):
-            return ()
-        if self.stage in (Stage.LOVERS, Stage.DAWN, Stage.SHOT, Stage.ACCUSE):
-            target = self.cursor                # the seat the Mayor's buttons point at
-        elif self.stage is Stage.CONFIRM:
-            target = {_CARD: self.dying, _SHOT: self.cursor}.get(self.pending, 0)
-        elif self.stage is Stage.ROLE:
-            target = self.dying
-        elif self.stage in (Stage.SECOND, Stage.DEFENCE, Stage.HANDS, Stage.COUNT,
-                            Stage.RESULT):
-            target = self.accused
-        else:
-            target = 0
-        return tuple(Seat(
-            seat=s, alive=ring.alive(s),
-            role=role_name(ring.dead[s]) if s in ring.dead else "",
-            cursor=s == target,
-            marked=self.stage is Stage.LOVERS and s in self.picked,
-            refused=self.stage is Stage.ACCUSE and s == self.previous_accused)
-            for s in ring.seats)
+        """The screen model with the seat ring as it stands (screen.py)."""
+        return shown.screen(self, now)
 
     # =============================================================== checks
     def check(self) -> None:
@@ -1181,9 +902,3 @@ class Game:
         if self.stage in (Stage.DAWN, Stage.ACCUSE) and living:
             assert self.ring.alive(self.cursor)
         assert self.paused is False or self.timer is not None or self.speech.line is not None
-
-
-
-def _seat_word(seat: int) -> str:
-    """The seat a ring screen is about, in its middle."""
-    return _("Seat {seat}").format(seat=seat)

@@ -1,0 +1,265 @@
+"""What the Mayor's game shows: each stage's screen, drawn from the game's
+state and never changing it (the state machine is game.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from ..buttons import Button
+from ..engine.actions import Legend
+from ..games import game_name, setup_holds_note, switch_note
+from ..i18n import _, copies, listed, ngettext
+from ..timer import clock_text
+from ..view import Phase, Seat, View
+from . import rules
+from .model import (
+    _CARD,
+    _DAWN,
+    _SHOT,
+    _WAIT,
+    GAME_ITEM,
+    LIMITS,
+    MODE,
+    NO_SEAT,
+    PHASE_OF,
+    RING_STAGES,
+    Screen,
+    Stage,
+)
+from .night import call_title
+from .roles import VILLAGE, role_name
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def screen(game: Game, now: float) -> Screen:
+    legend = Legend.of(game._taps(), game._holds())
+    # The ring shows the line in its middle while it is said (a table
+    # without sound reads it there; an alert is shown once, in its box),
+    # then the Mayor's question again. The count's screens show their
+    # verdict and the end its winner in the title, not the line. The
+    # night and the hands show the line, as One Night does.
+    ring = game.stage in RING_STAGES
+    if ring:
+        # Only a line about this screen: "The card: Villager." of the last
+        # death is not shown over the next seat's card.
+        speaking = game.speech.line is not None and game.caption != game.alert \
+            and game.speech.about == game._subject()
+        caption = game.caption if speaking else ""
+    elif PHASE_OF[game.stage] is Phase.REFEREE or game.stage is Stage.END:
+        caption = ""
+    else:
+        caption = game.caption
+    view = View(phase=PHASE_OF[game.stage], title="", paused=game.paused,
+                caption=caption, alert=game.alert,
+                legend=legend.labels,
+                holds=legend.holds)
+    if game.settings.shown_over(MODE):
+        view = game.settings.view(dataclasses.replace(view, phase=Phase.SETTINGS))
+    elif game.reading:
+        # Not dimmed at night: the Mayor reads it while the table sleeps.
+        view = dataclasses.replace(_book_view(game, view), phase=Phase.VERDICT, caption="")
+    else:
+        view = _stage_view(game, view, now)
+    seats = _seats_shown(game)
+    if ring and not game.reading:
+        view = dataclasses.replace(view, seats=seats,
+                                   details=() if caption else view.details)
+    return Screen(view, game.stage, seats)
+
+
+def _stage_view(game: Game, v: View, now: float) -> View:
+    r = dataclasses.replace
+    t = game.timer
+    clock = clock_text(t.shown_seconds(now)) if t is not None else ""
+    match game.stage:
+        case Stage.SETUP:
+            return r(v, title=_("Werewolf with a Mayor"), big=_setup_value(game),
+                     details=_setup_details(game), footer=setup_holds_note(MODE),
+                     hint=Button.START)
+        case Stage.RESUME:
+            return r(v, title=_("Resume the saved game?"), hint=Button.START,
+                     details=(_resume_words(game),))
+        case Stage.NIGHT:
+            step = game.steps[game.step_index]
+            title = _("Night {n} · {call}").format(n=game.night, call=call_title(step.id))
+            big = clock if game.night_stage == _WAIT else ""
+            return r(v, title=title, big=big, dim=True,
+                     progress=1 - game.step_index / len(game.steps))
+        case Stage.LOVERS:
+            # Not dimmed: the Mayor reads the seats while the table sleeps.
+            # Private: who the Lovers are stays off a terminal's record.
+            return r(v, title=_("Night 1 · Lovers"), big=_seat_word(game.cursor),
+                     details=(_("Mark the two Lovers the Matchmaker chose."),),
+                     private=True)
+        case Stage.DAWN:
+            return r(v, title=_("Dawn {n} · Who died?").format(n=game.night),
+                     big=_seat_word(game.cursor),
+                     details=(_("Mark each seat that died in the night."),))
+        case Stage.ROLE:
+            role = game._chosen_role()
+            return r(v, title=_("Seat {seat} · Role").format(seat=game.dying),
+                     big=role_name(role) if role else _("Not chosen"),
+                     hint=Button.START if role else Button.NEXT,
+                     details=(_("Which card did seat {seat} have?")
+                              .format(seat=game.dying),))
+        case Stage.SHOT:
+            big = _seat_word(game.cursor) if game.cursor != NO_SEAT else _("Not chosen")
+            return r(v, title=_("The Hunter's victim"), big=big,
+                     details=(_("The Hunter at seat {seat} chooses alone.")
+                              .format(seat=game.by),))
+        case Stage.CONFIRM:
+            return r(v, hint=Button.START, **_confirm_view(game))
+        case Stage.DISCUSSION:
+            return r(v, title=_("Day {n} · Discussion").format(n=game.night), big=clock,
+                     details=(_alive_words(game),), hint=Button.VOTE)
+        case Stage.ACCUSE:
+            return r(v, title=_("Who is accused?"), big=_seat_word(game.cursor))
+        case Stage.SECOND:
+            return r(v, title=_("Is there a second?"), big=_seat_word(game.accused))
+        case Stage.DEFENCE:
+            return r(v, title=_("Seat {seat} · Defence").format(seat=game.accused),
+                     big=clock, hint=Button.VOTE)
+        case Stage.HANDS:
+            return r(v, title=_("Raise your hands"), big=_seat_word(game.accused),
+                     details=(_("To lynch seat {seat}").format(seat=game.accused),))
+        case Stage.COUNT | Stage.RESULT:
+            details = _count_details(game)
+            if game.stage is Stage.RESULT:     # the verdict first, as it was said
+                lynched = rules.passes(game._votes(), game._living())
+                details = (_("Lynched") if lynched else _("The vote fails"), *details[1:])
+            return r(v, title=_("Votes to lynch seat {seat}").format(seat=game.accused),
+                     big=str(game._votes()), details=details,
+                     hint=Button.START if game.stage is Stage.RESULT else None)
+    return _book_view(game, v)
+
+
+def _confirm_view(game: Game) -> dict[str, Any]:
+    """An entry shown back: its title, its value and the question."""
+    if game.pending == _DAWN:
+        deaths = len(game.dawn_deaths)
+        # The legend says the rest: START OK, BACK Change.
+        if deaths:
+            big = ngettext("{count} death", "{count} deaths", deaths).format(count=deaths)
+            question = _("No other seat died: right?")
+        else:
+            big, question = _("Nobody died"), _("Nobody died in the night: right?")
+        return {"title": _("Dawn {n} · Who died?").format(n=game.night), "big": big,
+                "details": (question,)}
+    if game.pending == _SHOT:
+        return {"title": _("The Hunter's victim"), "big": _seat_word(game.cursor),
+                "details": (_("The Hunter shot seat {seat}: right?").format(
+                    seat=game.cursor),)}
+    role = game._chosen_role()
+    assert role is not None
+    return {"title": _("Seat {seat} · Role").format(seat=game.dying),
+            "big": role_name(role),
+            "details": (_("Seat {seat}'s card: {role}. Right?").format(
+                seat=game.dying, role=role_name(role)),)}
+
+
+def _book_view(game: Game, v: View) -> View:
+    """The story so far, a page at a time; at the end, under who won."""
+    shown = game._book_pages()
+    page = game.page % len(shown)
+    if game.stage is Stage.END:
+        title = _("The village wins") if game.winner == VILLAGE else \
+            _("The werewolves win")
+    else:
+        title = _("Book")
+    if len(shown) > 1:
+        title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
+                                                    pages=len(shown))
+    return dataclasses.replace(v, title=title, details=shown[page])
+
+
+def _limit(game: Game, item: str) -> int:
+    """A day limit's seconds on the setup screen (0: none)."""
+    o = game.options
+    seconds = o.discussion_seconds if item == "discussion" else o.defence_seconds
+    return round(seconds) if seconds else 0
+
+
+def _setup_value(game: Game) -> str:
+    item = game._items()[game.cursor % len(game._items())]
+    if item == GAME_ITEM:
+        return game_name(MODE)
+    if item in LIMITS:
+        seconds = _limit(game, item)
+        return clock_text(seconds) if seconds else _("No limit")
+    if item == "players":
+        return str(game.players)
+    return str(game.chosen.get(item, 0))
+
+
+def _setup_details(game: Game) -> tuple[str, ...]:
+    item = game._items()[game.cursor % len(game._items())]
+    if item == GAME_ITEM:
+        return (_("Game"), switch_note(MODE))
+    if item in LIMITS:
+        name = _("Discussion limit") if item == "discussion" else _("Defence limit")
+        note = _("Set in the config file.") if LIMITS[item][0] in game.options.fixed \
+            else _("When it runs out, a chime; the Mayor moves on.")
+        return (name, note)
+    name = _("Players") if item == "players" else role_name(item)
+    setup = rules.Setup.of(game.players, game.chosen)
+    deal = listed([copies(role_name(r), n) for r, n in setup.counts.items()])
+    return (name, _("Deal: {cards}").format(cards=deal),
+            _("Seat 1 faces the screen; seats go clockwise."))
+
+
+def _resume_words(game: Game) -> str:
+    to = game._resume_to
+    if to is Stage.NIGHT:
+        return _("Night {n}").format(n=game.night)
+    if to is Stage.DAWN:
+        return _("Dawn {n}: the night's deaths are entered again").format(n=game.night)
+    return _("Day {n}").format(n=game.night)
+
+
+def _alive_words(game: Game) -> str:
+    living, needed = game._living(), rules.lynch_threshold(game._living())
+    return ngettext("{living} alive: a lynch needs {needed} vote.",
+                    "{living} alive: a lynch needs {needed} votes.", needed).format(
+        living=living, needed=needed)
+
+
+def _count_details(game: Game) -> tuple[str, ...]:
+    living = game._living()
+    out = [_("Hands: {hands} of at most {most}").format(
+        hands=game.hands, most=rules.most_hands(living))]
+    if game.adjust:
+        out.append(_("Adjusted by {adjust:+d}").format(adjust=game.adjust))
+    out.append(_("Needed: {needed}").format(needed=rules.lynch_threshold(living)))
+    return tuple(out)
+
+
+def _seats_shown(game: Game) -> tuple[Seat, ...]:
+    ring = game.ring
+    if ring is None or game.stage in (Stage.SETUP, Stage.RESUME):
+        return ()
+    if game.stage in (Stage.LOVERS, Stage.DAWN, Stage.SHOT, Stage.ACCUSE):
+        target = game.cursor                # the seat the Mayor's buttons point at
+    elif game.stage is Stage.CONFIRM:
+        target = {_CARD: game.dying, _SHOT: game.cursor}.get(game.pending, 0)
+    elif game.stage is Stage.ROLE:
+        target = game.dying
+    elif game.stage in (Stage.SECOND, Stage.DEFENCE, Stage.HANDS, Stage.COUNT,
+                        Stage.RESULT):
+        target = game.accused
+    else:
+        target = 0
+    return tuple(Seat(
+        seat=s, alive=ring.alive(s),
+        role=role_name(ring.dead[s]) if s in ring.dead else "",
+        cursor=s == target,
+        marked=game.stage is Stage.LOVERS and s in game.picked,
+        refused=game.stage is Stage.ACCUSE and s == game.previous_accused)
+        for s in ring.seats)
+
+
+def _seat_word(seat: int) -> str:
+    """The seat a ring screen is about, in its middle."""
+    return _("Seat {seat}").format(seat=seat)
