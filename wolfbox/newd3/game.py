@@ -19,6 +19,11 @@ still being said counts from the moment the window opens.
 A checkpoint is taken at the start of the deal, each night, each dawn,
 each discussion and each vote: after a power cut the game resumes at the
 start of the phase it was in, with the same cards and the same dead.
+
+Why this file is long: it is one state machine, whose turns, windows and
+day stages all read and change the same state (the seats, the night's
+choices, the tally); what it is lives in model.py, what it shows in
+screen.py, and what every game does alike in wolfbox.engine.
 """
 
 from __future__ import annotations
@@ -27,9 +32,8 @@ import copy
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from .. import pages
@@ -46,79 +50,44 @@ from ..effects import (
     Warm,
 )
 from ..engine import pacing
-from ..engine.actions import Action, Actions, Legend, SecondHold, chosen
+from ..engine.actions import Action, Actions, SecondHold, chosen
 from ..engine.speech import Speech
 from ..events import SpeechDone
-from ..games import MODE_KEY, game_name, next_game, setup_holds_note, switch_note
-from ..i18n import N_, _, ngettext, sentences
+from ..games import MODE_KEY, next_game
+from ..i18n import _, sentences
 from ..settings_screen import ANY, SettingsScreen
-from ..timer import Countdown, clock_text
-from ..view import Phase, Seat, View
+from ..timer import Countdown
+from ..view import View
 from . import rules, said, saved
-from .resolve import VANILLA, Kill, Night, Result, resolve
+from . import screen as shown
+from .model import (
+    _AFTER,
+    _KNIFE,
+    _SPEAK,
+    _WAIT,
+    DAY_STAGES,
+    KILL_STEPS,
+    MODE,
+    RANDOM,
+    SAVE_VERSION,
+    SEATS,
+    SETUP_ITEMS,
+    WOLF_SLOTS,
+    Options,
+    Stage,
+)
+from .resolve import Kill, Night, resolve
 from .roles import (
-    ALCHEMIST,
-    CHEF,
-    DAIRY_MAID,
-    GUARD,
-    NOBLE,
-    PRIEST,
-    ROLES,
-    SEER,
-    TRACK_READER,
     Team,
     is_wolf_team,
     role_name,
     team_name,
     team_of,
 )
+from .screen import _result_words
 from .setups import PLAYERS, SETUPS, describe
 from .tracker import possible_setups
-from .turns import Kind, Times, Turn, deal_turns, night_turns
-
-MODE = "newd3"
-SAVE_VERSION = saved.VERSION
-SEATS = tuple(range(1, PLAYERS + 1))
-RANDOM = ""                 # the setup item's value for "deal one at random"
-SETUP_ITEMS = ("setup", "game")
-
-
-class Stage(StrEnum):
-    SETUP = "setup"            # which setup (random by default), or another game
-    RESUME = "resume"          # a saved game was found
-    DEAL = "deal"              # seat by seat, each sees its card
-    NIGHT = "night"            # the turns of a night
-    DAWN = "dawn"              # who died, what they were
-    DISCUSSION = "discussion"  # 2:30 of talk
-    VOTE = "vote"              # 0:45 to decide
-    POINT = "point"            # 3, 2, 1: everyone points
-    TALLY = "tally"            # the table enters the seat with the most votes
-    COUNT = "count"            # ... and its count
-    RESULT = "result"          # the strict majority applied
-    END = "end"                # who won, and every card
-
-
-CHECKPOINTS = (Stage.DEAL, Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION, Stage.VOTE, Stage.END)
-DAY_STAGES = (Stage.DISCUSSION, Stage.VOTE, Stage.POINT, Stage.TALLY, Stage.COUNT,
-              Stage.RESULT)
-# The stages of many turns, each a line, a window and a line.
-_SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
-# The kill window's steps, in order: each Wolf in turn marks a victim, then
-# a knife, in a slot of its own ("Wolf 1", "Wolf 2"). START only moves on,
-# so no Wolf can change the other's marks, and the window is the same with
-# one Wolf alive as with two (a lone Wolf leaves the second slot empty).
-WOLF_SLOTS = 2
-_VICTIM, _KNIFE = "victim", "knife"
-KILL_STEPS = tuple((slot, question) for slot in range(WOLF_SLOTS)
-                   for question in (_VICTIM, _KNIFE))
-
-
-@dataclass(frozen=True)
-class Options:
-    times: Times = field(default_factory=Times)
-    show: float = 3.0            # a card or message shows at least this long once held
-    line_gap: float = 0.6        # silence after a line
-    per_word: float = pages.PER_WORD
+from .turns import Kind, Turn, deal_turns, night_turns
 
 
 @dataclass
@@ -866,233 +835,8 @@ class Game:
 
     # ================================================================ view
     def view(self, now: float) -> View:
-        legend = Legend.of(self._taps(), self._holds())
-        v = View(phase=Phase.NIGHT, title="", paused=self.paused, alert=self.alert,
-                 legend=legend.labels,
-                 holds=legend.holds)
-        if self.reading:
-            return self._tracker_view(v)
-        if self.settings.shown_over(MODE):
-            return self.settings.view(dataclasses.replace(v, phase=Phase.SETTINGS))
-        return self._stage_view(v, now)
-
-    def _clock(self, now: float) -> str:
-        return clock_text(self.timer.shown_seconds(now)) if self.timer is not None else ""
-
-    def _stage_view(self, v: View, now: float) -> View:
-        r = dataclasses.replace
-        match self.stage:
-            case Stage.SETUP:
-                return r(v, phase=Phase.REFEREE, title=game_name(MODE),
-                         big=self._setup_value(), details=self._setup_details(),
-                         footer=setup_holds_note(MODE), hint=Button.START)
-            case Stage.RESUME:
-                return r(v, phase=Phase.IDLE, title=_("Resume the saved game?"),
-                         details=(self._resume_words(),), hint=Button.START)
-            case Stage.DEAL | Stage.NIGHT:
-                return self._turn_view(v, now)
-            case Stage.DAWN:
-                return r(v, phase=Phase.DISCUSSION, title=_("Dawn {n}").format(n=self.night),
-                         caption=self.caption, seats=self._ring())
-            case Stage.DISCUSSION:
-                left = self.timer.remaining(now) if self.timer is not None else 0.0
-                return r(v, phase=Phase.DISCUSSION,
-                         title=_("Day {n} · Discussion").format(n=self.night + 1),
-                         big=self._clock(now), details=(self.caption or self._tracker_line(),),
-                         seats=self._ring(), urgent=0 < left <= 10, hint=Button.VOTE)
-            case Stage.VOTE:
-                # The vote's clock is the box's big timer, with its bar, as a
-                # day's clock is in One Night: in the ring's middle the long
-                # call to vote would shrink it (below the size floor at
-                # 320×240). The votes needed follow the call under it.
-                t = self.timer
-                shown = t.shown_seconds(now) if t is not None else 0
-                return r(v, phase=Phase.VOTE,
-                         title=_("Day {n} · Vote").format(n=self.night + 1),
-                         big=self._clock(now), caption=self.caption or self._needed_words(),
-                         progress=min(1.0, shown / t.total) if t is not None and t.total else 0.0,
-                         urgent=0 < shown <= 10, hint=Button.VOTE)
-            case Stage.POINT:
-                number = str(len(said.COUNT_IN) - self.count_in)
-                return r(v, phase=Phase.VOTE, title=_("Point at your choice"), big=number,
-                         caption=self.caption)
-            case Stage.TALLY:
-                return r(v, phase=Phase.REFEREE, title=_("Who has the most votes?"),
-                         big=_seat_word(self.cursor), seats=self._ring(self.cursor),
-                         details=(_("Or START: a tie."),))
-            case Stage.COUNT:
-                return r(v, phase=Phase.REFEREE, title=_("Votes for seat {seat}").format(
-                    seat=self.tally), big=str(self.votes), details=(
-                    _("Votes"), self._needed_words()), hint=Button.START)
-            case Stage.RESULT:
-                return r(v, phase=Phase.REFEREE, title=_("The vote"),
-                         big=_("Out") if self.verdict[0] else _("Nobody out"),
-                         details=(self._result_words(), self._needed_words(self.verdict[1])),
-                         hint=None if self.applied else Button.START)
-        return self._end_view(v)
-
-    def _turn_view(self, v: View, now: float) -> View:
-        r = dataclasses.replace
-        turn = self._turn()
-        head = _("Night {n}").format(n=self.night) if self.stage is Stage.NIGHT else _("The deal")
-        if self.turn_stage != _WAIT:
-            # Between turns: dark, the same for every setup, only the line
-            # being said, with no word from the box (an alert) on it. The
-            # painter lights the words above the veil: without sound the
-            # call is read here, and nothing on this screen is secret (a
-            # card or a message shows only in its seat's window).
-            return r(v, phase=Phase.NIGHT, title=head, caption=self.caption, alert="",
-                     dim=True)
-        clock = self._clock(now)
-        if turn.kind in (Kind.CARD, Kind.LOOK):
-            if not self.showing:
-                what = _("Hold VOTE to see your card; let go to hide it.") \
-                    if turn.kind is Kind.CARD else \
-                    _("Hold VOTE to read your message; let go to hide it.")
-                return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
-                    seat=turn.seat, clock=clock), big=_("Hold VOTE"), details=(
-                    _("Seat {seat} only").format(seat=turn.seat), what))
-            name, big, notes = self._private(turn)
-            return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
-                seat=turn.seat, clock=clock), big=big, details=(name, *notes), private=True)
-        if turn.kind is Kind.PLAN:
-            who = _("Wolves") if turn.id == "wolves" else _("Nobles")
-            return r(v, phase=Phase.DISCUSSION, title=_("{who} · plan").format(who=who),
-                     big=clock, caption=_("Plan in silence. Eyes closed when it ends."))
-        refused = [self.refused] if self.refused else []
-        if turn.kind is Kind.KILL:
-            # The step in the title: the ring's middle keeps room for the
-            # pointed seat and the marks (a tie included) at the size floor.
-            slot, asked = KILL_STEPS[self.kill_step]
-            title = _("Wolves · Wolf {n}: knife · {clock}") if asked == _KNIFE else \
-                _("Wolves · Wolf {n}: victim · {clock}")
-            marks = self._kill_marks()
-            ring = self._ring(self.cursor, [s for s in marks if s is not None], refused)
-            return r(v, phase=Phase.REFEREE, title=title.format(n=slot + 1, clock=clock),
-                     big=self._pointed(), details=(self._kill_words(marks),), seats=ring,
-                     private=True)
-        role = role_name(turn.role)
-        question = _ACTION_QUESTIONS[turn.role]
-        chosen = [self.chosen] if self.chosen is not None else []
-        return r(v, phase=Phase.REFEREE, title=_("{role} · {clock}").format(role=role,
-                                                                            clock=clock),
-                 big=self._pointed(), details=(_(question),),
-                 seats=self._ring(self.cursor, chosen, refused), private=True)
-
-    def _pointed(self) -> str:
-        """The seat a turn's buttons point at; a hint before the first press."""
-        return _seat_word(self.cursor) if self.cursor else _("NEXT: a seat")
-
-    def _private(self, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
-        """A seat's card (the deal) or its message (a night): its name line,
-        its big word and its notes."""
-        seat = turn.seat
-        if turn.kind is Kind.LOOK:
-            big, note = self.message(seat)
-            return _("Seat {seat} · tonight").format(seat=seat), big, (note,)
-        role = self.seats[seat - 1]
-        notes = [_("Team: {team}").format(team=team_name(team_of(role)))]
-        partner = self._partner(seat)
-        if partner:
-            # The role too: a silent pack cannot tell each other whether the
-            # partner is a plain Wolf, the Alchemist or the Track Reader.
-            notes.append(_("Your partner: seat {seat}, {role}").format(
-                seat=partner, role=role_name(self.seats[partner - 1])))
-        notes.append(_(ROLES[role].does))
-        return _("Seat {seat} · your card").format(seat=seat), role_name(role), tuple(notes)
-
-    def _partner(self, seat: int) -> int | None:
-        """Wolves know each other and Nobles know each other (004)."""
-        role = self.seats[seat - 1]
-        if not is_wolf_team(role) and role != NOBLE:
-            return None
-        same = (lambda r: is_wolf_team(r)) if is_wolf_team(role) else (lambda r: r == NOBLE)
-        return next(s for s in SEATS if s != seat and same(self.seats[s - 1]))
-
-    def _ring(self, cursor: int = 0, marked: Sequence[int] = (),
-              refused: Sequence[int] = ()) -> tuple[Seat, ...]:
-        return tuple(Seat(seat=s, alive=s not in self.dead,
-                          role=role_name(self.dead[s]) if s in self.dead else "",
-                          cursor=s == cursor, marked=s in marked, refused=s in refused)
-                     for s in SEATS)
-
-    def _kill_words(self, marks: Sequence[int | None]) -> str:
-        """Each Wolf's mark for the question asked, and a tie said as one."""
-        first, second = (str(s) if s is not None else "–" for s in marks)
-        if None not in marks and marks[0] != marks[1]:
-            # TRANSLATORS: the two Wolves marked different seats: the box
-            # draws one of them at random (004). Keep it short: one line.
-            return _("Wolf 1: {first} · Wolf 2: {second} · a tie").format(
-                first=first, second=second)
-        return _("Wolf 1: {first} · Wolf 2: {second}").format(first=first, second=second)
-
-    def _tracker_line(self) -> str:
-        possible = self.possible()
-        return _("Possible setups: {names}").format(names=" ".join(possible))
-
-    def _tracker_view(self, v: View) -> View:
-        shown = self._tracker_pages()
-        page = self.page % len(shown)
-        title = _("Setups still possible")
-        if len(shown) > 1:
-            title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
-                                                        pages=len(shown))
-        return dataclasses.replace(v, phase=Phase.VERDICT, title=title, details=shown[page])
-
-    def _end_view(self, v: View) -> View:
-        shown = self._end_pages()
-        page = self.page % len(shown)
-        title = {"town": _("The Town wins"), "wolves": _("The Wolves win"),
-                 "draw": _("A draw")}.get(self.winner or "", _("Game ended early"))
-        if len(shown) > 1:
-            title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
-                                                        pages=len(shown))
-        return dataclasses.replace(v, phase=Phase.VERDICT, title=title, details=shown[page])
-
-    def _setup_value(self) -> str:
-        if SETUP_ITEMS[self.item] == "game":
-            return game_name(MODE)
-        return self.choice or _("Random")
-
-    def _setup_details(self) -> tuple[str, ...]:
-        if SETUP_ITEMS[self.item] == "game":
-            return (_("Game"), switch_note(MODE))
-        if not self.choice:
-            what = _("One of the nine setups, dealt in secret.")
-        else:
-            what = describe(self.choice)
-        return (_("Setup"), what, _("Nine players. Seat 1 faces the screen; seats go "
-                                    "clockwise."))
-
-    def _resume_words(self) -> str:
-        to = self._resume_to
-        if to is Stage.DEAL:
-            return _("The deal, from seat 1")
-        if to is Stage.NIGHT and self._resume_chosen:
-            return _("Night {n}, from its messages").format(n=self.night)
-        if to is Stage.NIGHT:
-            return _("Night {n}, from its start").format(n=self.night)
-        if to is Stage.DAWN:
-            return _("Dawn {n}").format(n=self.night)
-        if to is Stage.END:
-            return _("The end")
-        return _("Day {n}").format(n=self.night + 1)
-
-    def _needed_words(self, living: int = 0) -> str:
-        """The strict majority of `living` (of the living now, by default)."""
-        living = living or self._living()
-        return _("{living} alive: {needed} votes put a seat out.").format(
-            living=living, needed=rules.votes_needed(living))
-
-    def _result_words(self) -> str:
-        if self.tie:
-            return _("A tie")
-        if self.verdict[0]:
-            return ngettext("Seat {seat}: {votes} vote", "Seat {seat}: {votes} votes",
-                            self.votes).format(seat=self.tally, votes=self.votes)
-        return ngettext("Seat {seat}: {votes} vote, short of a majority",
-                        "Seat {seat}: {votes} votes, short of a majority", self.votes).format(
-            seat=self.tally, votes=self.votes)
+        """The screen model (wolfbox.mode.Mode), drawn by screen.py."""
+        return shown.view(self, now)
 
     # ================================================================ seats
     def _living(self) -> int:
@@ -1124,41 +868,3 @@ class Game:
 
 
 # What each ability's turn asks, by role.
-_ACTION_QUESTIONS = {
-    ALCHEMIST: N_("Whom do you block?"),
-    CHEF: N_("Whom do you jail?"),
-    GUARD: N_("Whom do you protect?"),
-    SEER: N_("Whom do you inspect?"),
-    TRACK_READER: N_("Whose tracks do you read?"),
-    DAIRY_MAID: N_("Whom do you visit?"),
-    PRIEST: N_("Whom do you watch?"),
-}
-
-
-def _result_words(role: str, target: int, result: Result | None) -> tuple[str, str]:
-    """An information role's result as its owner reads it."""
-    if result is None:
-        return _("No result"), _("Your action did not work tonight.")
-    if role == SEER:
-        if result["wolf"]:
-            return _("Wolf"), _("Seat {seat} is on the Wolves' side.").format(seat=target)
-        return _("Not a Wolf"), _("Seat {seat} is not on the Wolves' side.").format(seat=target)
-    if role == TRACK_READER:
-        seen = str(result["role"])
-        if seen == VANILLA:
-            return _("Vanilla"), _("Seat {seat} is a Wolf or a Sheep.").format(seat=target)
-        return role_name(seen), _("Seat {seat} is the {role}.").format(
-            seat=target, role=role_name(seen))
-    if role == PRIEST:
-        went = result["visited"]
-        if went is None:
-            return _("Nobody"), _("Seat {seat} visited nobody.").format(seat=target)
-        return _seat_word(int(went)), _("Seat {seat} visited seat {other}.").format(
-            seat=target, other=went)
-    assert role == DAIRY_MAID
-    return _("Milk"), _("Seat {seat} now knows you are Town.").format(seat=target)
-
-
-def _seat_word(seat: int) -> str:
-    return _("Seat {seat}").format(seat=seat)
-

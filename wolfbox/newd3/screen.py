@@ -1,0 +1,332 @@
+"""What the timed game shows: each stage's screen, drawn from the game's
+state and never changing it (the state machine is game.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..buttons import Button
+from ..engine.actions import Legend
+from ..games import game_name, setup_holds_note, switch_note
+from ..i18n import N_, _, ngettext
+from ..timer import clock_text
+from ..view import Phase, Seat, View
+from . import rules, said
+from .model import (
+    _KNIFE,
+    _WAIT,
+    KILL_STEPS,
+    MODE,
+    SEATS,
+    SETUP_ITEMS,
+    Stage,
+)
+from .resolve import VANILLA, Result
+from .roles import (
+    ALCHEMIST,
+    CHEF,
+    DAIRY_MAID,
+    GUARD,
+    NOBLE,
+    PRIEST,
+    ROLES,
+    SEER,
+    TRACK_READER,
+    is_wolf_team,
+    role_name,
+    team_name,
+    team_of,
+)
+from .setups import describe
+from .turns import Kind, Turn
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def view(game: Game, now: float) -> View:
+    legend = Legend.of(game._taps(), game._holds())
+    v = View(phase=Phase.NIGHT, title="", paused=game.paused, alert=game.alert,
+             legend=legend.labels,
+             holds=legend.holds)
+    if game.reading:
+        return _tracker_view(game, v)
+    if game.settings.shown_over(MODE):
+        return game.settings.view(dataclasses.replace(v, phase=Phase.SETTINGS))
+    return _stage_view(game, v, now)
+
+
+def _clock(game: Game, now: float) -> str:
+    return clock_text(game.timer.shown_seconds(now)) if game.timer is not None else ""
+
+
+def _stage_view(game: Game, v: View, now: float) -> View:
+    r = dataclasses.replace
+    match game.stage:
+        case Stage.SETUP:
+            return r(v, phase=Phase.REFEREE, title=game_name(MODE),
+                     big=_setup_value(game), details=_setup_details(game),
+                     footer=setup_holds_note(MODE), hint=Button.START)
+        case Stage.RESUME:
+            return r(v, phase=Phase.IDLE, title=_("Resume the saved game?"),
+                     details=(_resume_words(game),), hint=Button.START)
+        case Stage.DEAL | Stage.NIGHT:
+            return _turn_view(game, v, now)
+        case Stage.DAWN:
+            return r(v, phase=Phase.DISCUSSION, title=_("Dawn {n}").format(n=game.night),
+                     caption=game.caption, seats=_ring(game))
+        case Stage.DISCUSSION:
+            left = game.timer.remaining(now) if game.timer is not None else 0.0
+            return r(v, phase=Phase.DISCUSSION,
+                     title=_("Day {n} · Discussion").format(n=game.night + 1),
+                     big=_clock(game, now), details=(game.caption or _tracker_line(game),),
+                     seats=_ring(game), urgent=0 < left <= 10, hint=Button.VOTE)
+        case Stage.VOTE:
+            # The vote's clock is the box's big timer, with its bar, as a
+            # day's clock is in One Night: in the ring's middle the long
+            # call to vote would shrink it (below the size floor at
+            # 320×240). The votes needed follow the call under it.
+            t = game.timer
+            shown = t.shown_seconds(now) if t is not None else 0
+            return r(v, phase=Phase.VOTE,
+                     title=_("Day {n} · Vote").format(n=game.night + 1),
+                     big=_clock(game, now), caption=game.caption or _needed_words(game),
+                     progress=min(1.0, shown / t.total) if t is not None and t.total else 0.0,
+                     urgent=0 < shown <= 10, hint=Button.VOTE)
+        case Stage.POINT:
+            number = str(len(said.COUNT_IN) - game.count_in)
+            return r(v, phase=Phase.VOTE, title=_("Point at your choice"), big=number,
+                     caption=game.caption)
+        case Stage.TALLY:
+            return r(v, phase=Phase.REFEREE, title=_("Who has the most votes?"),
+                     big=_seat_word(game.cursor), seats=_ring(game, game.cursor),
+                     details=(_("Or START: a tie."),))
+        case Stage.COUNT:
+            return r(v, phase=Phase.REFEREE, title=_("Votes for seat {seat}").format(
+                seat=game.tally), big=str(game.votes), details=(
+                _("Votes"), _needed_words(game)), hint=Button.START)
+        case Stage.RESULT:
+            return r(v, phase=Phase.REFEREE, title=_("The vote"),
+                     big=_("Out") if game.verdict[0] else _("Nobody out"),
+                     details=(_verdict_words(game), _needed_words(game, game.verdict[1])),
+                     hint=None if game.applied else Button.START)
+    return _end_view(game, v)
+
+
+def _turn_view(game: Game, v: View, now: float) -> View:
+    r = dataclasses.replace
+    turn = game._turn()
+    head = _("Night {n}").format(n=game.night) if game.stage is Stage.NIGHT else _("The deal")
+    if game.turn_stage != _WAIT:
+        # Between turns: dark, the same for every setup, only the line
+        # being said, with no word from the box (an alert) on it. The
+        # painter lights the words above the veil: without sound the
+        # call is read here, and nothing on this screen is secret (a
+        # card or a message shows only in its seat's window).
+        return r(v, phase=Phase.NIGHT, title=head, caption=game.caption, alert="",
+                 dim=True)
+    clock = _clock(game, now)
+    if turn.kind in (Kind.CARD, Kind.LOOK):
+        if not game.showing:
+            what = _("Hold VOTE to see your card; let go to hide it.") \
+                if turn.kind is Kind.CARD else \
+                _("Hold VOTE to read your message; let go to hide it.")
+            return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
+                seat=turn.seat, clock=clock), big=_("Hold VOTE"), details=(
+                _("Seat {seat} only").format(seat=turn.seat), what))
+        name, big, notes = _private(game, turn)
+        return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
+            seat=turn.seat, clock=clock), big=big, details=(name, *notes), private=True)
+    if turn.kind is Kind.PLAN:
+        who = _("Wolves") if turn.id == "wolves" else _("Nobles")
+        return r(v, phase=Phase.DISCUSSION, title=_("{who} · plan").format(who=who),
+                 big=clock, caption=_("Plan in silence. Eyes closed when it ends."))
+    refused = [game.refused] if game.refused else []
+    if turn.kind is Kind.KILL:
+        # The step in the title: the ring's middle keeps room for the
+        # pointed seat and the marks (a tie included) at the size floor.
+        slot, asked = KILL_STEPS[game.kill_step]
+        title = _("Wolves · Wolf {n}: knife · {clock}") if asked == _KNIFE else \
+            _("Wolves · Wolf {n}: victim · {clock}")
+        marks = game._kill_marks()
+        ring = _ring(game, game.cursor, [s for s in marks if s is not None], refused)
+        return r(v, phase=Phase.REFEREE, title=title.format(n=slot + 1, clock=clock),
+                 big=_pointed(game), details=(_kill_words(game, marks),), seats=ring,
+                 private=True)
+    role = role_name(turn.role)
+    question = _ACTION_QUESTIONS[turn.role]
+    chosen = [game.chosen] if game.chosen is not None else []
+    return r(v, phase=Phase.REFEREE, title=_("{role} · {clock}").format(role=role,
+                                                                        clock=clock),
+             big=_pointed(game), details=(_(question),),
+             seats=_ring(game, game.cursor, chosen, refused), private=True)
+
+
+def _pointed(game: Game) -> str:
+    """The seat a turn's buttons point at; a hint before the first press."""
+    return _seat_word(game.cursor) if game.cursor else _("NEXT: a seat")
+
+
+def _private(game: Game, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
+    """A seat's card (the deal) or its message (a night): its name line,
+    its big word and its notes."""
+    seat = turn.seat
+    if turn.kind is Kind.LOOK:
+        big, note = game.message(seat)
+        return _("Seat {seat} · tonight").format(seat=seat), big, (note,)
+    role = game.seats[seat - 1]
+    notes = [_("Team: {team}").format(team=team_name(team_of(role)))]
+    partner = _partner(game, seat)
+    if partner:
+        # The role too: a silent pack cannot tell each other whether the
+        # partner is a plain Wolf, the Alchemist or the Track Reader.
+        notes.append(_("Your partner: seat {seat}, {role}").format(
+            seat=partner, role=role_name(game.seats[partner - 1])))
+    notes.append(_(ROLES[role].does))
+    return _("Seat {seat} · your card").format(seat=seat), role_name(role), tuple(notes)
+
+
+def _partner(game: Game, seat: int) -> int | None:
+    """Wolves know each other and Nobles know each other (004)."""
+    role = game.seats[seat - 1]
+    if not is_wolf_team(role) and role != NOBLE:
+        return None
+    same = (lambda r: is_wolf_team(r)) if is_wolf_team(role) else (lambda r: r == NOBLE)
+    return next(s for s in SEATS if s != seat and same(game.seats[s - 1]))
+
+
+def _ring(game: Game, cursor: int = 0, marked: Sequence[int] = (),
+          refused: Sequence[int] = ()) -> tuple[Seat, ...]:
+    return tuple(Seat(seat=s, alive=s not in game.dead,
+                      role=role_name(game.dead[s]) if s in game.dead else "",
+                      cursor=s == cursor, marked=s in marked, refused=s in refused)
+                 for s in SEATS)
+
+
+def _kill_words(game: Game, marks: Sequence[int | None]) -> str:
+    """Each Wolf's mark for the question asked, and a tie said as one."""
+    first, second = (str(s) if s is not None else "–" for s in marks)
+    if None not in marks and marks[0] != marks[1]:
+        # TRANSLATORS: the two Wolves marked different seats: the box
+        # draws one of them at random (004). Keep it short: one line.
+        return _("Wolf 1: {first} · Wolf 2: {second} · a tie").format(
+            first=first, second=second)
+    return _("Wolf 1: {first} · Wolf 2: {second}").format(first=first, second=second)
+
+
+def _tracker_line(game: Game) -> str:
+    possible = game.possible()
+    return _("Possible setups: {names}").format(names=" ".join(possible))
+
+
+def _tracker_view(game: Game, v: View) -> View:
+    shown = game._tracker_pages()
+    page = game.page % len(shown)
+    title = _("Setups still possible")
+    if len(shown) > 1:
+        title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
+                                                    pages=len(shown))
+    return dataclasses.replace(v, phase=Phase.VERDICT, title=title, details=shown[page])
+
+
+def _end_view(game: Game, v: View) -> View:
+    shown = game._end_pages()
+    page = game.page % len(shown)
+    title = {"town": _("The Town wins"), "wolves": _("The Wolves win"),
+             "draw": _("A draw")}.get(game.winner or "", _("Game ended early"))
+    if len(shown) > 1:
+        title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
+                                                    pages=len(shown))
+    return dataclasses.replace(v, phase=Phase.VERDICT, title=title, details=shown[page])
+
+
+def _setup_value(game: Game) -> str:
+    if SETUP_ITEMS[game.item] == "game":
+        return game_name(MODE)
+    return game.choice or _("Random")
+
+
+def _setup_details(game: Game) -> tuple[str, ...]:
+    if SETUP_ITEMS[game.item] == "game":
+        return (_("Game"), switch_note(MODE))
+    if not game.choice:
+        what = _("One of the nine setups, dealt in secret.")
+    else:
+        what = describe(game.choice)
+    return (_("Setup"), what, _("Nine players. Seat 1 faces the screen; seats go "
+                                "clockwise."))
+
+
+def _resume_words(game: Game) -> str:
+    to = game._resume_to
+    if to is Stage.DEAL:
+        return _("The deal, from seat 1")
+    if to is Stage.NIGHT and game._resume_chosen:
+        return _("Night {n}, from its messages").format(n=game.night)
+    if to is Stage.NIGHT:
+        return _("Night {n}, from its start").format(n=game.night)
+    if to is Stage.DAWN:
+        return _("Dawn {n}").format(n=game.night)
+    if to is Stage.END:
+        return _("The end")
+    return _("Day {n}").format(n=game.night + 1)
+
+
+def _needed_words(game: Game, living: int = 0) -> str:
+    """The strict majority of `living` (of the living now, by default)."""
+    living = living or game._living()
+    return _("{living} alive: {needed} votes put a seat out.").format(
+        living=living, needed=rules.votes_needed(living))
+
+
+def _verdict_words(game: Game) -> str:
+    if game.tie:
+        return _("A tie")
+    if game.verdict[0]:
+        return ngettext("Seat {seat}: {votes} vote", "Seat {seat}: {votes} votes",
+                        game.votes).format(seat=game.tally, votes=game.votes)
+    return ngettext("Seat {seat}: {votes} vote, short of a majority",
+                    "Seat {seat}: {votes} votes, short of a majority", game.votes).format(
+        seat=game.tally, votes=game.votes)
+
+
+_ACTION_QUESTIONS = {
+    ALCHEMIST: N_("Whom do you block?"),
+    CHEF: N_("Whom do you jail?"),
+    GUARD: N_("Whom do you protect?"),
+    SEER: N_("Whom do you inspect?"),
+    TRACK_READER: N_("Whose tracks do you read?"),
+    DAIRY_MAID: N_("Whom do you visit?"),
+    PRIEST: N_("Whom do you watch?"),
+}
+
+
+def _result_words(role: str, target: int, result: Result | None) -> tuple[str, str]:
+    """An information role's result as its owner reads it."""
+    if result is None:
+        return _("No result"), _("Your action did not work tonight.")
+    if role == SEER:
+        if result["wolf"]:
+            return _("Wolf"), _("Seat {seat} is on the Wolves' side.").format(seat=target)
+        return _("Not a Wolf"), _("Seat {seat} is not on the Wolves' side.").format(seat=target)
+    if role == TRACK_READER:
+        seen = str(result["role"])
+        if seen == VANILLA:
+            return _("Vanilla"), _("Seat {seat} is a Wolf or a Sheep.").format(seat=target)
+        return role_name(seen), _("Seat {seat} is the {role}.").format(
+            seat=target, role=role_name(seen))
+    if role == PRIEST:
+        went = result["visited"]
+        if went is None:
+            return _("Nobody"), _("Seat {seat} visited nobody.").format(seat=target)
+        return _seat_word(int(went)), _("Seat {seat} visited seat {other}.").format(
+            seat=target, other=went)
+    assert role == DAIRY_MAID
+    return _("Milk"), _("Seat {seat} now knows you are Town.").format(seat=target)
+
+
+def _seat_word(seat: int) -> str:
+    return _("Seat {seat}").format(seat=seat)
+
