@@ -32,23 +32,27 @@ from ..effects import (
     StopSpeech,
     Warm,
 )
-from ..engine.actions import Action, Actions, Legend, chosen
+from ..engine.actions import Action, Actions, chosen
 from ..events import Event, SpeechDone
-from ..games import MODE_KEY, game_name, next_game, setup_holds_note
-from ..i18n import LANGUAGE_KEY, _, ngettext
+from ..games import MODE_KEY, next_game
+from ..i18n import LANGUAGE_KEY, _
 from ..pages import PER_WORD
 from ..settings_screen import SettingsScreen
-from ..timer import Countdown, clock_text
+from ..timer import Countdown
 from ..view import Phase, View
 from . import lines
+from . import screen as shown
 from .deck import players_for
 from .entry import Entry, spoken_verdict, verdict_lines
-from .night import NightOptions, Step, night_script, setup_notes, step_title
+from .model import AFTER as _AFTER
+from .model import ONE_NIGHT
+from .model import SPEAK as _SPEAK
+from .model import WAIT as _WAIT
+from .night import NightOptions, Step, night_script, setup_notes
 from .picker import Picker
 from .presets import describe
 from .referee import Verdict
 
-ONE_NIGHT = "one_night"               # this mode's name, in settings (wolfbox.games)
 
 @dataclass(frozen=True)
 class RoundSettings:
@@ -104,8 +108,6 @@ class RoundSettings:
         return list(dict.fromkeys(out))
 
 
-# Night stages: say the call, wait for the action, say the closing line.
-_SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
 
 
 @dataclass
@@ -236,8 +238,7 @@ class Flow:
                 return taps
             case Phase.SETTINGS:
                 assert self.screen is not None
-                return {b: Action(a.label, a.run) for b, a in
-                        self.screen.taps(self._close_settings, self._setting_changed).items()}
+                return self.screen.taps(self._close_settings, self._setting_changed)
         return {}
 
     def _holds(self) -> Actions:
@@ -576,93 +577,8 @@ class Flow:
         return pages.group([describe(deck), *setup_notes(deck)], pages.IDLE_LINES)
 
     def view(self, now: float) -> View:
-        legend = Legend.of(self._taps(), self._holds())
-        base = View(phase=self.phase, title="", paused=self.paused,
-                    caption=self._caption_page(now),
-                    legend=legend.labels,
-                    holds=legend.holds,
-                    hint=self._hint(now))
-        t = self.timer
-        match self.phase:
-            case Phase.IDLE:
-                return self._idle_view(base, now)
-            case Phase.SETTINGS:
-                return self._settings_view(base)
-            case Phase.REFEREE:
-                return self._referee_view(base)
-            case Phase.VERDICT:
-                return self._verdict_view(base)
-            case Phase.NIGHT:
-                step = self.settings.night[self.step_index]
-                big = clock_text(t.shown_seconds(now)) if t and self.stage == _WAIT else ""
-                progress = (self.step_index + (self.stage != _SPEAK) * 0.5) \
-                    / len(self.settings.night)
-                title = _("Night · {step}").format(step=step_title(step.id))
-                return dataclasses.replace(base, title=title, big=big, progress=1 - progress,
-                                           dim=True)
-            case Phase.DISCUSSION:
-                assert t is not None
-                shown = t.shown_seconds(now)
-                return dataclasses.replace(
-                    base, title=_("Discussion"), big=clock_text(shown),
-                    progress=min(1.0, shown / t.total) if t.total else 0.0,
-                    urgent=shown <= self.settings.tick_from)
-            case Phase.VOTE:
-                return dataclasses.replace(base, title=_("Vote"),
-                                           big=_(lines.COUNTDOWN_SHOWN[self.beat]))
-        rules = self._reveal_pages()
-        page = self.reveal_page % len(rules)
-        title = _("Who won?") if len(rules) == 1 else _("Who won? · {page}/{pages}").format(
-            page=page + 1, pages=len(rules))
-        return dataclasses.replace(base, title=title, details=rules[page])
-
-    def _referee_view(self, base: View) -> View:
-        assert self.entry is not None
-        asked = self.entry.questions()
-        title = _("Referee · {step}/{steps}").format(step=self.entry.index + 1,
-                                                     steps=len(asked))
-        return dataclasses.replace(
-            base, title=title, big=self.entry.shown(),
-            details=(self.entry.ask(), _("Seat 1 faces the screen; seats go clockwise.")),
-            progress=self.entry.index / len(asked), caption="")
-
-    def _verdict_view(self, base: View) -> View:
-        shown = self._verdict_pages()
-        page = self.verdict_page % len(shown)
-        title = _("Verdict") if len(shown) == 1 else _("Verdict · {page}/{pages}").format(
-            page=page + 1, pages=len(shown))
-        return dataclasses.replace(base, title=title, details=shown[page], caption="")
-
-    def _idle_view(self, base: View, now: float) -> View:
-        assert self.picker is not None
-        deck = self.settings.deck
-        title = self.picker.choice.title if self.picker.choice.deck == deck else _("Your deck")
-        players = ngettext("{n} player", "{n} players", self.picker.players).format(
-            n=self.picker.players)
-        shown = self._idle_pages()
-        page = int((now - self._idle_since) // pages.IDLE_PAGE_SECONDS) % len(shown)
-        # TRANSLATORS: the start screen's title: the game, then the table's size.
-        heading = _("{game} · {players}").format(game=game_name(ONE_NIGHT), players=players)
-        footer = setup_holds_note(ONE_NIGHT)
-        return dataclasses.replace(base, title=heading, details=(title, *shown[page]),
-                                   footer=footer)
-
-    def _settings_view(self, base: View) -> View:
-        assert self.screen is not None
-        return self.screen.view(base)
-
-    def _hint(self, now: float) -> Button | None:
-        """The button the table should press next, if one stands out."""
-        if self.paused:
-            return Button.START
-        if self.phase is Phase.IDLE:
-            return Button.START
-        if (self.phase is Phase.DISCUSSION and self.timer is not None
-                and self.timer.shown_seconds(now) <= self.settings.vote_hint_seconds):
-            return Button.VOTE
-        if self.phase is Phase.REVEAL:
-            return Button.START
-        return None
+        """The screen model (wolfbox.mode.Mode), drawn by screen.py."""
+        return shown.view(self, now)
 
     def lines(self) -> list[str]:
         """The round's lines (wolfbox.mode.Mode)."""

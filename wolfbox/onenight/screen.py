@@ -1,0 +1,118 @@
+"""What One Night shows: each phase's screen, drawn from the round's state
+and never changing it (the round itself is flow.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from .. import pages
+from ..buttons import Button
+from ..engine.actions import Legend
+from ..games import game_name, setup_holds_note
+from ..i18n import _, ngettext
+from ..timer import clock_text
+from ..view import Phase, View
+from . import lines
+from .model import ONE_NIGHT
+from .model import SPEAK as _SPEAK
+from .model import WAIT as _WAIT
+from .night import step_title
+
+if TYPE_CHECKING:
+    from .flow import Flow
+
+
+def view(game: Flow, now: float) -> View:
+    legend = Legend.of(game._taps(), game._holds())
+    base = View(phase=game.phase, title="", paused=game.paused,
+                caption=game._caption_page(now),
+                legend=legend.labels,
+                holds=legend.holds,
+                hint=_hint(game, now))
+    t = game.timer
+    match game.phase:
+        case Phase.IDLE:
+            return _idle_view(game, base, now)
+        case Phase.SETTINGS:
+            return _settings_view(game, base)
+        case Phase.REFEREE:
+            return _referee_view(game, base)
+        case Phase.VERDICT:
+            return _verdict_view(game, base)
+        case Phase.NIGHT:
+            step = game.settings.night[game.step_index]
+            big = clock_text(t.shown_seconds(now)) if t and game.stage == _WAIT else ""
+            progress = (game.step_index + (game.stage != _SPEAK) * 0.5) \
+                / len(game.settings.night)
+            title = _("Night · {step}").format(step=step_title(step.id))
+            return dataclasses.replace(base, title=title, big=big, progress=1 - progress,
+                                       dim=True)
+        case Phase.DISCUSSION:
+            assert t is not None
+            shown = t.shown_seconds(now)
+            return dataclasses.replace(
+                base, title=_("Discussion"), big=clock_text(shown),
+                progress=min(1.0, shown / t.total) if t.total else 0.0,
+                urgent=shown <= game.settings.tick_from)
+        case Phase.VOTE:
+            return dataclasses.replace(base, title=_("Vote"),
+                                       big=_(lines.COUNTDOWN_SHOWN[game.beat]))
+    rules = game._reveal_pages()
+    page = game.reveal_page % len(rules)
+    title = _("Who won?") if len(rules) == 1 else _("Who won? · {page}/{pages}").format(
+        page=page + 1, pages=len(rules))
+    return dataclasses.replace(base, title=title, details=rules[page])
+
+
+def _referee_view(game: Flow, base: View) -> View:
+    assert game.entry is not None
+    asked = game.entry.questions()
+    title = _("Referee · {step}/{steps}").format(step=game.entry.index + 1,
+                                                 steps=len(asked))
+    return dataclasses.replace(
+        base, title=title, big=game.entry.shown(),
+        details=(game.entry.ask(), _("Seat 1 faces the screen; seats go clockwise.")),
+        progress=game.entry.index / len(asked), caption="")
+
+
+def _verdict_view(game: Flow, base: View) -> View:
+    shown = game._verdict_pages()
+    page = game.verdict_page % len(shown)
+    title = _("Verdict") if len(shown) == 1 else _("Verdict · {page}/{pages}").format(
+        page=page + 1, pages=len(shown))
+    return dataclasses.replace(base, title=title, details=shown[page], caption="")
+
+
+def _idle_view(game: Flow, base: View, now: float) -> View:
+    assert game.picker is not None
+    deck = game.settings.deck
+    title = game.picker.choice.title if game.picker.choice.deck == deck else _("Your deck")
+    players = ngettext("{n} player", "{n} players", game.picker.players).format(
+        n=game.picker.players)
+    shown = game._idle_pages()
+    page = int((now - game._idle_since) // pages.IDLE_PAGE_SECONDS) % len(shown)
+    # TRANSLATORS: the start screen's title: the game, then the table's size.
+    heading = _("{game} · {players}").format(game=game_name(ONE_NIGHT), players=players)
+    footer = setup_holds_note(ONE_NIGHT)
+    return dataclasses.replace(base, title=heading, details=(title, *shown[page]),
+                               footer=footer)
+
+
+def _settings_view(game: Flow, base: View) -> View:
+    assert game.screen is not None
+    return game.screen.view(base)
+
+
+def _hint(game: Flow, now: float) -> Button | None:
+    """The button the table should press next, if one stands out."""
+    if game.paused:
+        return Button.START
+    if game.phase is Phase.IDLE:
+        return Button.START
+    if (game.phase is Phase.DISCUSSION and game.timer is not None
+            and game.timer.shown_seconds(now) <= game.settings.vote_hint_seconds):
+        return Button.VOTE
+    if game.phase is Phase.REVEAL:
+        return Button.START
+    return None
