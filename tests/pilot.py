@@ -121,3 +121,74 @@ class Pilots:
     def close(self) -> None:
         for parts in self.made:
             parts.close()           # type: ignore[attr-defined]
+
+
+class GameDriver:
+    """Any game (wolfbox.mode.Mode) by itself on a fake clock, with no box
+    around it: presses at `now`, time moved on from one of the game's own
+    changes to the next, every line said kept with its time, and the game's
+    own `check()` run after every step. Each game's unit tests extend it
+    with the moves of that game's table."""
+
+    def __init__(self, game, now: float = 0.0, check: bool = True) -> None:
+        self.game, self.now, self.checking = game, now, check
+        self.effects: list = []
+        self.said: list[tuple[float, str]] = []     # (when, the line)
+
+    @property
+    def g(self):
+        return self.game
+
+    def _record(self, effects: list) -> list:
+        from wolfbox.effects import Say
+        self.effects += effects
+        self.said += [(self.now, e.text) for e in effects if isinstance(e, Say)]
+        if self.checking and hasattr(self.game, "check"):
+            self.game.check()
+        return effects
+
+    def press(self, event) -> list:
+        return self._record(self.game.handle(event, self.now))
+
+    def tap(self, button: Button, times: int = 1) -> list:
+        from wolfbox.buttons import Tap
+        out: list = []
+        for _ in range(times):
+            out += self.press(Tap(button))
+        return out
+
+    def hold(self, button: Button) -> list:
+        from wolfbox.buttons import Hold
+        return self.press(Hold(button))
+
+    def release(self, button: Button) -> list:
+        from wolfbox.buttons import Release
+        return self.press(Release(button))
+
+    def step(self) -> list:
+        """On to the game's next change, and what it does there."""
+        at = self.game.next_change(self.now)
+        assert at is not None, f"the game waits for nothing at {getattr(self.game, 'stage', '?')}"
+        assert at >= self.now
+        self.now = max(self.now, at)
+        return self._record(self.game.tick(self.now))
+
+    def until(self, done, limit: int = 5000) -> list:
+        """Step until `done()`; every effect on the way."""
+        out: list = []
+        for _ in range(limit):
+            if done():
+                return out
+            out += self.step()
+        raise AssertionError(f"never got there; stuck at {getattr(self.game, 'stage', '?')}")
+
+    def wait(self, seconds: float) -> None:
+        """Let `seconds` pass, stopping at every change on the way."""
+        end = self.now + seconds
+        while (at := self.game.next_change(self.now)) is not None and at <= end:
+            self.step()
+        self.now = end
+        self._record(self.game.tick(self.now))
+
+    def view(self):
+        return self.game.view(self.now)

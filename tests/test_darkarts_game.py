@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from pilot import GameDriver
 
 from wolfbox.buttons import GAME_BUTTONS, Button, Hold
 from wolfbox.darkarts import rules
@@ -29,36 +30,16 @@ def says(effects) -> list[str]:
     return [e.text for e in effects if isinstance(e, Say)]
 
 
-class Table:
-    """Drives a game like the Mayor: taps, and the fake clock jumped from
-    change to change. Every state is checked."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.now = 0.0
-        self.effects: list = []
-        self.said: list[tuple[float, str]] = []     # when each line was said
-
-    def press(self, event) -> list:
-        out = self.game.handle(event, self.now)
-        self.game.check()
-        self.effects += out
-        return out
+class Table(GameDriver):
+    """Drives a game like the Mayor (tests/pilot.py's driver): taps, and the
+    fake clock jumped from change to change. Every state is checked."""
 
     def run_until(self, done, limit: float = 100_000) -> list:
-        out: list = []
-        while not done(self.game):
-            nxt = self.game.next_change(self.now)
-            assert nxt is not None, f"stuck in {self.game.stage}"
-            assert nxt >= self.now
-            self.now = nxt
+        """Step until `done(game)`; every effect on the way."""
+        def reached() -> bool:
             assert self.now < limit
-            more = self.game.tick(self.now)
-            self.said += [(self.now, text) for text in says(more)]
-            out += more
-            self.game.check()
-        self.effects += out
-        return out
+            return done(self.game)
+        return self.until(reached, limit=1_000_000)
 
     def settle(self) -> list:
         """Let every queued line be said."""

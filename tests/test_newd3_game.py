@@ -8,9 +8,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import pytest
+from pilot import GameDriver
 
 from wolfbox.buttons import Button, Classifier, Hold, Release, Tap
 from wolfbox.effects import Checkpoint, Effect, Say
@@ -37,64 +38,21 @@ SECRET_WORDS = [role_name(r) for r in ROLES] + list(TEAM_NAMES.values()) + ["par
 
 
 # ------------------------------------------------------------ the table
-class Table:
-    """One game on a fake clock: presses at `now`, time moved on by jumping
-    to the game's next change; every Say is kept with its time, and every
+class Table(GameDriver):
+    """One game on a fake clock (tests/pilot.py's driver), keeping also each
     change of turn with its time (the timeline a listener would hear)."""
 
     def __init__(self, game: Game, now: float = 0.0, check: bool = True) -> None:
-        self.g, self.now, self.checking = game, now, check
-        self.said: list[tuple[float, str]] = []
-        self.effects: list[Effect] = []
+        super().__init__(game, now, check)
         self.timeline: list[tuple[float, str, int, str]] = []
         self._where: tuple[str, int, str] | None = None
 
     def _record(self, effects: list[Effect]) -> list[Effect]:
-        self.effects += effects
-        self.said += [(self.now, e.text) for e in effects if isinstance(e, Say)]
         where = (str(self.g.stage), self.g.turn_index, self.g.turn_stage)
         if where != self._where:
             self._where = where
             self.timeline.append((self.now, *where))
-        if self.checking:
-            self.g.check()
-        return effects
-
-    def press(self, event: Tap | Hold | Release) -> list[Effect]:
-        return self._record(self.g.handle(event, self.now))
-
-    def tap(self, button: Button, times: int = 1) -> list[Effect]:
-        effects: list[Effect] = []
-        for _ in range(times):
-            effects += self.press(Tap(button))
-        return effects
-
-    def hold(self, button: Button) -> list[Effect]:
-        return self.press(Hold(button))
-
-    def release(self, button: Button) -> list[Effect]:
-        return self.press(Release(button))
-
-    def step(self) -> None:
-        at = self.g.next_change(self.now)
-        assert at is not None, f"the game waits for nothing at {self.g.stage}"
-        self.now = max(self.now, at)
-        self._record(self.g.tick(self.now))
-
-    def until(self, done: Callable[[], bool], limit: int = 5000) -> None:
-        for _ in range(limit):
-            if done():
-                return
-            self.step()
-        raise AssertionError(f"never got there; stuck at {self.g.stage}")
-
-    def wait(self, seconds: float) -> None:
-        """Let `seconds` pass, stopping at every change on the way."""
-        end = self.now + seconds
-        while (at := self.g.next_change(self.now)) is not None and at <= end:
-            self.step()
-        self.now = end
-        self._record(self.g.tick(self.now))
+        return super()._record(effects)
 
     def view(self) -> View:
         return self.g.view(self.now)
