@@ -49,12 +49,11 @@ from ..effects import (
     Cue,
     Effect,
     PlayCue,
-    Shutdown,
     StopSpeech,
     Warm,
 )
 from ..engine import pacing
-from ..engine.actions import Action, Actions, SecondHold, chosen
+from ..engine.actions import Action, Actions, SecondHold, chosen, power_hold, start_holds
 from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, next_game
@@ -266,12 +265,9 @@ class Game:
         return {}
 
     def _holds(self) -> Actions:
-        holds = {Button.POWER: Action(_("Hold: power off"), self._shutdown)}
+        holds = power_hold()
         if self.stage is Stage.SETUP and not self.settings.shown_over(MODE):
-            holds[Button.VOTE] = Action(_("Hold: next game"), lambda now: [
-                ChangeSetting(MODE_KEY, next_game(MODE))])
-            holds[Button.NEXT] = Action(_("Hold: settings"),
-                                              lambda now: self.settings.open(MODE))
+            holds |= start_holds(MODE, lambda now: self.settings.open(MODE))
         if self._undo and self.stage not in (Stage.SETUP, Stage.RESUME) \
                 and not self.reading and not self.paused:
             holds[Button.VOTE] = Action(_("Hold: undo"), self._undo_entry)
@@ -349,9 +345,6 @@ class Game:
             return []
         effects: list[DarkEffect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
         return effects + self._to_setup(now)
-
-    def _shutdown(self, now: float) -> list[DarkEffect]:
-        return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
 
     # ================================================================ night
     def _begin_night(self, now: float, number: int) -> list[DarkEffect]:

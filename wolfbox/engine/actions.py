@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..buttons import GAME_BUTTONS, Button, Hold, Tap
-from ..effects import Effect
+from ..effects import ChangeSetting, Cue, Effect, PlayCue, Shutdown, StopSpeech
+from ..games import MODE_KEY, next_game
 from ..i18n import N_, _
 
 
@@ -22,6 +23,26 @@ class Action:
 
 
 Actions = dict[Button, Action]
+Run = Callable[[float], list[Effect]]
+
+
+def power_off(now: float) -> list[Effect]:
+    """The power button held: what is said stops, the box says goodbye and
+    shuts down (the device does, on `Shutdown`)."""
+    return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
+
+
+def power_hold() -> Actions:
+    """The hold every screen of every game offers."""
+    return {Button.POWER: Action(_("Hold: power off"), power_off)}
+
+
+def start_holds(mode: str, open_settings: Run) -> Actions:
+    """The holds of every game's start or setup screen: NEXT for the box's
+    settings, VOTE for the next game (wolfbox.games switches to it)."""
+    return {Button.NEXT: Action(_("Hold: settings"), open_settings),
+            Button.VOTE: Action(_("Hold: next game"),
+                                lambda now: [ChangeSetting(MODE_KEY, next_game(mode))])}
 
 
 def chosen(event: Tap | Hold, taps: Actions, holds: Actions) -> Action | None:

@@ -45,12 +45,11 @@ from ..effects import (
     Cue,
     Effect,
     PlayCue,
-    Shutdown,
     StopSpeech,
     Warm,
 )
 from ..engine import pacing
-from ..engine.actions import Action, Actions, SecondHold, chosen
+from ..engine.actions import Action, Actions, SecondHold, chosen, power_hold, start_holds
 from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, next_game
@@ -267,14 +266,9 @@ class Game:
         return {}
 
     def _holds(self) -> Actions:
-        holds = {Button.POWER: Action(_("Hold: power off"), self._shutdown)}
+        holds = power_hold()
         if self.stage is Stage.SETUP and not self.settings.shown_over(MODE):
-            # Short enough for the legend's box at the size floor on two
-            # lines ("Hold: next" / "game"; "Hold: other" was too wide).
-            holds[Button.VOTE] = Action(_("Hold: next game"), lambda now: [
-                ChangeSetting(MODE_KEY, next_game(MODE))])
-            holds[Button.NEXT] = Action(_("Hold: settings"),
-                                              lambda now: self.settings.open(MODE))
+            holds |= start_holds(MODE, lambda now: self.settings.open(MODE))
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = Action(_("Hold: end game"), self._abandon)
         if self.stage is Stage.DISCUSSION and not self.paused and not self.reading:
@@ -345,9 +339,6 @@ class Game:
         self._checkpoint = None
         effects: list[Effect] = [Ambience(False)] if dark else []
         return effects + [Checkpoint(MODE, {})]
-
-    def _shutdown(self, now: float) -> list[Effect]:
-        return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
 
     # ================================================================ turns
     def _turn(self) -> Turn:

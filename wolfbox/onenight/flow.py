@@ -20,7 +20,6 @@ from ..buttons import Button, Release
 from ..config import Config
 from ..effects import (
     Ambience,
-    ChangeSetting,
     Cue,
     Effect,
     PauseAudio,
@@ -28,13 +27,11 @@ from ..effects import (
     Remember,
     ResumeAudio,
     Say,
-    Shutdown,
     StopSpeech,
     Warm,
 )
-from ..engine.actions import Action, Actions, chosen
+from ..engine.actions import Action, Actions, chosen, power_hold, start_holds
 from ..events import Event, SpeechDone
-from ..games import MODE_KEY, next_game
 from ..i18n import LANGUAGE_KEY, _
 from ..pages import PER_WORD
 from ..settings_screen import SettingsScreen
@@ -242,17 +239,12 @@ class Flow:
         return {}
 
     def _holds(self) -> Actions:
-        holds = {Button.POWER: Action(_("Hold: power off"), self._shutdown)}
+        holds = power_hold()
         if self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
             holds[Button.BACK] = Action(_("Hold: end round"), self._abandon)
         if self.phase is Phase.IDLE:
-            holds[Button.NEXT] = Action(_("Hold: settings"), self._open_settings)
-            holds[Button.VOTE] = Action(_("Hold: next game"), self._other_game)
+            holds |= start_holds(ONE_NIGHT, self._open_settings)
         return holds
-
-    def _other_game(self, now: float) -> list[Effect]:
-        """The box's next game (wolfbox.games switches to it, remembered)."""
-        return [ChangeSetting(MODE_KEY, next_game(ONE_NIGHT))]
 
     # --------------------------------------------------------------- actions
     def _start(self, now: float) -> list[Effect]:
@@ -420,9 +412,6 @@ class Flow:
     def _abandon(self, now: float) -> list[Effect]:
         effects: list[Effect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
         return effects + self._to_idle(now)
-
-    def _shutdown(self, now: float) -> list[Effect]:
-        return [StopSpeech(), PlayCue(Cue.ABANDON), Shutdown()]
 
     def _to_idle(self, now: float) -> list[Effect]:
         was_night = self.phase is Phase.NIGHT
