@@ -25,12 +25,14 @@ MIRROR=${PI_CHECK_MIRROR:-http://deb.debian.org/debian}
 # pin drivers, the voice (onnxruntime, Piper), the command line and a game's
 # rules (the installer's real install into a scratch root is left out: the
 # check has just installed it for real).
-# The selftest's own test is left out too (the selftest step runs it; past its
-# 300 s limit under emulation). PI_CHECK_TESTS: other files, space-separated.
+# Left out too: the selftest's own test (the selftest step runs it; past its
+# 300 s limit under emulation) and the hung renderer's, whose 1.5 s limit per
+# line is shorter than a worker's start under emulation (both pass natively).
+# PI_CHECK_TESTS: other files, space-separated.
 read -r -a TESTS <<< "${PI_CHECK_TESTS:-tests/test_install.py tests/test_systemd.py \
 tests/test_hardware.py tests/test_audio.py tests/test_cli.py tests/test_referee.py \
 tests/test_newd3_resolve.py}"
-SKIP_TESTS="not a_real_install and not selftest_on_a_pc"
+SKIP_TESTS="not a_real_install and not selftest_on_a_pc and not a_hung_renderer"
 # The service's environment, for the box's own commands run as its user.
 BOX_ENV=(CACHE_DIRECTORY=/var/cache/wolfbox STATE_DIRECTORY=/var/lib/wolfbox
          HOME=/var/lib/wolfbox WOLFBOX_VOICES=/var/lib/wolfbox/voices
@@ -218,23 +220,36 @@ unit_verifies() {
 }
 
 # The power button: logind asks polkit whether the wolfbox user may power
-# off; the installer's rule says yes to it and to no one else.
+# off; the installer's rule says yes to it and to no one else. The subject is
+# a process of that user, asked about by root: a process asking about itself
+# reads its start time from qemu's stand-in for /proc/self/stat, which polkitd
+# (reading the real one) takes for a replaced process.
 power_off_allowed() {
     inroot '
         mkdir -p /run/dbus
         [ -s /etc/machine-id ] || dbus-uuidgen > /etc/machine-id    # mmdebstrap leaves it empty
         dbus=$(dbus-daemon --system --fork --nopidfile --print-pid)
         /usr/lib/polkit-1/polkitd --no-debug >/tmp/polkitd.log 2>&1 &
-        trap "kill $! $dbus 2>/dev/null || true" EXIT
-        for _ in $(seq 60); do
-            busctl --system status org.freedesktop.PolicyKit1 >/dev/null 2>&1 && break
-            sleep 1
+        polkitd=$!
+        pids="$dbus $polkitd"
+        trap "kill \$pids 2>/dev/null || true" EXIT
+        for _ in $(seq 120); do
+            dbus-send --system --print-reply --dest=org.freedesktop.DBus / \
+                org.freedesktop.DBus.NameHasOwner string:org.freedesktop.PolicyKit1 \
+                2>/dev/null | grep -q "boolean true" && break
+            sleep 0.5
         done
-        check() {
-            runuser -u "$1" -- sh -c "exec pkcheck --action-id org.freedesktop.login1.power-off --process \$\$"
+        may_power_off() {
+            local uid pid
+            uid=$(id -u "$1")
+            setpriv --reuid="$1" --regid="$(id -g "$1")" --init-groups sleep 300 &
+            pid=$!
+            pids="$pids $pid"
+            until grep -qE "^Uid:\s+$uid\s" /proc/$pid/status; do sleep 0.1; done  # its own yet?
+            pkcheck --action-id org.freedesktop.login1.power-off --process $pid
         }
-        check wolfbox && echo "wolfbox: may power off"
-        if check nobody; then echo "nobody may power off too"; exit 1; fi
+        if may_power_off wolfbox; then echo "wolfbox: may power off"; else exit 1; fi
+        if may_power_off nobody; then echo "nobody may power off too"; exit 1; fi
         echo "nobody: refused"'
 }
 

@@ -243,7 +243,8 @@ FAKE_SYSTEM = {
     "useradd": '#!/bin/sh\nd=$(dirname "$0")\necho "useradd $*" >> "$d/log"\ntouch "$d/user"\n',
     "groupadd": '#!/bin/sh\nd=$(dirname "$0")\necho "groupadd $*" >> "$d/log"\n'
                 'for g; do :; done\necho "$g" >> "$d/groups"\n',
-    "usermod": '#!/bin/sh\nd=$(dirname "$0")\necho "usermod $*" >> "$d/log"\necho "$2" >> "$d/joined"\n',
+    "usermod": '#!/bin/sh\nd=$(dirname "$0")\necho "usermod $*" >> "$d/log"\n'
+               'echo "$2" >> "$d/joined"\n',
     "apt-get": '#!/bin/sh\necho "apt-get $*" >> "$(dirname "$0")/log"\n',
     "udevadm": '#!/bin/sh\necho "udevadm $*" >> "$(dirname "$0")/log"\n',
     "systemctl": '#!/bin/sh\nd=$(dirname "$0")\necho "systemctl $*" >> "$d/log"\n'
