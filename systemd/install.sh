@@ -60,7 +60,7 @@ MODE=install
 CHANGED=0
 
 usage() {
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'
 }
 
 list_packages() {

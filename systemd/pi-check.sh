@@ -301,7 +301,7 @@ mkdir -p "$LOGS"
 trap unmount_all EXIT
 say "pi-check: logs in ${LOGS#"$SOURCE"/}" >&2
 if step "host tools (mmdebstrap, qemu, binfmt)" host_tools &&
-   step "arm64 system (mmdebstrap, cached)" build_image &&
+   step "arm64 system (mmdebstrap, or its cache)" build_image &&
    step "unpack it, copy the working tree in" unpack &&
    step "systemd/install.sh --no-prepare" install_box; then
     step "install.sh again changes nothing" install_again || true

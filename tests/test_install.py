@@ -90,7 +90,9 @@ def test_installer_options():
     result = installer("--frobnicate")
     assert result.returncode == 2 and "unknown option '--frobnicate'" in result.stderr
     assert "--no-prepare" in result.stderr and "--list-packages" in result.stderr
-    assert installer("--help").returncode == 0
+    help_text = installer("--help")
+    assert help_text.returncode == 0 and "--list-packages" in help_text.stdout
+    assert "set -euo" not in help_text.stdout                  # the header, not the code
     result = installer("--uninstall", "--dry-run")
     assert result.returncode == 0 and "Removing Wolfbox" in result.stdout
 
