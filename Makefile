@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test bench screenshots clean lint pot
+.PHONY: install run test bench screenshots clean lint pot pi-check pi-check-clean
 
 install: $(STAMP)
 
@@ -32,8 +32,28 @@ screenshots: install
 	$(BIN)/wolfbox screenshot --lang de --out docs/screenshots/de --size 480x320
 	$(BIN)/wolfbox screenshot --lang zh --out docs/screenshots/zh --size 480x320
 
+# `make pi-check clean` removes the check's arm64 system (build/pi-check) and
+# nothing else: with pi-check among the goals, clean leaves the venv alone.
+PI_CHECK_CLEAN := $(and $(filter pi-check,$(MAKECMDGOALS)),$(filter clean,$(MAKECMDGOALS)))
+
 clean:
+ifeq ($(PI_CHECK_CLEAN),)
 	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis
+else
+	@true
+endif
+
+# Debian 12 arm64 under qemu: the real installer, selftest, the tools and a
+# part of the suite (root, an x86_64 Debian host; README: "Checking on arm64").
+pi-check:
+ifeq ($(PI_CHECK_CLEAN),)
+	bash systemd/pi-check.sh
+else
+	bash systemd/pi-check.sh clean
+endif
+
+pi-check-clean:
+	bash systemd/pi-check.sh clean
 
 # Static checks. mypy and import-linter read the package as it installs
 # (wolfbox.audio is audio/, ...), so they look at a tree of links in that shape.

@@ -14,9 +14,10 @@ from wolfbox.recent import Recent
 
 log = logging.getLogger("wolfbox.hardware")
 
-# config name -> (module, class, how to get it on Raspberry Pi OS)
+# config name -> (module, class, how to get it)
 DRIVERS = {
-    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "apt install python3-lgpio"),
+    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory",
+              "apt install python3-lgpio, or pip install lgpio where apt has none"),
     "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory", "apt install python3-rpi.gpio"),
     "native": ("gpiozero.pins.native", "NativeFactory", "part of gpiozero"),
 }

@@ -2,8 +2,11 @@
 dependencies (and theirs) in the running environment.
 
 The installer pins these so a Pi gets the versions the tests passed with,
-not whatever the index holds on the day. Dev tools (the `dev` extra) and
-the Pi-only pin drivers (Debian's python3-lgpio) are left out.
+not whatever the index holds on the day. Dev tools (the `dev` extra), the
+Pi-only pin drivers (python3-lgpio or its wheel: install.sh picks) and the
+venv's own tools are left out: setuptools (colorzero needs it) and pip come
+with the venv or Debian's python3-setuptools, in whatever version that
+system has (Debian Bookworm's 66.1.1, a python.org build's 65.5.0).
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ HEADER = """\
 #   .venv/bin/python systemd/constraints.py > systemd/constraints.txt"""
 
 
+VENV_TOOLS = {"pip", "setuptools", "wheel"}
+
+
 def runtime_pins(root: str = "wolfbox") -> list[str]:
     pins: dict[str, str] = {}
     todo = [Requirement(r) for r in md.requires(root) or []]
@@ -28,7 +34,7 @@ def runtime_pins(root: str = "wolfbox") -> list[str]:
         if req.marker is not None and not req.marker.evaluate({"extra": ""}):
             continue                                   # extras: dev tools, Pi drivers
         key = canonicalize_name(req.name)
-        if key in pins:
+        if key in pins or key in VENV_TOOLS:
             continue
         dist = md.distribution(req.name)
         pins[key] = f"{dist.metadata['Name']}=={dist.version}"

@@ -6,15 +6,19 @@
 #   sudo systemd/install.sh --uninstall remove the service, the program and its cache
 #   sudo systemd/install.sh --voices de,zh   also download Piper voices for German
 #                                            and Chinese (needs the internet)
+#   sudo systemd/install.sh --no-prepare     leave rendering the voice to the box's
+#                                            first start
+#   systemd/install.sh --list-packages       the Debian packages it installs
 #
-# For Raspberry Pi OS 64-bit (Bookworm, Trixie). Every step checks first and
-# only acts when something is missing or out of date, so a second run
-# changes nothing and says so.
+# For 64-bit Raspberry Pi OS, Debian, Ubuntu and Armbian (Bookworm, Trixie,
+# Noble and later). Every step checks first and only acts when something is
+# missing or out of date, so a second run changes nothing and says so.
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# WOLFBOX_ROOT, WOLFBOX_USER and WOLFBOX_GROUPS exist for the test suite, which
-# installs into a scratch folder; on a Pi leave them unset.
+# WOLFBOX_ROOT, WOLFBOX_USER, WOLFBOX_GROUPS, WOLFBOX_DEV and WOLFBOX_STEPS exist
+# for the test suite, which installs into a scratch folder (WOLFBOX_STEPS: only
+# these steps); on a Pi leave them unset.
 ROOT=${WOLFBOX_ROOT:-}
 PREFIX=$ROOT/opt/wolfbox
 CONFIG_DIR=$ROOT/etc/wolfbox
@@ -25,29 +29,56 @@ VOICES=$STATE/voices
 VOICE_LANGS=""
 UNIT=$ROOT/etc/systemd/system/wolfbox.service
 POLKIT_RULE=$ROOT/etc/polkit-1/rules.d/50-wolfbox.rules
+UDEV_RULE=$ROOT/etc/udev/rules.d/60-wolfbox-gpio.rules
+DEV=${WOLFBOX_DEV:-/dev}
 USER_NAME=${WOLFBOX_USER:-wolfbox}
 read -r -a GROUPS_WANTED <<< "${WOLFBOX_GROUPS-gpio audio video render input tty}"
+read -r -a STEPS <<< "${WOLFBOX_STEPS:-packages user program config dirs voices prepare polkit unit}"
+# The groups the service joins, those of GROUPS_WANTED this system has: the
+# unit names only these (systemd refuses to start a unit whose group is missing).
+JOINED=()
+# What the box takes from apt, the one list of it (--list-packages prints it).
 # espeak-ng speaks German and Mandarin where no Piper voice for them is
-# installed; fonts-wqy-microhei draws Chinese.
-APT_PACKAGES=(python3 python3-venv python3-pip python3-lgpio espeak-ng libgbm1 libegl1
-              libgles2 libasound2 fonts-wqy-microhei)
+# installed; fonts-wqy-microhei draws Chinese; polkitd (with dbus) lets the
+# service power the Pi off; colorzero, under gpiozero, needs setuptools.
+APT_PACKAGES=(python3 python3-venv python3-pip python3-setuptools espeak-ng libgbm1 libegl1
+              libgles2 libasound2 fonts-wqy-microhei dbus polkitd)
+# The GPIO driver: from apt where the archive has it (Raspberry Pi OS's does),
+# else its wheel from PyPI into the box's venv (Debian, Ubuntu, Armbian).
+APT_PREFERRED=(python3-lgpio)
+pypi_for() {
+    case $1 in
+        python3-lgpio) printf 'lgpio==0.2.2.0' ;;
+        *) return 1 ;;
+    esac
+}
+FROM_PYPI=()
 
 DRY_RUN=0
+PREPARE=1
 MODE=install
 CHANGED=0
 
 usage() {
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'
+}
+
+list_packages() {
+    local pkg
+    for pkg in "${APT_PACKAGES[@]}"; do printf 'apt %s\n' "$pkg"; done
+    for pkg in "${APT_PREFERRED[@]}"; do printf 'apt-or-pypi %s %s\n' "$pkg" "$(pypi_for "$pkg")"; done
 }
 
 for arg in "$@"; do
     case $arg in
         --dry-run) DRY_RUN=1 ;;
         --uninstall) MODE=uninstall ;;
+        --no-prepare) PREPARE=0 ;;
         --voices=*) VOICE_LANGS=${arg#--voices=} ;;
+        --list-packages) list_packages; exit 0 ;;
         -h|--help) usage; exit 0 ;;
-        *) echo "install.sh: unknown option '$arg' (use --dry-run, --uninstall," \
-                "--voices=de,zh or --help)" >&2
+        *) echo "install.sh: unknown option '$arg' (use --dry-run, --uninstall, --no-prepare," \
+                "--voices=de,zh, --list-packages or --help)" >&2
            exit 2 ;;
     esac
 done
@@ -120,8 +151,9 @@ check_platform() {
         codename=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")
     fi
     case $codename in
-        bookworm|trixie) ;;
-        *) say "note: made for Raspberry Pi OS Bookworm or Trixie; this is '${codename:-unknown}'" ;;
+        bookworm|trixie|noble) ;;
+        *) say "note: made for Debian, Raspberry Pi OS or Armbian Bookworm or Trixie, or Ubuntu" \
+               "Noble (Python 3.11 or newer); this is '${codename:-unknown}'" ;;
     esac
     if [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
         say "install.sh: run it as root (sudo $0), or with --dry-run to see the steps" >&2
@@ -129,11 +161,35 @@ check_platform() {
     fi
 }
 
+installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+# Whether this system's apt archive offers a package (its lists, as last updated).
+apt_has() {
+    local candidate
+    candidate=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+    [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
+}
+
 step_packages() {
-    local missing=()
+    local missing=() pkg
     for pkg in "${APT_PACKAGES[@]}"; do
-        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        installed "$pkg" || missing+=("$pkg")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        say "do: update apt's package lists (${missing[*]} to install)"
+        act apt-get update                     # what the archive has is only known after it
+    fi
+    for pkg in "${APT_PREFERRED[@]}"; do
+        if installed "$pkg"; then
+            continue
+        elif apt_has "$pkg"; then
             missing+=("$pkg")
+        else
+            FROM_PYPI+=("$(pypi_for "$pkg")")
+            say "note: no $pkg in this system's apt archive (Raspberry Pi OS has it):" \
+                "$(pypi_for "$pkg") comes from PyPI into the box's venv instead"
         fi
     done
     if [ ${#missing[@]} -eq 0 ]; then
@@ -141,8 +197,41 @@ step_packages() {
         return
     fi
     say "do: install packages: ${missing[*]}"
-    act apt-get update
     act apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# The group that reaches the GPIO chips: Raspberry Pi OS has "gpio"; elsewhere
+# they belong to root, or to a group of the system's own, which the service
+# joins instead. Prints nothing when there is neither: the installer makes
+# "gpio" then, with a udev rule giving it the chips as Raspberry Pi OS's does.
+gpio_group() {
+    local chip group
+    if getent group gpio >/dev/null; then
+        printf 'gpio'
+        return
+    fi
+    for chip in "$DEV"/gpiochip* "$DEV"/gpiomem*; do
+        [ -e "$chip" ] || continue
+        group=$(stat -c %G "$chip")
+        if [ "$group" != root ]; then
+            printf '%s' "$group"
+            return
+        fi
+    done
+}
+
+step_gpio_rule() {
+    put_file "$UDEV_RULE" 0644 <<'EOF'
+# Wolfbox: the gpio group reads and drives the GPIO chips, as on Raspberry Pi OS
+# (systemd/install.sh made the group and this rule: this system had neither).
+SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
+KERNEL=="gpiomem*", GROUP="gpio", MODE="0660"
+EOF
+    if [ -S "$ROOT/run/udev/control" ]; then            # udev runs: apply it now
+        act udevadm control --reload
+        act udevadm trigger --action=change --sysname-match='gpiochip*' \
+            --sysname-match='gpiomem*'
+    fi
 }
 
 step_user() {
@@ -153,11 +242,29 @@ step_user() {
         act useradd --system --user-group --home-dir "$STATE" --no-create-home \
             --shell /usr/sbin/nologin "$USER_NAME"
     fi
-    local group
+    local group made
     for group in "${GROUPS_WANTED[@]}"; do
-        if ! getent group "$group" >/dev/null; then
+        made=0
+        if [ "$group" = gpio ]; then
+            group=$(gpio_group)
+            if [ -z "$group" ]; then
+                group=gpio
+                made=1
+                say "do: make the group gpio for the GPIO chips (this system has none)"
+                act groupadd --system gpio
+            elif [ "$group" != gpio ]; then
+                say "note: the GPIO chips belong to group $group here; $USER_NAME joins it"
+            fi
+            if [ "$made" = 1 ] || [ -f "$UDEV_RULE" ]; then
+                step_gpio_rule
+            fi
+        fi
+        if [ "$made" = 0 ] && ! getent group "$group" >/dev/null; then
             say "note: no group $group on this system; skipped"
-        elif id -nG "$USER_NAME" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
+            continue
+        fi
+        JOINED+=("$group")
+        if id -nG "$USER_NAME" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
             say "ok: $USER_NAME is in group $group"
         else
             say "do: add $USER_NAME to group $group"
@@ -167,7 +274,7 @@ step_user() {
 }
 
 source_stamp() {
-    (cd "$SOURCE" && find pyproject.toml systemd/constraints.txt wolfbox device audio hardware \
+    (printf '%s\n' "${FROM_PYPI[@]}"; cd "$SOURCE" && find pyproject.toml systemd/constraints.txt wolfbox device audio hardware \
         -type f \( -name '*.py' -o -name '*.toml' -o -name '*.txt' \) -print0 | sort -z \
         | xargs -0 sha256sum) | sha256sum | cut -d' ' -f1
 }
@@ -186,7 +293,7 @@ step_program() {
     fi
     release=$PREFIX-${stamp:0:12}
     say "do: install Wolfbox into $release, then point $PREFIX at it" \
-        "(a venv that sees Debian's python3-lgpio; versions pinned by systemd/constraints.txt)"
+        "(a venv that sees Debian's packages; versions pinned by systemd/constraints.txt)"
     if [ -e "$release" ]; then
         act rm -rf "$release"                        # a half-built one from a failed run
     fi
@@ -201,6 +308,16 @@ step_program() {
     fi
     act "$release/.venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         --constraint "$SOURCE/systemd/constraints.txt" "$release"
+    local wheel
+    for wheel in "${FROM_PYPI[@]}"; do
+        # A wheel or nothing: no compiler on the box. Without it gpiozero falls
+        # back to its native driver, or the box says the buttons are off.
+        if ! act "$release/.venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+                --only-binary :all: "$wheel"; then
+            say "warning: no wheel of $wheel for this Python: the buttons use gpiozero's" \
+                "native driver (a Pi 4 or older; on a Pi 5 they stay off)"
+        fi
+    done
     if [ "$DRY_RUN" = 0 ]; then
         printf '%s\n' "$stamp" > "$release/.installed"
     fi
@@ -271,12 +388,20 @@ step_prepare() {
     local run=(runuser -u "$USER_NAME" -- env "CACHE_DIRECTORY=$CACHE" HOME="$STATE"
                "STATE_DIRECTORY=$STATE" "WOLFBOX_VOICES=$VOICES"
                "$PREFIX/.venv/bin/wolfbox" prepare --config "$CONFIG")
+    local later="the box renders a game's lines in the background when it opens it"
+    later+=" (captions until each line is ready)"
+    if [ "$PREPARE" = 0 ]; then
+        say "skip: rendering the voice (--no-prepare): $later"
+        return
+    fi
     if [ "$DRY_RUN" = 0 ] && "${run[@]}" --check >/dev/null 2>&1; then
         say "ok: every line is rendered"
         return
     fi
     say "do: render every line of the voice (a few minutes on a Pi 4, longer on a Zero)"
-    act "${run[@]}"
+    if ! act "${run[@]}"; then
+        say "note: rendering the voice failed (above); $later"
+    fi
 }
 
 step_polkit() {
@@ -292,8 +417,28 @@ polkit.addRule(function(action, subject) {
 EOF
 }
 
+# The unit as shipped, joining only the groups this system has.
+unit_text() {
+    if [ ${#JOINED[@]} -eq 0 ]; then
+        sed '/^SupplementaryGroups=/d' "$SOURCE/systemd/wolfbox.service"
+    else
+        sed "s/^SupplementaryGroups=.*/SupplementaryGroups=${JOINED[*]}/" \
+            "$SOURCE/systemd/wolfbox.service"
+    fi
+}
+
 step_unit() {
-    put_file "$UNIT" 0644 < "$SOURCE/systemd/wolfbox.service"
+    unit_text | put_file "$UNIT" 0644
+    if [ ! -d "$ROOT/run/systemd/system" ]; then
+        # No systemd running (a chroot, an image being built): it starts at boot.
+        if systemctl --root="${ROOT:-/}" is-enabled --quiet wolfbox.service 2>/dev/null; then
+            say "ok: wolfbox.service is enabled"
+        else
+            say "do: enable wolfbox.service at boot (systemd is not running: not started now)"
+            act systemctl --root="${ROOT:-/}" enable wolfbox.service
+        fi
+        return
+    fi
     if [ "$CHANGED" = 1 ]; then
         act systemctl daemon-reload
     fi
@@ -317,15 +462,10 @@ step_unit() {
 install_all() {
     check_platform
     say "Installing Wolfbox from $SOURCE$([ "$DRY_RUN" = 1 ] && printf ' (dry run: nothing is changed)')"
-    step_packages
-    step_user
-    step_program
-    step_config
-    step_dirs
-    step_voices
-    step_prepare
-    step_polkit
-    step_unit
+    local step
+    for step in "${STEPS[@]}"; do
+        "step_$step"
+    done
     if [ "$CHANGED" = 0 ]; then
         say "Nothing to change: Wolfbox is installed and up to date."
     elif [ "$DRY_RUN" = 1 ]; then
@@ -341,7 +481,7 @@ uninstall_all() {
         act systemctl disable --now wolfbox.service
     fi
     local path
-    for path in "$UNIT" "$POLKIT_RULE"; do
+    for path in "$UNIT" "$POLKIT_RULE" "$UDEV_RULE"; do
         if [ -e "$path" ]; then act rm -f "$path"; else say "ok: no $path"; fi
     done
     for path in "$PREFIX" "$CACHE" "$STATE"; do
