@@ -77,4 +77,5 @@ def make_factory(choice: str = "auto") -> tuple[object, str | None]:
         except UserError as e:
             problems.append(str(e))
     log.debug("no GPIO driver: %s", problems)
-    return mock_factory(), _("no GPIO driver works here (install python3-lgpio): buttons off")
+    return mock_factory(), _("no GPIO driver works here (install lgpio: systemd/install.sh does): "
+                             "buttons off")
