@@ -30,6 +30,10 @@ from pathlib import Path
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
+# The bench measures a new box: nothing this machine's box remembers (a
+# language, a game) may change what it renders or plays.
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="wolfbox-bench-state-")
+os.environ.pop("STATE_DIRECTORY", None)
 
 import psutil
 
