@@ -56,3 +56,18 @@ def press(parts, button, hold: float = 0.0) -> None:
     run_for(parts.box, max(hold, 0.02))
     parts.bank.drive(button, False)
     run_for(parts.box, 0.06)      # longer than the debounce, as fingers are
+
+
+def forbid_checks_on_the_main_thread(monkeypatch) -> None:
+    """From now on a cached line checked on the main thread (the box's loop)
+    fails the test: a line ready to play was checked ahead, off the loop."""
+    import threading
+
+    from wolfbox.audio.cache import LineCache
+    real_get = LineCache.get
+
+    def checked(self, text):
+        assert threading.current_thread() is not threading.main_thread(), \
+            f"{text!r} checked on the main loop when it was due"
+        return real_get(self, text)
+    monkeypatch.setattr(LineCache, "get", checked)

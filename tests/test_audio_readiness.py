@@ -6,14 +6,13 @@ from __future__ import annotations
 import builtins
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pygame
 import pytest
 
-from helpers import tone_wav
+from helpers import forbid_checks_on_the_main_thread, tone_wav
 from wolfbox.audio.cache import LineCache, SynthSettings, WavFormat
 from wolfbox.audio.narrator import Narrator, open_mixer
 from wolfbox.audio.renderer import Renderer
@@ -64,13 +63,7 @@ def test_readiness_counts_up_to_the_whole_round_first_lines_first(tmp_path, mixe
         assert log.read_text().split("\n")[:-1] == lines[:5] + lines[6:]
         # Ready means checked ahead: saying a line checks nothing on the main
         # loop (the whole WAV was read off the thread, so it is file-cached).
-        real_get = LineCache.get
-
-        def no_check_now(self, text):
-            assert threading.current_thread() is not threading.main_thread(), \
-                f"{text!r} checked when due"
-            return real_get(self, text)
-        monkeypatch.setattr(LineCache, "get", no_check_now)
+        forbid_checks_on_the_main_thread(monkeypatch)
         n.apply(Say(lines[0], token=1))
         assert [p.text for p in n.played] == [lines[0]] and list(n.missed) == []
     finally:

@@ -8,14 +8,13 @@ import io
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pygame
 import pytest
 
-from helpers import fill_cache, line_cache, press, run_until
+from helpers import fill_cache, forbid_checks_on_the_main_thread, line_cache, press, run_until
 from wolfbox.audio.cache import LineCache
 from wolfbox.audio.cues import ambience_pcm
 from wolfbox.audio.prepare import prepare
@@ -204,7 +203,7 @@ def test_a_missing_voice_falls_back_to_espeak_or_captions(tmp_path, monkeypatch)
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
 def test_espeak_renders_real_speech(tmp_path):
-    from wolfbox.audio.cache import LineCache, SynthSettings
+    from wolfbox.audio.cache import SynthSettings
     from wolfbox.audio.renderer import Renderer
     voice = espeak_voice()
     cache = LineCache(tmp_path, voice.identity, SynthSettings())
@@ -303,13 +302,7 @@ def test_a_warm_round_is_checked_before_start_so_no_line_is_checked_when_due(
     parts = parts_for(config)
     parts.narrator.wait_warm(10)
 
-    real_get = LineCache.get
-
-    def checked_when_due(self, text):
-        assert threading.current_thread() is not threading.main_thread(), \
-            f"{text!r} checked on the main loop"
-        return real_get(self, text)
-    monkeypatch.setattr(LineCache, "get", checked_when_due)
+    forbid_checks_on_the_main_thread(monkeypatch)
     press(parts, Button.START)
     assert parts.narrator.played[0].text == lines[0] and parts.narrator.missed == []
 
@@ -346,7 +339,7 @@ def test_each_language_is_spoken_by_a_piper_voice_in_it_else_espeak(tmp_path, mo
 def test_chinese_says_two_of_something_as_a_word_and_the_screen_keeps_the_digit(tmp_path):
     """"两票", not "二票": the voice reads a spoken form of the line, while
     the line is shown and cached as written (a seat number keeps its 2)."""
-    from wolfbox.audio.cache import LineCache, SynthSettings
+    from wolfbox.audio.cache import SynthSettings
     from wolfbox.audio.renderer import Renderer
     from wolfbox.spoken import spoken
     assert spoken("最高票为2票，2号玩家出局。", "zh") == "最高票为两票，2号玩家出局。"
