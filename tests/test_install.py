@@ -28,8 +28,10 @@ def pins() -> dict[str, str]:
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
-def test_the_installer_is_shellcheck_clean():
-    result = subprocess.run(["shellcheck", str(INSTALLER)], capture_output=True, text=True)
+@pytest.mark.parametrize("script", ["install.sh", "pi-check.sh"])
+def test_the_installer_and_the_arm64_check_are_shellcheck_clean(script):
+    result = subprocess.run(["shellcheck", str(Path(INSTALLER).parent / script)],
+                            capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
 
 
