@@ -258,7 +258,7 @@ class Narrator:
 
     def held_bytes(self) -> int:
         """The sound the narrator holds in its own memory (cues and ambience
-        aside): what `SOUNDS_KEPT` bounds, for the memory test and bench."""
+        aside): what `SOUNDS_KEPT` bounds, and what the memory test reads."""
         sounds = list(self._sounds.values()) + \
             [s for s in self._previous.values() if not isinstance(s, Path)]
         return sum(len(s.get_raw()) for s in sounds)

@@ -148,3 +148,15 @@ def pilots(tmp_path, monkeypatch):
     started = Pilots()
     yield started
     started.close()
+
+
+@pytest.fixture
+def mixer():
+    """The mixer open at the voice's usual rate (SDL's dummy driver), closed after."""
+    import pygame
+
+    from wolfbox.audio.narrator import open_mixer
+    pygame.mixer.quit()
+    assert open_mixer(22050) is None
+    yield
+    pygame.mixer.quit()

@@ -9,25 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-import pygame
-import pytest
-
 from helpers import forbid_checks_on_the_main_thread, tone_wav
 from wolfbox.audio.cache import LineCache, SynthSettings, WavFormat
-from wolfbox.audio.narrator import Narrator, open_mixer
+from wolfbox.audio.narrator import Narrator
 from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import find_voice
 from wolfbox.effects import Say, Warm
 
 HERE = Path(__file__).parent
-
-
-@pytest.fixture
-def mixer():
-    pygame.mixer.quit()
-    assert open_mixer(22050) is None
-    yield
-    pygame.mixer.quit()
 
 
 def until(predicate, timeout: float = 30.0) -> None:

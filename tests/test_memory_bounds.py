@@ -12,11 +12,10 @@ import time
 from dataclasses import replace
 
 import pygame
-import pytest
 
 from helpers import tone_wav
 from wolfbox.audio.cache import LineCache, SynthSettings, WavFormat
-from wolfbox.audio.narrator import Narrator, open_mixer
+from wolfbox.audio.narrator import Narrator
 from wolfbox.config import Config
 from wolfbox.device import render
 from wolfbox.device.render import Painter, render_view
@@ -39,14 +38,6 @@ def test_the_painter_keeps_a_bounded_number_of_fonts_and_no_chinese_for_english(
     # The Chinese face is opened only for Chinese: an English box never asks.
     assert painter._cjk_known is False
     assert all(not t._cjk_open for t in held)
-
-
-@pytest.fixture
-def mixer():
-    pygame.mixer.quit()
-    assert open_mixer(22050) is None
-    yield
-    pygame.mixer.quit()
 
 
 def test_the_narrator_lets_go_of_the_lines_the_next_round_does_not_need(tmp_path, mixer):
