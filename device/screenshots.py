@@ -81,8 +81,8 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     flow.handle(Tap(Button.START), now)
     yield "4-paused", flow.view(now), ""
     flow.handle(Tap(Button.START), now)
-    assert flow.timer is not None
-    now += flow.timer.remaining(now) - 8.5
+    assert flow.clock is not None
+    now += flow.clock.remaining(now) - 8.5
     flow.tick(now)
     yield "5-last-seconds", flow.view(now), ""
     flow.handle(Tap(Button.VOTE), now)

@@ -18,7 +18,7 @@ from wolfbox.darkarts.model import CHECKPOINTS
 from wolfbox.darkarts.roles import CHOSEN, ROLES, WEREWOLF
 from wolfbox.darkarts.said import all_lines
 from wolfbox.effects import Checkpoint, Say
-from wolfbox.onenight.flow import SpeechDone
+from wolfbox.events import SpeechDone
 
 # The werewolves' side: the Werewolf cards, and 004's Alchemist and Track
 # Reader ("on the Wolves' side"; the box counts them with the pack).

@@ -14,8 +14,8 @@ from wolfbox.darkarts.book import DEATH, VOTE, WIN
 from wolfbox.darkarts.game import Game, Options, Stage
 from wolfbox.darkarts.roles import VILLAGE, WEREWOLVES, role_name
 from wolfbox.effects import Ambience, Checkpoint, Cue, PlayCue, Say
+from wolfbox.events import SpeechDone
 from wolfbox.i18n import pseudo_translation
-from wolfbox.onenight.flow import SpeechDone
 from wolfbox.view import Phase
 
 from wolfbox.buttons import Tap  # isort: skip

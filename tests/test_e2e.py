@@ -121,9 +121,9 @@ def test_pause_keeps_the_time_left_and_vote_goes_to_the_countdown(pilot_for):
     pilot.press(Button.START)
     pilot.press(Button.START)                          # pause
     assert pilot.view.paused and pilot.view.label(Button.START) == "Resume"
-    remaining = pilot.box.flow.timer.remaining(pilot.clock.now)
+    remaining = pilot.box.flow.clock.remaining(pilot.clock.now)
     pilot.advance(600)
-    assert pilot.box.flow.timer.remaining(pilot.clock.now) == remaining
+    assert pilot.box.flow.clock.remaining(pilot.clock.now) == remaining
     assert pilot.box.flow.phase is Phase.NIGHT
     pilot.press(Button.START)                          # resume
     assert not pilot.view.paused
@@ -454,7 +454,7 @@ def test_a_five_player_game_entered_seat_by_seat_corrected_once_and_judged(pilot
         pick("Villager" if seat != 5 else "Robber")
         pick("Seat 1")
     assert pilot.view.phase is Phase.VERDICT
-    pilot.until(lambda: pilot.box.flow.timer is None, limit=60)
+    pilot.until(lambda: pilot.box.flow.clock is None, limit=60)
     said = [p.text for p in narrator.played] + list(narrator.missed)
     assert "Seat 1 dies." in said and "The village wins." in said
     assert said.index("Seat 1 dies.") < said.index("The village wins.")

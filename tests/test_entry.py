@@ -160,7 +160,7 @@ def test_the_referee_on_the_box_says_and_shows_the_verdict():
     assert flow.phase is Phase.VERDICT
     said = [e.text for e in effects if isinstance(e, Say)]
     assert said == ["Seat 4 dies."]                      # then the rest, line by line
-    while flow.timer is not None:
+    while flow.clock is not None:
         now = flow.next_change(now)
         said += [e.text for e in flow.tick(now) if isinstance(e, Say)]
     assert said[-1] in ("The village wins.", "The werewolves win.")

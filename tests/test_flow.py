@@ -17,8 +17,9 @@ from wolfbox.effects import (
     StopSpeech,
     Warm,
 )
+from wolfbox.events import SpeechDone
 from wolfbox.onenight import lines
-from wolfbox.onenight.flow import Flow, SpeechDone
+from wolfbox.onenight.flow import Flow
 from wolfbox.onenight.night import CLOSE_EYES, WAKE_UP_ID
 from wolfbox.view import Phase
 
@@ -109,9 +110,9 @@ def test_speech_end_moves_the_night_on_after_the_line_gap():
 def test_a_stale_speech_end_is_ignored():
     flow = make_flow()
     flow.handle(START, 0.0)
-    deadline = flow.timer.deadline
+    deadline = flow.clock.deadline
     flow.handle(SpeechDone(token=999), 0.5)
-    assert flow.timer.deadline == deadline
+    assert flow.clock.deadline == deadline
 
 
 def _all_instants(flow_factory, step: float = 7.3):
@@ -138,18 +139,18 @@ def test_pause_and_resume_anywhere_keep_the_remaining_time_exactly(pause_at):
         flow.tick(now)
     now = pause_at
     flow.tick(now)
-    before = flow.timer.remaining(now)
+    before = flow.clock.remaining(now)
     phase, view_before = flow.phase, flow.view(now)
     assert flow.handle(START, now) == [PauseAudio()]
     assert flow.view(now).paused and flow.view(now).legend == ((Button.START, "Resume"),
                                                                 (Button.BACK, "Hold: end round"))
     for later in (now + 1, now + 600, now + 3600):
         assert flow.tick(later) == []
-        assert flow.timer.remaining(later) == before
+        assert flow.clock.remaining(later) == before
         assert flow.next_change(later) is None
     resumed_at = now + 3600.125
     assert flow.handle(START, resumed_at) == [ResumeAudio()]
-    assert flow.timer.remaining(resumed_at) == before
+    assert flow.clock.remaining(resumed_at) == before
     assert flow.phase is phase
     assert flow.view(resumed_at).big == view_before.big
 
@@ -312,7 +313,7 @@ def test_holding_back_abandons_the_round(phase):
     now, _ = run_until(flow, 0.0, lambda f: f.phase is phase)
     effects = flow.handle(Hold(Button.BACK), now)
     assert StopSpeech() in effects and PlayCue(Cue.ABANDON) in effects
-    assert flow.phase is Phase.IDLE and flow.timer is None
+    assert flow.phase is Phase.IDLE and flow.clock is None
     flow.check(now)
 
 
@@ -433,7 +434,7 @@ def test_a_late_wake_up_does_not_stretch_the_night(late_by):
     for flow in (punctual, late):
         flow.tick(t)
     assert late.phase is punctual.phase
-    assert late.timer.remaining(t) == pytest.approx(punctual.timer.remaining(t), abs=1e-6)
+    assert late.clock.remaining(t) == pytest.approx(punctual.clock.remaining(t), abs=1e-6)
 
 
 def test_adding_a_minute_does_not_make_the_bar_jump(flow: Flow):
@@ -454,3 +455,36 @@ def test_the_timer_itself_turns_red_for_the_last_ten_seconds(flow: Flow):
     assert not flow.view(end - 10.5).urgent          # 0:11 on the clock
     assert flow.view(end - 9.5).urgent               # 0:10
     assert flow.view(end - 0.5).urgent
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+def test_every_page_of_a_long_line_turns_when_its_time_comes(lang):
+    """A line too long for the caption is shown page by page. Woken only
+    when the flow says something changes, the screen must show every page
+    of every line of a night, the moment it was due: a wake-up that came a
+    rounding error early once left a page for the next whole second, and a
+    line's last page unseen."""
+    from wolfbox.i18n import speaking
+    from wolfbox.onenight.presets import PRESETS
+    with speaking(lang):
+        flow = make_flow(PRESETS["total_chaos"].deck(8))
+        now, paged = 0.0, 0
+        said = says(flow.handle(START, now))
+        before = flow.view(now)
+        seen = [before.caption]
+        while flow.phase is Phase.NIGHT:
+            due = flow.next_change(now)
+            assert due is not None and due > now
+            now = due
+            new = says(flow.tick(now))
+            view = flow.view(now)
+            assert new or view != before, f"woken at {now:.3f} for nothing"
+            said += new
+            before = view
+            seen.append(view.caption)
+        for text in said[:-1]:                      # the last line is the day's
+            split = pages.split_text(text, pages.CAPTION_LINES)
+            paged += len(split) > 1
+            missing = [p for p in split if p not in seen]
+            assert not missing, f"never shown: {missing}"
+    assert paged >= 1                               # the deck has a long line to page

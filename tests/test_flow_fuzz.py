@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wolfbox.buttons import Button, Hold, Tap
-from wolfbox.onenight.flow import SpeechDone
+from wolfbox.events import SpeechDone
 from wolfbox.view import Phase
 
 events = st.one_of(
@@ -33,9 +33,9 @@ def test_any_sequence_keeps_the_flow_defined(sequence, discussion, warnings):
         flow.check(now)
         view = flow.view(now)
         assert view.phase is flow.phase
-        if flow.timer is not None:
-            assert flow.timer.remaining(now) >= 0
-            assert flow.timer.remaining(now) <= flow.timer.total + 1e-9
+        if flow.clock is not None:
+            assert flow.clock.remaining(now) >= 0
+            assert flow.clock.remaining(now) <= flow.clock.total + 1e-9
             assert view.progress is None or view.progress <= 1.0
         if flow.phase is not Phase.SETTINGS and view.big[:1].isdigit() and ":" in view.big:
             minutes, seconds = view.big.split(":")

@@ -160,7 +160,7 @@ def page_at(pages: tuple[str, ...], elapsed: float, total: float) -> int:
     each page's share of the time is its share of the characters."""
     if total <= 0:
         return 0
-    return sum(1 for start in page_starts(pages, total) if elapsed >= start)
+    return sum(1 for start in page_starts(pages, total) if elapsed >= start - EPSILON)
 
 
 def page_starts(pages: tuple[str, ...], total: float) -> list[float]:
@@ -173,6 +173,10 @@ def page_starts(pages: tuple[str, ...], total: float) -> list[float]:
         out.append(t)
     return out
 
+
+# Below this, a difference of times is rounding (as in wolfbox.timer): a
+# page due now has turned.
+EPSILON = 1e-6
 
 PER_WORD = 0.42     # seconds a word on screen, at speech speed 1
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import pages
-from ..buttons import Button, Release
+from ..buttons import Button, Hold, Tap
 from ..effects import (
     Ambience,
     ChangeSetting,
@@ -52,10 +52,9 @@ from ..effects import (
     StopSpeech,
     Warm,
 )
-from ..engine import pacing
-from ..engine.actions import Action, Actions, SecondHold, chosen, power_hold, start_holds
+from ..engine import handling, pacing
+from ..engine.actions import Action, Actions, SecondHold, power_hold, start_holds
 from ..engine.speech import Speech
-from ..events import SpeechDone
 from ..games import MODE_KEY, next_game
 from ..i18n import _, ngettext
 from ..settings_screen import ANY, SettingsScreen
@@ -143,21 +142,14 @@ class Game:
 
     # ================================================================ input
     def handle(self, event: Event, now: float) -> list[DarkEffect]:
-        effects = self.tick(now)
-        if isinstance(event, SpeechDone):
-            if self.speech.heard(event.token, now, self.options.line_gap, self.paused):
-                effects += self.tick(now)
-            return effects
-        if isinstance(event, Release):         # a hold was its own action
-            return effects
-        action = chosen(event, self._taps(), self._holds())
+        return handling.handle(self, event, now, pressing=self._pressing)
+
+    def _pressing(self, event: Tap | Hold, action: Action | None) -> None:
+        """A press that does something clears the last alert, and lapses the
+        question of a first BACK hold unless it is the second."""
         if action is not None:
             self.alert = ""
-            if action.run != self._abandon:
-                self._second_hold.disarm()
-            effects += action.run(now)
-            effects += self.tick(now)
-        return effects
+            self._second_hold.lapse_unless(action, self._abandon)
 
     def tick(self, now: float) -> list[DarkEffect]:
         """Move on past every deadline that has passed by `now`, in order."""

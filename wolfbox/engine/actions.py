@@ -89,3 +89,9 @@ class SecondHold:
     def disarm(self) -> None:
         """Another button, or a new part of the game: the question lapses."""
         self.armed = False
+
+    def lapse_unless(self, action: Action, end: Run) -> None:
+        """Any press but the hold that ends the game (`end`) lets the
+        question lapse."""
+        if action.run != end:
+            self.armed = False

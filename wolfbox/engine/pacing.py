@@ -25,6 +25,9 @@ class _Captioned(Protocol):
     @property
     def per_word(self) -> float: ...        # a caption's time a word (the speech speed)
 
+    @property
+    def line_gap(self) -> float: ...        # the silence after a line that was heard out
+
 
 class Paced(Protocol):
     """What a game offers its clocks: the two it runs, the caption the
@@ -67,13 +70,14 @@ def next_line(game: Paced, now: float) -> list[Effect]:
 
 
 def run_due(game: Paced, now: float,
-            first: Callable[[], None] = lambda: None) -> list[Effect]:
+            first: Callable[[], list[Effect]] = list) -> list[Effect]:
     """Move on past every deadline that has passed by `now`, in order.
     `first` runs before each step, paused or not (the timed game hides a
-    card whose time is up, whatever step showed it)."""
+    card whose time is up, whatever step showed it; One Night's discussion
+    says its warnings)."""
     effects: list[Effect] = []
     for _pass in range(PASSES):
-        first()
+        effects += first()
         if game.paused:
             break
         due = [(t.deadline, i) for i, t in enumerate((game.speech.line, game.timer))

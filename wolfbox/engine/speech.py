@@ -57,6 +57,14 @@ class Speech(Generic[About]):
             self.line.pause(now)
         return Say(text, self.tokens)
 
+    def over(self, text: str) -> Say:
+        """Say `text` over a stage that runs on its own clock (a discussion, a
+        beat of the vote): nothing waits for its end, and a line that was
+        being waited for is dropped."""
+        self.silence()
+        self.tokens += 1
+        return Say(text, self.tokens)
+
     def heard(self, token: int, now: float, gap: float, paused: bool) -> bool:
         """The narrator has said the line with `token`: only the gap is left
         of it (held, if the game is paused). False for a token that is not

@@ -48,8 +48,8 @@ from ..effects import (
     StopSpeech,
     Warm,
 )
-from ..engine import pacing
-from ..engine.actions import Action, Actions, SecondHold, chosen, power_hold, start_holds
+from ..engine import handling, pacing
+from ..engine.actions import Action, Actions, SecondHold, power_hold, start_holds
 from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, next_game
@@ -148,40 +148,36 @@ class Game:
 
     # ================================================================ input
     def handle(self, event: Tap | Hold | Release | SpeechDone, now: float) -> list[Effect]:
-        effects = self.tick(now)
-        if isinstance(event, SpeechDone):
-            if self.speech.heard(event.token, now, self.options.line_gap, self.paused):
-                effects += self.tick(now)
-            return effects
-        if isinstance(event, Release):
-            if event.button is Button.VOTE:
-                self._early_hold = False
-                if self.showing:
-                    self._released = True
-                    effects += self.tick(now)
-            return effects
-        holds = self._holds()
-        action = chosen(event, self._taps(), holds)
-        if isinstance(event, Hold) and event.button is Button.VOTE and Button.VOTE not in holds \
-                and self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage != _WAIT:
+        return handling.handle(self, event, now, self._released_vote, self._pressing)
+
+    def _released_vote(self, event: Release, now: float) -> list[Effect]:
+        if event.button is not Button.VOTE:
+            return []
+        self._early_hold = False
+        if not self.showing:
+            return []
+        self._released = True
+        return self.tick(now)
+
+    def _pressing(self, event: Tap | Hold, action: Action | None) -> None:
+        if isinstance(event, Hold) and event.button is Button.VOTE \
+                and self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage != _WAIT \
+                and Button.VOTE not in self._holds():
             # A seat that presses while its call is still being said: nothing
             # may change now (it would be seen and heard between turns), but
             # the hold counts if VOTE is still down when the window opens.
             self._early_hold = True
         if action is not None:
             self.alert, self.refused = "", None
-            if action.run != self._abandon:
-                self._second_hold.disarm()
-            effects += action.run(now)
-            effects += self.tick(now)
-        return effects
+            self._second_hold.lapse_unless(action, self._abandon)
 
     def tick(self, now: float) -> list[Effect]:
         """Move on past every deadline that has passed by `now`, in order."""
-        def hide_card() -> None:
+        def hide_card() -> list[Effect]:
             if self.showing and self._released and self._hide is not None \
                     and self._hide.expired(now):
                 self.showing, self._hide = False, None
+            return []
         return pacing.run_due(self, now, hide_card) + self._warnings(now)
 
     def next_change(self, now: float) -> float | None:

@@ -5,8 +5,11 @@ an injected monotonic clock, and returns effects (say this, play that cue).
 It imports nothing from pygame, gpiozero or piper and never reads a clock
 itself, which is what lets a ten-minute round be tested in milliseconds.
 
-Every running phase has one Countdown: the stage's deadline. Pausing stores
-its remaining time; resuming sets a new deadline.
+Every running phase has one clock: a line the stage waits for (its
+`speech`, the engine's, shortened to the gap when the narrator reports the
+line heard out), or the stage's own Countdown (`timer`: an action's time,
+the discussion, a beat of the vote). Both pause and run on in
+wolfbox.engine.pacing, as in the other games.
 """
 
 from __future__ import annotations
@@ -16,22 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import menu, pages
-from ..buttons import Button, Release
+from ..buttons import Button
 from ..config import Config
-from ..effects import (
-    Ambience,
-    Cue,
-    Effect,
-    PauseAudio,
-    PlayCue,
-    Remember,
-    ResumeAudio,
-    Say,
-    StopSpeech,
-    Warm,
-)
-from ..engine.actions import Action, Actions, chosen, power_hold, start_holds
-from ..events import Event, SpeechDone
+from ..effects import Ambience, Cue, Effect, PlayCue, Remember, StopSpeech, Warm
+from ..engine import handling, pacing
+from ..engine.actions import Action, Actions, power_hold, start_holds
+from ..engine.speech import Speech
+from ..events import Event
 from ..i18n import LANGUAGE_KEY, _
 from ..pages import PER_WORD
 from ..settings_screen import SettingsScreen
@@ -117,8 +111,7 @@ class Flow:
     stage: str = _SPEAK
     beat: int = 0
     caption: str = ""
-    _speaking: int | None = None        # token whose end moves the stage on
-    _tokens: int = 0
+    speech: Speech[None] = field(default_factory=Speech)   # the line a stage waits for
     _fired: set[int] = field(default_factory=set)
     _vote_at_dawn: bool = False           # VOTE was pressed at night: wake, then vote
     _last_shown: int | None = None
@@ -154,42 +147,36 @@ class Flow:
         assert self.screen is not None
         return self.screen.config
 
+    @property
+    def options(self) -> RoundSettings:
+        """The round's pacing, as wolfbox.engine.pacing reads it (the time a
+        caption's word is shown, the gap after a line)."""
+        return self.settings
+
+    @property
+    def clock(self) -> Countdown | None:
+        """The running stage's clock: the line it waits for, or its own time."""
+        return self.timer if self.timer is not None else self.speech.line
+
     # ----------------------------------------------------------------- input
     def handle(self, event: Event, now: float) -> list[Effect]:
-        effects = self.tick(now)
-        if isinstance(event, SpeechDone):
-            if event.token == self._speaking and self.timer is not None:
-                self._speaking = None
-                gap = Countdown.start(now, self.settings.line_gap)
-                if self.timer.paused:
-                    gap.pause(now)
-                if gap.remaining(now) < self.timer.remaining(now):
-                    self.timer = gap
-                effects += self.tick(now)
-            return effects
-        if isinstance(event, Release):  # a hold was its own action
-            return effects
-        action = chosen(event, self._taps(), self._holds())
-        if action is not None:
-            effects += action.run(now)
-            effects += self.tick(now)
-        return effects
+        return handling.handle(self, event, now)
 
     def tick(self, now: float) -> list[Effect]:
-        """Move on past every deadline that has passed by `now`."""
-        effects: list[Effect] = []
-        for _pass in range(1000):   # each pass ends a stage; a round has far fewer
-            if self.paused or self.timer is None:
-                break
-            if self.phase is Phase.DISCUSSION:
-                effects += self._discussion_tick(now)
-            if not self.timer.expired(now):
-                break
-            # The next stage starts when this one was due, not when we noticed:
-            # a late wake-up must not stretch the night.
-            assert self.timer.deadline is not None
-            effects += self._stage_over(min(now, self.timer.deadline))
-        return effects
+        """Move on past every deadline that has passed by `now`, in order
+        (the next stage starts when this one was due, not when the loop
+        noticed: a late wake-up must not stretch the night)."""
+        def discussion() -> list[Effect]:
+            if self.phase is Phase.DISCUSSION and not self.paused and self.timer is not None:
+                return self._discussion_tick(now)
+            return []
+        return pacing.run_due(self, now, discussion)
+
+    def _line_finished(self, now: float) -> list[Effect]:
+        return self._stage_over(now)
+
+    def _time_up(self, now: float) -> list[Effect]:
+        return self._stage_over(now)
 
     # ------------------------------------------------------- what buttons do
     def _taps(self) -> Actions:
@@ -274,18 +261,14 @@ class Flow:
         return self._choose(self.picker.change_players(-1).deck, now)
 
     def _pause(self, now: float) -> list[Effect]:
-        self.paused = True
-        for timer in (self.timer, self._caption_timer):
-            if timer is not None and not timer.paused:
-                timer.pause(now)
-        return [PauseAudio()]
+        if self._caption_timer is not None:
+            self._caption_timer.pause(now)
+        return pacing.pause(self, now)
 
     def _resume(self, now: float) -> list[Effect]:
-        self.paused = False
-        for timer in (self.timer, self._caption_timer):
-            if timer is not None and timer.paused:
-                timer.resume(now)
-        return [ResumeAudio()]
+        if self._caption_timer is not None:
+            self._caption_timer.resume(now)
+        return pacing.resume(self, now)
 
     def _next_rules(self, now: float) -> list[Effect]:
         self.reveal_page = (self.reveal_page + 1) % len(self._reveal_pages())
@@ -298,7 +281,7 @@ class Flow:
         self.phase = Phase.REFEREE
         if self.entry is None:
             self.entry = Entry(self.settings.deck, players_for(self.settings.deck))
-        return [StopSpeech()] if self._speaking is not None else []
+        return self._cut()
 
     def _turn(self, step: int) -> list[Effect]:
         assert self.entry is not None
@@ -319,7 +302,7 @@ class Flow:
         """The verdict's next line; its end (or its caption time) brings the next."""
         if not self._to_say:
             self.timer = None
-            self._speaking = None
+            self.speech.silence()
             return []
         return self._say(now, self._to_say.pop(0), holds=True)
 
@@ -333,7 +316,8 @@ class Flow:
         """From the verdict back to the last answer, to put a mistake right."""
         assert self.entry is not None
         self.phase = Phase.REFEREE
-        self.timer, self._speaking, self._to_say = None, None, []
+        self.timer, self._to_say = None, []
+        self.speech.silence()
         self.entry.back()
         return [StopSpeech()]
 
@@ -386,17 +370,19 @@ class Flow:
         if self.step_index == last:
             return []                         # the wake-up line is being said
         step = self.settings.night[self.step_index]
-        effects: list[Effect] = [StopSpeech()] if self._speaking is not None else []
-        if step.after and self.stage in (_SPEAK, _WAIT):
-            return effects + self._night_stage(now, _AFTER)
         if self.stage == _AFTER:
             return []                         # eyes are closing: the wake-up follows
+        if step.after:
+            return self._cut() + self._night_stage(now, _AFTER)
         self.step_index = last
-        return effects + self._night_stage(now, _SPEAK)
+        return self._cut() + self._night_stage(now, _SPEAK)
+
+    def _cut(self) -> list[Effect]:
+        """Stop the line the stage waits for, if one is being said."""
+        return [StopSpeech()] if self.speech.silence() else []
 
     def _skip(self, now: float) -> list[Effect]:
-        effects: list[Effect] = [StopSpeech()] if self._speaking is not None else []
-        return effects + self._stage_over(now)
+        return self._cut() + self._stage_over(now)
 
     def _skip_vote(self, now: float) -> list[Effect]:
         return [StopSpeech()] + self._enter_reveal(now)
@@ -420,29 +406,30 @@ class Flow:
         self.timer = None
         self.caption = ""
         self._caption_pages, self._caption_timer = (), None
-        self._speaking = None
+        self.speech.silence()
         self._idle_since = now
         self.entry, self.verdict, self._to_say = None, None, []
         return [Ambience(False)] if was_night else []
 
     # ---------------------------------------------------------------- stages
     def _say(self, now: float, text: str, holds: bool) -> list[Effect]:
-        """Speak `text`; if it `holds`, the stage lasts until the line ends."""
-        self._tokens += 1
+        """Speak `text`; if it `holds`, the stage lasts until the line ends,
+        else the stage runs on its own clock while the line is said."""
         self.caption = text
         seconds = pages.caption_seconds(text, self.settings.per_word)
         self._caption_pages = pages.split_text(text, pages.CAPTION_LINES)
         self._caption_timer = Countdown.start(now, seconds)
         if self.paused:
             self._caption_timer.pause(now)
-        if holds:
-            self._speaking = self._tokens
-            self.timer = Countdown.start(now, seconds)
-        return [Say(text, self._tokens)]
+        if not holds:
+            return [self.speech.over(text)]
+        self.timer = None
+        self.speech.replace(text)
+        return pacing.next_line(self, now)
 
     def _night_stage(self, now: float, stage: str) -> list[Effect]:
         self.stage = stage
-        self._speaking = None
+        self.speech.silence()
         step = self.settings.night[self.step_index]
         if stage == _SPEAK:
             return self._say(now, step.text, holds=True)
@@ -480,7 +467,6 @@ class Flow:
     def _enter_discussion(self, now: float) -> list[Effect]:
         self.phase = Phase.DISCUSSION
         off: list[Effect] = [Ambience(False)]
-        self._speaking = None
         total = self.settings.discussion_seconds
         self.timer = Countdown.start(now, total)
         shown = self.timer.shown_seconds(now)
@@ -536,20 +522,22 @@ class Flow:
                 return None
             k = int((now - self._idle_since) // pages.IDLE_PAGE_SECONDS) + 1
             return self._idle_since + k * pages.IDLE_PAGE_SECONDS
-        if self.paused or self.timer is None:
+        clock = pacing.next_deadline(self, now)
+        if clock is None:
             return None
-        times = [t for t in (self.timer.deadline, self.timer.next_change(now),
-                             self._next_caption_page(now)) if t is not None]
-        return min(times, default=None)
+        return min((t for t in (clock, self._next_caption_page(now)) if t is not None),
+                   default=None)
 
     def _next_caption_page(self, now: float) -> float | None:
         c = self._caption_timer
         if c is None or c.deadline is None or len(self._caption_pages) <= 1:
             return None
-        began = c.deadline - c.total
-        later = [began + t for t in pages.page_starts(self._caption_pages, c.total)
-                 if began + t > now]
-        return min(later, default=None)
+        # From the time into the line that the shown page is read from, so
+        # the page has turned at the very time this returns.
+        elapsed = c.total - c.remaining(now)
+        later = [t for t in pages.page_starts(self._caption_pages, c.total)
+                 if t > elapsed + pages.EPSILON]
+        return now + min(later) - elapsed if later else None
 
     def _caption_page(self, now: float) -> str:
         c = self._caption_timer
@@ -582,11 +570,12 @@ class Flow:
         assert self.phase in Phase
         running = self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE)
         if self.phase is not Phase.VERDICT:          # the verdict times its spoken lines
-            assert (self.timer is not None) == running, (self.phase, self.timer)
+            assert (self.clock is not None) == running, (self.phase, self.clock)
+        assert self.timer is None or self.speech.line is None   # one clock at a time
         assert running or not self.paused
-        if self.timer is not None:
-            assert self.timer.remaining(now) >= 0
-            assert self.timer.paused == self.paused
+        if self.clock is not None:
+            assert self.clock.remaining(now) >= 0
+            assert self.clock.paused == self.paused
         if self.phase is Phase.NIGHT:
             assert 0 <= self.step_index < len(self.settings.night)
         if self.phase is Phase.VOTE:
