@@ -20,7 +20,7 @@ from . import menu
 from .buttons import Button
 from .config import Config
 from .effects import ChangeSetting, Cue, Effect, PlayCue
-from .engine.actions import Action
+from .engine.actions import Action, Actions, power_hold, start_holds
 from .games import MODE_KEY
 from .i18n import LANGUAGE_KEY, _, speaking
 from .view import View
@@ -58,6 +58,15 @@ class SettingsScreen:
     def shown_over(self, game: str) -> bool:
         """Open over `game`'s setup: that game hands it its buttons and view."""
         return self.showing and self.game == game
+
+    def holds(self, game: str, at_setup: bool) -> Actions:
+        """The holds of `game`'s screens: power off on every one, and on its
+        setup (this screen not open over it) the box's settings and its
+        next game, as on every game's start screen."""
+        holds = power_hold()
+        if at_setup and not self.shown_over(game):
+            holds |= start_holds(game, lambda now: self.open(game))
+        return holds
 
     def items(self) -> tuple[menu.Item, ...]:
         return menu.items(self.has_brightness, self.game)

@@ -53,7 +53,8 @@ from ..effects import (
     Warm,
 )
 from ..engine import handling, pacing
-from ..engine.actions import Action, Actions, SecondHold, power_hold, start_holds
+from ..engine.actions import Action, Actions, SecondHold, paged, seat_keys
+from ..engine.checkpoints import Checkpoints, restore
 from ..engine.speech import Speech
 from ..games import MODE_KEY, next_game
 from ..i18n import _, ngettext
@@ -134,9 +135,8 @@ class Game:
     page: int = 0
     # Lines to say, each with what the screen was about when it was asked for.
     speech: Speech[tuple[object, ...]] = field(default_factory=Speech)
-    _checkpoint: dict[str, Any] | None = None
+    saves: Checkpoints[Stage] = field(default_factory=lambda: Checkpoints(MODE))
     _second_hold: SecondHold = field(default_factory=SecondHold)   # BACK held once: ask
-    _resume_to: Stage | None = None
     # The game before each entry, the last last: what a hold of VOTE goes back to.
     _undo: list[dict[str, Any]] = field(default_factory=list)
 
@@ -164,13 +164,11 @@ class Game:
         if self.settings.shown_over(MODE):
             return self.settings.taps(self.settings.close, self.setting_changed)
         if self.reading:
-            taps = {Button.START: Action(_("Back"), self._close_book)}
-            if len(self._book_pages()) > 1:
-                taps[Button.NEXT] = Action(_("More"), self._next_page)
-            return taps
+            return paged({Button.START: Action(_("Back"), self._close_book)},
+                         len(self._book_pages()), self._next_page)
         if self.paused:
-            return {Button.START: Action(_("Resume"), self._resume)}
-        pause = Action(_("Pause"), self._pause)
+            return {Button.START: pacing.resume_key(self)}
+        pause = pacing.pause_key(self)
         match self.stage:
             case Stage.SETUP:
                 game = self._items()[self.cursor % len(self._items())] == GAME_ITEM
@@ -188,13 +186,13 @@ class Game:
                 # would tell the table who died.
                 return {Button.START: pause}
             case Stage.LOVERS:
-                taps = self._seat_keys()
+                taps = seat_keys(self._move)
                 taps[Button.VOTE] = Action(_("Lover"), self._toggle_lover)
                 if len(self.picked) == 2:
                     taps[Button.START] = Action(_("Done"), self._lovers_done)
                 return taps
             case Stage.DAWN:
-                taps = self._seat_keys() if self._living() else {}
+                taps = seat_keys(self._move) if self._living() else {}
                 if self._living():
                     taps[Button.VOTE] = Action(_("Died"), self._night_death)
                 label = _("No more deaths") if self.dawn_deaths else _("Nobody died")
@@ -210,7 +208,7 @@ class Game:
                                                 lambda now: self._move(-1))
                 return taps
             case Stage.SHOT:
-                taps = self._seat_keys()
+                taps = seat_keys(self._move)
                 taps[Button.VOTE] = Action(_("Shot"), self._shot_chosen)
                 return taps
             case Stage.CONFIRM:
@@ -223,7 +221,7 @@ class Game:
                     taps[Button.START] = pause
                 return taps
             case Stage.ACCUSE:
-                taps = self._seat_keys()
+                taps = seat_keys(self._move)
                 taps[Button.VOTE] = Action(_("Accuse"), self._accuse)
                 taps[Button.START] = Action(_("Cancel"), self._cancel_accusation)
                 return taps
@@ -250,16 +248,12 @@ class Game:
                 return {Button.START: Action(_("OK"), self._result_ok),
                         Button.BACK: Action(_("Recount"), self._recount)}
             case Stage.END:
-                taps = {Button.START: Action(_("New game"), self._to_setup)}
-                if len(self._book_pages()) > 1:
-                    taps[Button.NEXT] = Action(_("More"), self._next_page)
-                return taps
+                return paged({Button.START: Action(_("New game"), self._to_setup)},
+                             len(self._book_pages()), self._next_page)
         return {}
 
     def _holds(self) -> Actions:
-        holds = power_hold()
-        if self.stage is Stage.SETUP and not self.settings.shown_over(MODE):
-            holds |= start_holds(MODE, lambda now: self.settings.open(MODE))
+        holds = self.settings.holds(MODE, self.stage is Stage.SETUP)
         if self._undo and self.stage not in (Stage.SETUP, Stage.RESUME) \
                 and not self.reading and not self.paused:
             holds[Button.VOTE] = Action(_("Hold: undo"), self._undo_entry)
@@ -269,10 +263,6 @@ class Game:
             if not self.reading and (next_tap is None or next_tap.run != self._open_book):
                 holds[Button.NEXT] = Action(_("Hold: book"), self._open_book)
         return holds
-
-    def _seat_keys(self) -> Actions:
-        return {Button.NEXT: Action(_("Next seat"), lambda now: self._move(+1)),
-                Button.BACK: Action(_("Previous seat"), lambda now: self._move(-1))}
 
     # ================================================================ setup
     def _items(self) -> tuple[str, ...]:
@@ -328,15 +318,13 @@ class Game:
         self._undo = []
         return effects + [self._setup_checkpoint()]
 
+    def _show_alert(self, text: str) -> None:
+        self.alert = text
+
     def _abandon(self, now: float) -> list[DarkEffect]:
         """A game of many nights is not lost to one long press: the first
         hold asks, a second hold (before any other button) ends it."""
-        question = self._second_hold.ask()
-        if question is not None:
-            self.alert = question
-            return []
-        effects: list[DarkEffect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
-        return effects + self._to_setup(now)
+        return self._second_hold.held(now, self._show_alert, self._to_setup)
 
     # ================================================================ night
     def _begin_night(self, now: float, number: int) -> list[DarkEffect]:
@@ -486,9 +474,7 @@ class Game:
         self.alert = _("The last entry is undone.")
         if was_night != (self.stage in _NIGHT_STAGES):
             effects.append(Ambience(not was_night))
-        if self._checkpoint is not None:
-            effects.append(Checkpoint(MODE, self._checkpoint))
-        return effects
+        return effects + self.saves.again()
 
     def _role_entered(self, now: float) -> list[DarkEffect]:
         assert self.ring is not None
@@ -691,12 +677,6 @@ class Game:
                            pages.RULES_LINES)
 
     # ======================================================= pause, timers
-    def _pause(self, now: float) -> list[DarkEffect]:
-        return pacing.pause(self, now)
-
-    def _resume(self, now: float) -> list[DarkEffect]:
-        return pacing.resume(self, now)
-
     def _time_up(self, now: float) -> list[DarkEffect]:
         """The stage's countdown ran out."""
         match self.stage:
@@ -759,14 +739,12 @@ class Game:
     # ========================================================= save, resume
     def _take_checkpoint(self) -> Checkpoint:
         """The game as it stands at the start of this phase."""
-        self._checkpoint = self._state()
-        return Checkpoint(MODE, self._checkpoint)      # read-only: to_dict() hands out copies
+        return self.saves.take(self._state())
 
     def _setup_checkpoint(self) -> Checkpoint:
         """The setup alone (players and roles): kept while it is chosen and
         after a game, so a restart finds the table's setup, not a new box's."""
-        self._checkpoint = self._setup_state()
-        return Checkpoint(MODE, self._checkpoint)
+        return self.saves.take(self._setup_state())
 
     def _setup_state(self) -> dict[str, Any]:
         return {"version": SAVE_VERSION, "stage": str(Stage.SETUP), "players": self.players,
@@ -790,9 +768,8 @@ class Game:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: the game at the start of its current phase (in setup,
         the setup being chosen)."""
-        if self.stage is Stage.SETUP or self._checkpoint is None:
-            return self._setup_state()
-        return copy.deepcopy(self._checkpoint)
+        saved = self.saves.saved()
+        return self._setup_state() if self.stage is Stage.SETUP or saved is None else saved
 
     @classmethod
     def from_dict(cls, state: Mapping[str, Any], options: Options | None = None) -> Game:
@@ -812,16 +789,11 @@ class Game:
         game.night = checked.night
         game.previous_accused = checked.previous_accused
         game.book = Book.from_list([r.as_dict() for r in checked.book])
-        game.stage = Stage(checked.stage)
-        game._checkpoint = game._state()            # as it was saved, in its own words
-        game.stage, game._resume_to = Stage.RESUME, game.stage
+        restore(game, Stage(checked.stage), Stage.RESUME)
         return game
 
     def _resume_saved(self, now: float) -> list[DarkEffect]:
-        to = self._resume_to
-        assert to is not None
-        self._resume_to = None
-        match to:
+        match self.saves.resume():
             case Stage.NIGHT:
                 return self._begin_night(now, self.night)
             case Stage.DAWN:

@@ -1,12 +1,8 @@
 """The Mayor's game as it is saved on disk, checked before it is trusted.
 
-A saved game comes back from a file that anything may have touched: an
-old box, a hand edit, a bad SD card. `read` turns it into typed values
-(msgspec: types and ranges) and then checks what the rules make true of
-every checkpoint the game takes (`Game._state`), so a game resumed from it
-can neither crash nor announce what did not happen. Anything else is
-`CannotResume`, a ValueError naming the first problem: the box starts a
-new game instead.
+`read` checks a saved game as wolfbox.engine.checkpoints says every game
+does (types and ranges first, then what the rules make true);
+`CannotResume` names the first problem.
 
 What a checkpoint always holds: a setup that can be dealt; the dead are
 seats of the table, each with a card of that setup (never more copies than
@@ -24,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from ..engine.checkpoints import CannotResume as CannotResume
 from . import rules
 from .book import ACCUSATION, DEATH, HEARTBREAK, LYNCH, NIGHT, SHOT, VOTE
 from .roles import CHOSEN, MATCHMAKER, NOBLE, ROLES
@@ -41,10 +38,6 @@ Seat = Annotated[int, msgspec.Meta(ge=1, le=MAX_PLAYERS)]
 SeatOrNone = Annotated[int, msgspec.Meta(ge=0, le=MAX_PLAYERS)]     # 0: no seat
 Night = Annotated[int, msgspec.Meta(ge=1, le=MAX_NIGHTS)]
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_PLAYERS)]
-
-
-class CannotResume(ValueError):
-    """A saved game the box will not resume: the first problem found."""
 
 
 class _Head(msgspec.Struct):

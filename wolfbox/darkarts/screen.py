@@ -211,7 +211,7 @@ def _setup_details(game: Game) -> tuple[str, ...]:
 
 
 def _resume_words(game: Game) -> str:
-    to = game._resume_to
+    to = game.saves.resume_to
     if to is Stage.NIGHT:
         return _("Night {n}").format(n=game.night)
     if to is Stage.DAWN:

@@ -45,6 +45,19 @@ def start_holds(mode: str, open_settings: Run) -> Actions:
                                 lambda now: [ChangeSetting(MODE_KEY, next_game(mode))])}
 
 
+def seat_keys(move: Callable[[int], list[Effect]]) -> Actions:
+    """NEXT and BACK walk the seat ring, a seat each way."""
+    return {Button.NEXT: Action(_("Next seat"), lambda now: move(+1)),
+            Button.BACK: Action(_("Previous seat"), lambda now: move(-1))}
+
+
+def paged(taps: Actions, pages: int, turn: Run) -> Actions:
+    """`taps`, with NEXT turning the page where there is more than one."""
+    if pages > 1:
+        taps[Button.NEXT] = Action(_("More"), turn)
+    return taps
+
+
 def chosen(event: Tap | Hold, taps: Actions, holds: Actions) -> Action | None:
     """The action a press runs: a hold runs the button's hold action; a
     button with nothing to hold taps, however long it was held."""
@@ -89,6 +102,16 @@ class SecondHold:
     def disarm(self) -> None:
         """Another button, or a new part of the game: the question lapses."""
         self.armed = False
+
+    def held(self, now: float, show: Callable[[str], None], end: Run) -> list[Effect]:
+        """BACK held: the first time, `show` the question; the second, what
+        was being said stops, the box sounds the end, and the game `end`s."""
+        question = self.ask()
+        if question is not None:
+            show(question)
+            return []
+        ended: list[Effect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
+        return ended + end(now)
 
     def lapse_unless(self, action: Action, end: Run) -> None:
         """Any press but the hold that ends the game (`end`) lets the

@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..effects import Effect, PauseAudio, ResumeAudio
+from ..i18n import _
 from ..timer import Countdown
+from .actions import Action
 from .speech import Speech
 
 # More deadlines than any game has in one wake-up: a bound, so a mistake
@@ -113,6 +115,16 @@ def pause(game: Paced, now: float) -> list[Effect]:
         if t is not None:
             t.pause(now)
     return [PauseAudio()]
+
+
+def pause_key(game: Paced) -> Action:
+    """START while a game runs: everything it is timing, and its sound, hold."""
+    return Action(_("Pause"), lambda now: pause(game, now))
+
+
+def resume_key(game: Paced) -> Action:
+    """START while paused: everything runs on from where it was held."""
+    return Action(_("Resume"), lambda now: resume(game, now))
 
 
 def resume(game: Paced, now: float) -> list[Effect]:

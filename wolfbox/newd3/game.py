@@ -28,7 +28,6 @@ screen.py, and what every game does alike in wolfbox.engine.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import random
 from collections import Counter
@@ -45,11 +44,11 @@ from ..effects import (
     Cue,
     Effect,
     PlayCue,
-    StopSpeech,
     Warm,
 )
 from ..engine import handling, pacing
-from ..engine.actions import Action, Actions, SecondHold, power_hold, start_holds
+from ..engine.actions import Action, Actions, SecondHold, paged, seat_keys
+from ..engine.checkpoints import Checkpoints, restore
 from ..engine.speech import Speech
 from ..events import SpeechDone
 from ..games import MODE_KEY, next_game
@@ -141,9 +140,8 @@ class Game:
     # the box's settings screen (shared by its games), open over the setup
     settings: SettingsScreen = field(default_factory=SettingsScreen, compare=False, repr=False)
     speech: Speech[None] = field(default_factory=Speech)
-    _checkpoint: dict[str, Any] | None = None
+    saves: Checkpoints[Stage] = field(default_factory=lambda: Checkpoints(MODE))
     _second_hold: SecondHold = field(default_factory=SecondHold)   # BACK held once: ask
-    _resume_to: Stage | None = None
     _resume_chosen: bool = False                # resume a night at its messages
 
     # ================================================================ input
@@ -191,14 +189,12 @@ class Game:
     # ====================================================== what buttons do
     def _taps(self) -> Actions:
         if self.reading:
-            taps = {Button.START: Action(_("Back"), self._close_tracker)}
-            if len(self._tracker_pages()) > 1:
-                taps[Button.NEXT] = Action(_("More"), self._next_page)
-            return taps
+            return paged({Button.START: Action(_("Back"), self._close_tracker)},
+                         len(self._tracker_pages()), self._next_page)
         if self.settings.shown_over(MODE):
             return self.settings.taps(self.settings.close, self.setting_changed)
         if self.paused:
-            return {Button.START: Action(_("Resume"), self._resume)}
+            return {Button.START: pacing.resume_key(self)}
         match self.stage:
             case Stage.SETUP:
                 game = SETUP_ITEMS[self.item] == "game"
@@ -217,10 +213,10 @@ class Game:
             case Stage.DISCUSSION | Stage.VOTE:
                 # Ending a clock early is a hold (see _holds): one stray tap
                 # must not cut 004's discussion short.
-                return {Button.START: Action(_("Pause"), self._pause),
+                return {Button.START: pacing.pause_key(self),
                         Button.NEXT: Action(_("Setups"), self._open_tracker)}
             case Stage.TALLY:
-                taps = self._seat_keys()
+                taps = seat_keys(self._move)
                 taps[Button.VOTE] = Action(_("Most votes"), self._tallied)
                 taps[Button.START] = Action(_("Tie"), self._tied)
                 return taps
@@ -234,10 +230,8 @@ class Game:
                 return {Button.START: Action(_("OK"), self._result_ok),
                         Button.BACK: Action(_("Recount"), self._recount)}
             case Stage.END:
-                taps = {Button.START: Action(_("New game"), self._to_setup)}
-                if len(self._end_pages()) > 1:
-                    taps[Button.NEXT] = Action(_("More"), self._next_page)
-                return taps
+                return paged({Button.START: Action(_("New game"), self._to_setup)},
+                             len(self._end_pages()), self._next_page)
         return {}
 
     def _turn_taps(self) -> Actions:
@@ -247,11 +241,11 @@ class Game:
             return {}
         turn = self._turn()
         if turn.kind is Kind.CHOOSE:
-            taps = self._seat_keys()
+            taps = seat_keys(self._move)
             taps[Button.VOTE] = Action(_("Choose"), self._choose)
             return taps
         if turn.kind is Kind.KILL:
-            taps = self._seat_keys()
+            taps = seat_keys(self._move)
             taps[Button.VOTE] = Action(_("Mark"), self._mark)
             if self.kill_step + 1 < len(KILL_STEPS):
                 slot, question = KILL_STEPS[self.kill_step + 1]
@@ -262,9 +256,7 @@ class Game:
         return {}
 
     def _holds(self) -> Actions:
-        holds = power_hold()
-        if self.stage is Stage.SETUP and not self.settings.shown_over(MODE):
-            holds |= start_holds(MODE, lambda now: self.settings.open(MODE))
+        holds = self.settings.holds(MODE, self.stage is Stage.SETUP)
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = Action(_("Hold: end game"), self._abandon)
         if self.stage is Stage.DISCUSSION and not self.paused and not self.reading:
@@ -275,10 +267,6 @@ class Game:
                 and self._turn().kind in (Kind.CARD, Kind.LOOK):
             holds[Button.VOTE] = Action(_("Hold: show"), self._show)
         return holds
-
-    def _seat_keys(self) -> Actions:
-        return {Button.NEXT: Action(_("Next seat"), lambda now: self._move(+1)),
-                Button.BACK: Action(_("Previous seat"), lambda now: self._move(-1))}
 
     # ================================================================ setup
     def _next_item(self, now: float) -> list[Effect]:
@@ -309,17 +297,14 @@ class Game:
         self._second_hold.disarm()
         self.speech.silence()
         self.caption = ""
-        self._checkpoint = None
-        return effects + [Checkpoint(MODE, {})]
+        return effects + [self.saves.forget()]
+
+    def _show_alert(self, text: str) -> None:
+        self.alert = text
 
     def _abandon(self, now: float) -> list[Effect]:
         """The first hold asks, a second one (before any other button) ends."""
-        question = self._second_hold.ask()
-        if question is not None:
-            self.alert = question
-            return []
-        effects: list[Effect] = [StopSpeech(), PlayCue(Cue.ABANDON)]
-        return effects + self._end_early(now)
+        return self._second_hold.held(now, self._show_alert, self._end_early)
 
     def _end_early(self, now: float) -> list[Effect]:
         """The table ends the game: nobody wins, and the end screen shows
@@ -332,9 +317,8 @@ class Game:
         self._second_hold.disarm()
         self.speech.silence()
         self.caption = ""
-        self._checkpoint = None
         effects: list[Effect] = [Ambience(False)] if dark else []
-        return effects + [Checkpoint(MODE, {})]
+        return effects + [self.saves.forget()]
 
     # ================================================================ turns
     def _turn(self) -> Turn:
@@ -698,12 +682,6 @@ class Game:
         return pages.group(items, pages.RULES_LINES)
 
     # ======================================================= pause, timers
-    def _pause(self, now: float) -> list[Effect]:
-        return pacing.pause(self, now)
-
-    def _resume(self, now: float) -> list[Effect]:
-        return pacing.resume(self, now)
-
     def _time_up(self, now: float) -> list[Effect]:
         match self.stage:
             case Stage.DEAL | Stage.NIGHT:
@@ -741,8 +719,7 @@ class Game:
 
     # ========================================================= save, resume
     def _take_checkpoint(self) -> Checkpoint:
-        self._checkpoint = self._state()
-        return Checkpoint(MODE, self._checkpoint)
+        return self.saves.take(self._state())
 
     def _state(self) -> dict[str, Any]:
         return {"version": SAVE_VERSION, "stage": str(self.stage), "choice": self.choice,
@@ -756,9 +733,10 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: the game at the start of its current phase."""
-        if self.stage is Stage.SETUP or self._checkpoint is None:
+        saved = self.saves.saved()
+        if self.stage is Stage.SETUP or saved is None:
             return {"version": SAVE_VERSION, "stage": str(Stage.SETUP), "choice": self.choice}
-        return copy.deepcopy(self._checkpoint)
+        return saved
 
     @classmethod
     def from_dict(cls, state: Mapping[str, Any], options: Options | None = None,
@@ -779,16 +757,11 @@ class Game:
             game.actions, game.kill = dict(checked.chosen.actions), checked.kill
             game._resume_chosen = True
             game._resolve()
-        game.stage = Stage(checked.stage)
-        game._checkpoint = game._state()            # as it was saved, in its own words
-        game.stage, game._resume_to = Stage.RESUME, game.stage
+        restore(game, Stage(checked.stage), Stage.RESUME)
         return game
 
     def _resume_saved(self, now: float) -> list[Effect]:
-        to = self._resume_to
-        assert to is not None
-        self._resume_to = None
-        match to:
+        match self.saves.resume():
             case Stage.DEAL:
                 return self._begin_deal(now)
             case Stage.NIGHT:

@@ -1,12 +1,8 @@
 """The timed game as it is saved on disk, checked before it is trusted.
 
-A saved game comes back from a file that anything may have touched: an
-old box, a hand edit, a bad SD card. `read` turns it into typed values
-(msgspec: types and ranges) and then checks what the rules make true of
-every checkpoint the game takes (`Game._state`), so a game resumed from it
-can neither crash nor announce what did not happen. Anything else is
-`CannotResume`, a ValueError naming the first problem: the box starts a
-new game instead.
+`read` checks a saved game as wolfbox.engine.checkpoints says every game
+does (types and ranges first, then what the rules make true);
+`CannotResume` names the first problem.
 
 What a checkpoint always holds: the cards are one of the nine setups; the
 dead are seats, each with its own card; the night is one the game can be
@@ -23,6 +19,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from ..engine.checkpoints import CannotResume as CannotResume
 from . import rules
 from .resolve import IllegalNight, Kill, resolve
 from .setups import PLAYERS, SETUPS
@@ -33,10 +30,6 @@ DEAL, NIGHT, DAWN, DISCUSSION, VOTE, END = "deal", "night", "dawn", "discussion"
 
 Seat = Annotated[int, msgspec.Meta(ge=1, le=PLAYERS)]
 Nights = Annotated[int, msgspec.Meta(ge=0, le=rules.MAX_NIGHTS)]
-
-
-class CannotResume(ValueError):
-    """A saved game the box will not resume: the first problem found."""
 
 
 class _Head(msgspec.Struct):

@@ -260,7 +260,7 @@ def _setup_details(game: Game) -> tuple[str, ...]:
 
 
 def _resume_words(game: Game) -> str:
-    to = game._resume_to
+    to = game.saves.resume_to
     if to is Stage.DEAL:
         return _("The deal, from seat 1")
     if to is Stage.NIGHT and game._resume_chosen:
