@@ -21,15 +21,16 @@ from typing import Any
 
 import pygame
 
+from wolfbox import lineup  # noqa: F401  (the games' config sections)
 from wolfbox.audio.cache import LineCache, SynthSettings, cache_for
 from wolfbox.audio.narrator import Mix, Narrator, open_mixer
 from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import choose_voice
 from wolfbox.buttons import Button, Classifier
 from wolfbox.config import Config
+from wolfbox.darkarts import section as mayor_section
 from wolfbox.darkarts.game import MODE as DARK_ARTS
 from wolfbox.darkarts.game import Game as DarkArts
-from wolfbox.darkarts.game import Options as DarkOptions
 from wolfbox.darkarts.rules import default_roles
 from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
 from wolfbox.games import MODE_KEY, Games
@@ -39,11 +40,10 @@ from wolfbox.hardware.leds import LedBank
 from wolfbox.i18n import LANGUAGE_KEY, LANGUAGES, _, language, speaking, use_language
 from wolfbox.menu import default
 from wolfbox.mode import Mode
+from wolfbox.newd3 import section as timed_section
 from wolfbox.newd3.game import MODE as TIMED
 from wolfbox.newd3.game import Game as Timed
-from wolfbox.newd3.game import Options as TimedOptions
 from wolfbox.onenight.flow import Flow
-from wolfbox.pages import PER_WORD
 from wolfbox.settings import SETTINGS
 from wolfbox.settings_screen import SettingsScreen
 
@@ -220,15 +220,7 @@ def _dark_arts(screen: SettingsScreen, saves: Saves) -> Mode:
     stand; a game saved before a power cut is offered for resuming, one
     that cannot be resumed is said so once and a new game starts."""
     config = screen.config
-    mayor = config.mayor
-    options = DarkOptions(scale=config.night.scale, line_gap=config.night.line_gap,
-                          action_seconds=dict(mayor.action_seconds),
-                          per_word=PER_WORD * config.voice.length_scale,
-                          discussion_seconds=mayor.discussion_seconds or None,
-                          defence_seconds=mayor.defence_seconds or None,
-                          hands_beat=mayor.hands_seconds,
-                          fixed=frozenset(k for k in config.from_file
-                                          if k.startswith("mayor.")))
+    options = mayor_section.options(config)
     saved = saves.saved(DARK_ARTS)
     if saved is not None:
         try:
@@ -250,8 +242,7 @@ def _timed(screen: SettingsScreen, saves: Saves) -> Mode:
     comes from the system's."""
     import random
     config = screen.config
-    options = TimedOptions(times=config.timed.times(), line_gap=config.night.line_gap,
-                           per_word=PER_WORD * config.voice.length_scale)
+    options = timed_section.options(config)
     rng = random.SystemRandom()
     saved = saves.saved(TIMED)
     if saved is not None:

@@ -79,6 +79,7 @@ def wiring_svg(config: Config | None = None) -> str:
 
 
 if __name__ == "__main__":
+    from wolfbox import lineup  # noqa: F401  (a Config has the games' sections too)
     sys.stdout.write(wiring_svg())
 
 

@@ -23,9 +23,10 @@ os.environ.pop("STATE_DIRECTORY", None)
 
 import pytest  # noqa: E402  (after the environment above, as SDL reads it)
 
-from wolfbox.config import STARTER_DECK  # noqa: E402
+from wolfbox import lineup  # noqa: E402,F401  (the games' config sections)
 from wolfbox.onenight.flow import Flow, RoundSettings  # noqa: E402
 from wolfbox.onenight.night import NightOptions  # noqa: E402
+from wolfbox.onenight.section import STARTER_DECK  # noqa: E402
 
 
 def make_flow(deck=STARTER_DECK, options: NightOptions | None = None, **kw) -> Flow:

@@ -40,7 +40,7 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"gme": {}}, "unknown key 'gme' (allowed: box, game, night, mayor, timed, buttons, "
+    ({"gme": {}}, "unknown key 'gme' (allowed: box, game, mayor, timed, night, buttons, "
                   "leds, hardware, keys, screen, voice, sound)"),
     ({"lang": "fr"}, 'box.lang must be one of en, de, zh; got "fr"'),
     ({"box": {"lang": 3}}, "box.lang must be"),
@@ -167,3 +167,33 @@ def test_a_config_path_that_is_no_config_file_is_one_line(tmp_path, make, fragme
     make(path)
     with pytest.raises(ConfigError, match=fragment):
         load(path)
+
+
+def test_a_game_brings_its_own_section_with_its_defaults_and_checks(monkeypatch):
+    """The configuration knows no game: a game registers its table, whose
+    keys are checked like the box's own and whose checks run on loading
+    (a fourth game needs no change to wolfbox.config)."""
+    from dataclasses import dataclass
+
+    from wolfbox import config as configuration
+
+    @dataclass
+    class FourthConfig:
+        rounds: int = configuration._c(3, "rounds to play", min=1, max=9)
+        fast: bool = configuration._c(False, "shorter nights")
+
+    def check(config) -> None:
+        if config.part(FourthConfig).fast and config.part(FourthConfig).rounds > 5:
+            raise ConfigError("fourth.fast: at most 5 rounds")
+
+    monkeypatch.setattr(configuration, "_SECTIONS", dict(configuration._SECTIONS))
+    configuration.register(configuration.Section("fourth", FourthConfig, check))
+    assert Config().fourth.rounds == 3                       # its default
+    loaded = from_dict({"fourth": {"rounds": 5, "fast": True}})
+    assert loaded.part(FourthConfig) == FourthConfig(5, True)
+    assert "fourth.rounds" in loaded.from_file
+    with pytest.raises(ConfigError, match=r"fourth.rounds must be between 1 and 9, got 10"):
+        from_dict({"fourth": {"rounds": 10}})
+    with pytest.raises(ConfigError, match="fourth.fast: at most 5 rounds"):
+        from_dict({"fourth": {"rounds": 6, "fast": True}})
+    assert "[fourth]\n# rounds to play\nrounds = 3" in defaults_toml()

@@ -61,6 +61,12 @@ def test_the_package_as_it_is_keeps_every_contract(tmp_path):
     # The core reaching for an adapter.
     ("games.py", "\nfrom .device import app as _app\n", True,
      "The core imports no adapter and nothing that touches the world BROKEN"),
+    # The configuration checking a game's keys itself (the game's section does).
+    ("config.py", "\nfrom .darkarts.night import CALLS as _CALLS\n", True,
+     "What the games share imports no game BROKEN"),
+    # A new shared module that knows a game.
+    ("sharedthing.py", "from .onenight import roles\n", False,
+     "What the games share imports no game BROKEN"),
 ])
 def test_a_planted_violation_breaks_its_contract(tmp_path, path, text, append, contract):
     tree = package_copy(tmp_path)

@@ -167,6 +167,21 @@ def test_the_mayors_game_replays_from_events_too():
     assert out[-1]["title"].startswith("Seat 1")       # VOTE at dawn: seat 1 died; its role
 
 
+def test_a_replay_of_the_mayors_game_plays_the_configured_limits(tmp_path):
+    """A replay builds the game from the same settings as the box: a
+    discussion limit set in [mayor] is the one its setup shows (a replay
+    once ignored the Mayor's section)."""
+    config = tmp_path / "box.toml"
+    config.write_text("[mayor]\ndiscussion_seconds = 120\n")
+    events = "".join(json.dumps({"at": i, "tap": "next"}) + "\n" for i in range(1, 21))
+    done = run("--mode", "dark_arts", "--config", str(config), "-", stdin=events)
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    limit = [r for r in out if r["details"][:1] == ["Discussion limit"]]
+    assert limit and limit[0]["big"] == "2:00"
+    assert "Set in the config file." in limit[0]["details"]
+
+
 def test_the_timed_game_replays_its_deal_from_the_seed():
     """Seat 1 holds VOTE in its deal turn and lets go: its card shows from
     the hold until 3 s after it; the seed decides the deal, so the same

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from wolfbox.device import signals
 
-from . import __version__
+from . import __version__, lineup  # noqa: F401  (lineup: the games' config sections)
 from .argwords import Formatter, in_our_language
 from .config import Config, defaults_toml, limits, load
 from .errors import UserError
@@ -351,18 +351,17 @@ def _replay(args: argparse.Namespace) -> int:
                       picker=Picker(tuple(config.game.deck), rng))
     stage: Callable[[], str] | None = None       # the game's own stage names its records
     if args.mode == "dark_arts":
-        from .darkarts.game import Game, Options
+        from .darkarts import section as mayor
+        from .darkarts.game import Game
         from .darkarts.rules import default_roles
         from .darkarts.seats import DEFAULT_PLAYERS
         table = config.mayor_players or DEFAULT_PLAYERS      # the setup starts at --players
-        mayors = Game(options=Options(scale=config.night.scale, line_gap=config.night.line_gap),
-                      players=table, chosen=default_roles(table))
+        mayors = Game(options=mayor.options(config), players=table, chosen=default_roles(table))
         flow, stage = mayors, lambda: mayors.stage.value
     elif args.mode == "newd3":
+        from .newd3 import section as timed_section
         from .newd3.game import Game as Timed
-        from .newd3.game import Options as TimedOptions
-        timed = Timed(options=TimedOptions(times=config.timed.times(),
-                                           line_gap=config.night.line_gap), rng=rng)
+        timed = Timed(options=timed_section.options(config), rng=rng)
         flow, stage = timed, lambda: timed.stage.value
     # Through the game switch, as on the box: the language a replay's
     # settings choose is the one the game is called in from then on.

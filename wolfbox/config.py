@@ -1,8 +1,12 @@
 """Configuration: one TOML file over built-in defaults.
 
-The dataclass defaults below are the only place a default lives. Loading
-checks every key and value and raises ConfigError with one line naming the
-key and what is allowed; nothing half-loaded ever reaches the box.
+The dataclass defaults are the only place a default lives: the box's own
+sections are below; each game's section (its table in the file, its
+defaults and the checks its rules make across keys) is the game's, in its
+package's `section.py`, registered here by wolfbox.lineup, so this module
+knows no game. Loading checks every key and value and raises ConfigError
+with one line naming the key and what is allowed; nothing half-loaded ever
+reaches the box.
 """
 
 from __future__ import annotations
@@ -14,17 +18,14 @@ import os
 import stat
 import tomllib
 import typing
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .buttons import GAME_BUTTONS, Button
-from .darkarts.night import CALLS
 from .errors import UserError
-from .games import GAMES
 from .i18n import LANGUAGES, _
-from .newd3.turns import TIME_KEYS, Times
-from .onenight.roles import UnknownRole, role
 from .pinout import reserved_by
 
 
@@ -44,9 +45,6 @@ def _c(default: Any, doc: str, **rules: Any) -> Any:
     return field(default=default, metadata=meta)
 
 
-STARTER_DECK = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
-
-
 @dataclass
 class BoxConfig:
     lang: str = _c("en", "the box's language, for everything it says and shows: en "
@@ -54,64 +52,49 @@ class BoxConfig:
 
 
 @dataclass
-class GameConfig:
-    mode: str = _c("one_night", "the game: one_night; dark_arts (Werewolves of the Dark "
-                   "Arts, many nights, run with a moderator); newd3 (the timed game of "
-                   "nine, no moderator)",
-                   choices=tuple(GAMES))
-    deck: list[str] = _c(STARTER_DECK, "the cards in play: role ids (players + 3 cards), "
-                                       "or one preset name (see: wolfbox decks)")
-    players: int = _c(0, "players at the table; 0: as many as the deck is for", min=0, max=30)
-    lone_wolf: bool = _c(True, "a werewolf who wakes alone (and sees no Dream Wolf thumb) may "
-                               "look at a center card; false: the table plays without it")
-    discussion_seconds: float = _c(300.0, "length of the discussion timer", min=1, max=3600)
-    warnings: list[int] = _c([60, 10], "spoken warnings, in seconds left", min=1, max=3600)
-    add_seconds: int = _c(60, "what NEXT adds to the discussion", min=5, max=600)
-
-
-@dataclass
 class NightConfig:
+    """The narration's pace, in every game (`action_seconds` is One Night's:
+    its check is the game's)."""
     scale: float = _c(1.0, "multiplies every role's action time", min=0.1, max=10)
     action_seconds: dict[str, float] = _c({}, "per-role action time, e.g. seer = 12",
                                           min=0, max=300)
     line_gap: float = _c(0.6, "silence after each spoken line, in seconds", min=0, max=10)
 
 
-@dataclass
-class MayorConfig:
-    """Werewolf with a Mayor (game.mode = "dark_arts"): the day's optional
-    limits. 003 sets none; a table that wants one sets it here or on the
-    Mayor's setup screen."""
-    discussion_seconds: float = _c(0.0, "a limit on each open discussion; 0: none (003)",
-                                   min=0, max=3600)
-    defence_seconds: float = _c(0.0, "a limit on the accused's defence; 0: none", min=0,
-                                max=600)
-    hands_seconds: float = _c(4.0, "the beat for raising hands before the count (003: "
-                                   "3 to 5 seconds)", min=3, max=5)
-    action_seconds: dict[str, float] = _c({}, "per-call action time at night, e.g. "
-                                              "werewolf = 40 (night.scale applies too)",
-                                          min=0, max=300)
+@dataclass(frozen=True)
+class Section:
+    """A game's part of the config file: its table's name, the dataclass
+    of its keys (made with `_c`, like the box's own), the checks its rules
+    make across keys (ConfigError, one line), and the keys its own setup
+    screen changes (the box remembers them, as the settings screen's)."""
+    name: str
+    keys: type[Any]
+    check: Callable[[Config], None] = lambda config: None
+    settable: frozenset[str] = frozenset()
 
 
-@dataclass
-class TimedConfig:
-    """The timed game of 004 (game.mode = "newd3"): the windows of the
-    deal's and the nights' turns (wolfbox/newd3/turns.py says where the
-    defaults come from). 004's day lengths are the game's and stay fixed."""
-    card_seconds: float = _c(Times.card, "the deal: each seat's time to see its card",
-                             min=3, max=60)
-    plan_seconds: float = _c(Times.plan, "the Wolves' and the Nobles' planning turns (004: 30)",
-                             min=5, max=120)
-    action_seconds: float = _c(Times.action, "each role's turn to choose a seat on the ring",
-                               min=5, max=120)
-    kill_seconds: float = _c(Times.kill, "the Wolves' turn to choose the victim and the knife",
-                             min=5, max=120)
-    look_seconds: float = _c(Times.look, "each seat's turn to read its message of the night",
-                             min=3, max=60)
+# The games' sections, in the order the file lists them (after [box]);
+# filled by wolfbox.lineup, the one module that names every game.
+_SECTIONS: dict[str, Section] = {}
 
-    def times(self) -> Times:
-        """The windows as the game takes them."""
-        return Times(**{attr: float(getattr(self, key)) for key, attr in TIME_KEYS.items()})
+Part = TypeVar("Part")
+
+
+def register(section: Section) -> None:
+    """Add a game's section; registering one name again replaces it."""
+    _SECTIONS[section.name] = section
+
+
+def games_settable() -> frozenset[str]:
+    """The keys the games' own setup screens change."""
+    return frozenset().union(*(s.settable for s in _SECTIONS.values()))
+
+
+def _game_parts() -> dict[str, Any]:
+    if not _SECTIONS:
+        raise RuntimeError("no game has registered its config section: import "
+                           "wolfbox.lineup before making a Config")
+    return {name: section.keys() for name, section in _SECTIONS.items()}
 
 
 @dataclass
@@ -206,11 +189,11 @@ class SoundConfig:
 
 @dataclass
 class Config:
+    """The box's configuration: its own sections, and the games' (`parts`,
+    read as attributes too: `config.mayor`, or typed with `part`)."""
     box: BoxConfig = field(default_factory=BoxConfig)
-    game: GameConfig = field(default_factory=GameConfig)
+    parts: dict[str, Any] = field(default_factory=_game_parts)
     night: NightConfig = field(default_factory=NightConfig)
-    mayor: MayorConfig = field(default_factory=MayorConfig)
-    timed: TimedConfig = field(default_factory=TimedConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     leds: LedsConfig = field(default_factory=LedsConfig)
     hardware: HardwareConfig = field(default_factory=HardwareConfig)
@@ -228,6 +211,28 @@ class Config:
         # --players for Werewolf with a Mayor: its setup starts at this count
         # (game.players is One Night's, checked against its deck).
         self.mayor_players: int | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        """A game's section by its table's name (`config.game.deck`)."""
+        parts = self.__dict__.get("parts")
+        if parts is None or name not in parts:
+            raise AttributeError(name)
+        return parts[name]
+
+    def part(self, keys: type[Part]) -> Part:
+        """A game's section, typed: `config.part(MayorConfig)`."""
+        for part in self.parts.values():
+            if isinstance(part, keys):
+                return part
+        raise KeyError(f"no config section of type {keys.__name__}")
+
+    def sections(self) -> Iterator[tuple[str, Any]]:
+        """Every section with its table's name, in the file's order."""
+        for f in dataclasses.fields(self):
+            if f.name == "parts":
+                yield from self.parts.items()
+            else:
+                yield f.name, getattr(self, f.name)
 
     def cache_dir(self) -> Path:
         if self.voice.cache_dir:
@@ -312,6 +317,18 @@ def shown_key(name: str) -> str:
     return name if len(name) <= SHOWN_CHARS else name[:SHOWN_CHARS - 1] + "…"
 
 
+def _fill_sections(config: Config, data: dict[str, Any]) -> None:
+    sections = dict(config.sections())
+    for key, value in data.items():
+        obj = sections.get(key)
+        if obj is None:
+            raise ConfigError(_("unknown key '{name}' (allowed: {allowed})").format(
+                name=shown_key(key), allowed=", ".join(sections)))
+        if not isinstance(value, dict):
+            raise ConfigError(_("'{name}' must be a table ([{name}])").format(name=key))
+        _fill(obj, value, f"{key}.", config.from_file)
+
+
 def _fill(obj: Any, data: dict[str, Any], prefix: str, set_keys: set[str]) -> None:
     hints = typing.get_type_hints(type(obj))
     fields = {f.name: f for f in dataclasses.fields(obj)}
@@ -339,7 +356,7 @@ def from_dict(data: dict[str, Any]) -> Config:
         box = data.get("box", {})
         data["box"] = {**box, "lang": data.pop("lang")} if isinstance(box, dict) else box
     config = Config()
-    _fill(config, data, "", config.from_file)
+    _fill_sections(config, data)
     _cross_checks(config)
     return config
 
@@ -352,26 +369,8 @@ def _cross_checks(config: Config) -> None:
             if first != button.value:
                 raise ConfigError(_("key '{name}' is given to both {first} and {second}")
                                   .format(name=name, first=first, second=button.value))
-    game = config.game
-    too_long = [w for w in game.warnings if w >= game.discussion_seconds]
-    if too_long and "game.warnings" not in config.from_file:
-        # Default warnings that a short discussion leaves no room for are dropped.
-        game.warnings = [w for w in game.warnings if w < game.discussion_seconds]
-    elif too_long:
-        raise ConfigError(_("game.warnings: {warning} seconds left is not within a discussion "
-                            "of {length} seconds (game.discussion_seconds); every warning "
-                            "must be shorter than the discussion").format(
-            warning=too_long[0], length=shown(game.discussion_seconds)))
-    for rid in config.night.action_seconds:
-        try:
-            role(rid)
-        except UnknownRole as e:
-            raise ConfigError(f"night.action_seconds: {e}") from None
-    timed = [c.id for c in CALLS if c.seconds > 0]
-    for cid in config.mayor.action_seconds:
-        if cid not in timed:
-            raise ConfigError(_("mayor.action_seconds: unknown call {call} (allowed: "
-                                "{allowed})").format(call=repr(cid), allowed=", ".join(timed)))
+    for section in _SECTIONS.values():
+        section.check(config)
     taken = reserved_by(config.hardware.screen, config.hardware.audio)
     seen: dict[int, str] = {}
     uses = [(f"buttons.{b.value}", p) for b, p in config.buttons.pins().items()]
@@ -392,7 +391,7 @@ def check_value(key: str, value: Any) -> Any:
     """`value` for the dotted `key`, checked as the config file's would be;
     ConfigError (one line) if it is not allowed."""
     section, name = key.split(".")
-    obj = getattr(Config(), section, None)
+    obj = dict(Config().sections()).get(section)
     fields = {f.name: f for f in dataclasses.fields(obj)} if dataclasses.is_dataclass(obj) \
         else {}
     if name not in fields:
@@ -409,7 +408,7 @@ def check_value(key: str, value: Any) -> Any:
 def limits(key: str) -> tuple[Any, Any]:
     """(min, max) of a dotted key such as "game.players", from its field."""
     section, name = key.split(".")
-    obj = getattr(Config(), section)
+    obj = dict(Config().sections())[section]
     meta = {f.name: f.metadata for f in dataclasses.fields(obj)}[name]
     return meta.get("min"), meta.get("max")
 
@@ -417,11 +416,9 @@ def limits(key: str) -> tuple[Any, Any]:
 def values(config: Config) -> list[tuple[str, Any, str]]:
     """(dotted key, value, description) for every setting, in file order."""
     out = []
-    for section in dataclasses.fields(config):
-        obj = getattr(config, section.name)
+    for name, obj in config.sections():
         for f in dataclasses.fields(obj):
-            out.append((f"{section.name}.{f.name}", getattr(obj, f.name),
-                        _(f.metadata["doc"])))
+            out.append((f"{name}.{f.name}", getattr(obj, f.name), _(f.metadata["doc"])))
     return out
 
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .config import Config, ConfigError, check_value, toml_value, values
-from .darkarts.model import SETTABLE as DARK_ARTS_SETTABLE
+from .config import Config, ConfigError, check_value, games_settable, toml_value, values
 from .i18n import _
 from .menu import ITEMS, with_value
 
@@ -20,7 +19,7 @@ from .menu import ITEMS, with_value
 REMEMBERED_KEYS = {"deck": "game.deck", "players": "game.players"}
 # The settings screen's values are kept under this key, by their config keys.
 SETTINGS = "settings"
-SETTABLE = frozenset(item.key for item in ITEMS if item.key) | DARK_ARTS_SETTABLE
+ON_THE_SETTINGS_SCREEN = frozenset(item.key for item in ITEMS if item.key)
 
 
 def remembered_settings(state: dict[str, Any]) -> dict[str, Any]:
@@ -32,7 +31,7 @@ def remembered_settings(state: dict[str, Any]) -> dict[str, Any]:
         return {}
     out = {}
     for key, value in saved.items():
-        if key not in SETTABLE:
+        if key not in ON_THE_SETTINGS_SCREEN and key not in games_settable():
             continue
         try:
             out[key] = check_value(key, value)

@@ -31,7 +31,7 @@ from ..pages import PER_WORD
 from ..settings_screen import SettingsScreen
 from ..timer import Countdown
 from ..view import Phase, View
-from . import lines
+from . import lines, section
 from . import screen as shown
 from .deck import players_for
 from .entry import Entry, spoken_verdict, verdict_lines
@@ -71,13 +71,14 @@ class RoundSettings:
     def from_config(cls, config: Config) -> RoundSettings:
         """The round as configured; config.game.deck must already be resolved.
         The one place a configuration becomes a round."""
-        options = NightOptions(lone_wolf=config.game.lone_wolf, scale=config.night.scale,
+        game = section.of(config)
+        options = NightOptions(lone_wolf=game.lone_wolf, scale=config.night.scale,
                                action_seconds=dict(config.night.action_seconds))
         return cls.for_deck(
-            config.game.deck, options,
-            discussion_seconds=config.game.discussion_seconds,
-            warnings=tuple(config.game.warnings),
-            add_seconds=config.game.add_seconds,
+            game.deck, options,
+            discussion_seconds=game.discussion_seconds,
+            warnings=tuple(game.warnings),
+            add_seconds=game.add_seconds,
             line_gap=config.night.line_gap,
             per_word=PER_WORD * config.voice.length_scale,
         )

@@ -7,6 +7,7 @@ import json
 
 from ..config import Config
 from ..i18n import _
+from . import section
 from .deck import players_for
 from .flow import RoundSettings
 from .lines import reveal_rules
@@ -19,8 +20,8 @@ def _steps(config: Config):
 
 
 def script_text(config: Config) -> str:
-    deck = config.game.deck
-    if config.game.lone_wolf:
+    deck = section.of(config).deck
+    if section.of(config).lone_wolf:
         head = _("One Night for {players} players, {cards} cards: {deck} (lone wolf on)")
     else:
         head = _("One Night for {players} players, {cards} cards: {deck}")
@@ -42,11 +43,11 @@ def script_text(config: Config) -> str:
 
 
 def script_json(config: Config) -> str:
-    deck = config.game.deck
+    deck = section.of(config).deck
     return json.dumps({
         "deck": list(deck),
         "players": players_for(deck),
-        "lone_wolf": config.game.lone_wolf,
+        "lone_wolf": section.of(config).lone_wolf,
         "setup": setup_text(deck),
         "morning": morning_notes(deck),
         "reveal": list(reveal_rules(deck)),
