@@ -1,10 +1,10 @@
-"""Helpers for tests that run the real loop."""
+"""Helpers for tests of the real box: a tone standing in for the voice, the
+cache filled with it, and a guard on what the main loop reads from it."""
 
 from __future__ import annotations
 
 import math
 import struct
-import time
 import wave
 from pathlib import Path
 
@@ -35,27 +35,6 @@ def fill_cache(config: Config, texts: list[str], seconds: float = 0.15) -> LineC
     for text in texts:
         tone_wav(cache.path(text), seconds)
     return cache
-
-
-def run_for(box, seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end and box.running:
-        box.step(max_sleep=end - time.monotonic())
-
-
-def run_until(box, predicate, timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < end, "timed out waiting for the box"
-        box.step(max_sleep=0.05)
-
-
-def press(parts, button, hold: float = 0.0) -> None:
-    """Drive the button's mock pin low, then high, letting the loop run."""
-    parts.bank.drive(button, True)
-    run_for(parts.box, max(hold, 0.02))
-    parts.bank.drive(button, False)
-    run_for(parts.box, 0.06)      # longer than the debounce, as fingers are
 
 
 def forbid_checks_on_the_main_thread(monkeypatch) -> None:

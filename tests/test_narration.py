@@ -8,23 +8,26 @@ import io
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pygame
 import pytest
+from pilot import Pilot
 
-from helpers import fill_cache, forbid_checks_on_the_main_thread, line_cache, press, run_until
+from helpers import fill_cache, forbid_checks_on_the_main_thread, line_cache
 from wolfbox.audio.cache import LineCache
 from wolfbox.audio.cues import ambience_pcm
 from wolfbox.audio.prepare import prepare
+from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import choose_voice, espeak_voice, find_voice
 from wolfbox.buttons import Button
 from wolfbox.catalogue import game_lines
 from wolfbox.config import Config
-from wolfbox.device.app import build
-from wolfbox.effects import Cue
-from wolfbox.hardware.factory import mock_factory
+from wolfbox.effects import Say
 from wolfbox.onenight.flow import RoundSettings
 from wolfbox.view import Phase
 
@@ -115,44 +118,107 @@ def test_prepare_renders_a_language_into_its_own_cache(tmp_path):
 
 # ----------------------------------------------------------------- the box
 @pytest.fixture
-def parts_for(tmp_path):
-    made = []
-
-    def make(config: Config, command=None):
-        parts = build(config, "headless", pin_factory=mock_factory(), stdin_keys=False,
-                      renderer_command=command or fake_worker())
-        made.append(parts)
-        return parts
-    yield make
-    for p in made:
-        p.close()
+def box_for(pilots):
+    """The real box on a fake clock (tests/pilot.py), rendering with the fake
+    worker; its cache cold unless `fill`."""
+    def make(config: Config, command: list[str] | None = None, fill: bool = False,
+             line_seconds: float = 0.15) -> Pilot:
+        return pilots.start(config, fill=fill, line_seconds=line_seconds,
+                            renderer=command or fake_worker())
+    return make
 
 
-def test_the_flow_never_waits_for_a_slow_renderer(tmp_path, parts_for):
+# Seconds a held renderer waits for its test before it renders anyway. Only a
+# box that waits for its renderer on the main loop ever gets there (the test
+# lets it go as soon as the night is over): then it fails instead of hanging.
+HELD_AT_MOST = 120.0
+
+
+@pytest.fixture
+def held_renderer(monkeypatch, pilots):
+    """Renderers that render nothing until the test sets the event: the
+    slowest renderer there is, slow whatever the machine's load. The thread
+    of every render is kept. (It needs `pilots` so that it lets go of its
+    renders before the boxes are closed.)"""
+    gate = threading.Event()
+    threads: list[threading.Thread] = []
+    render = Renderer._render
+
+    def held(self, worker, text: str) -> None:
+        threads.append(threading.current_thread())
+        if not gate.wait(HELD_AT_MOST):
+            gate.set()
+        render(self, worker, text)
+    monkeypatch.setattr(Renderer, "_render", held)
+    yield gate, threads
+    gate.set()
+
+
+@contextmanager
+def audio_waits_on_the_main_thread(monkeypatch) -> Iterator[list[str]]:
+    """What the main thread waits on from inside the audio side (the narrator,
+    the renderer, the cache) in the block: a condition (so an event, a future
+    or a queue too) or a sleep. The loop hands the narrator its lines; if the
+    narrator ever waited there, for however short a time, every line would
+    hold the game up on a slow renderer."""
+    waited: list[str] = []
+    wait, sleep = threading.Condition.wait, time.sleep
+
+    def noted(what: str) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        frame = sys._getframe(2)
+        while frame is not None:
+            if frame.f_globals.get("__name__", "").startswith("wolfbox.audio."):
+                waited.append(f"{what} in {frame.f_code.co_name}")
+                return
+            frame = frame.f_back
+
+    def condition_wait(self, timeout=None):
+        noted(f"a condition (timeout {timeout})")
+        return wait(self, timeout)
+
+    def sleeping(seconds):
+        noted(f"a sleep of {seconds} s")
+        return sleep(seconds)
+    with monkeypatch.context() as m:
+        m.setattr(threading.Condition, "wait", condition_wait)
+        m.setattr(time, "sleep", sleeping)
+        yield waited
+
+
+def test_the_flow_never_waits_for_a_slow_renderer(tmp_path, box_for, held_renderer,
+                                                   monkeypatch):
+    """The renderer here renders nothing until the night is over. A line due
+    before its render is ready is a caption, and the night goes on on its own
+    clock: the loop never waits for the renderer (a loop that did would
+    hang until HELD_AT_MOST, then play the lines it waited for) and never
+    renders itself."""
+    gate, render_threads = held_renderer
     config = config_at(tmp_path)
-    parts = parts_for(config, fake_worker("slow"))      # 0.3 s a line, cold cache
-    box = parts.box
-    press(parts, Button.START)
-    gaps, last = [], time.monotonic()
-    deadline = time.monotonic() + 30
-    while box.flow.phase is Phase.NIGHT and time.monotonic() < deadline:
-        box.step(max_sleep=0.05)
-        now = time.monotonic()
-        gaps.append(now - last)
-        last = now
-    assert box.flow.phase is Phase.DISCUSSION
-    assert max(gaps) < 0.25                             # never stalled on a render
-    assert parts.narrator.missed                       # early lines were captions...
-    assert (Cue.CHIME, ) <= tuple(c for c, _ in parts.narrator.cues)
-    first = parts.narrator.missed[0]
-    assert line_cache(config).get(first) is not None   # ...rendered in the background
+    pilot = box_for(config)                             # a cold cache
+    narrator = pilot.parts.narrator
+    said: list[str] = []
+    pilot.box.effect_sinks.append(lambda e: said.append(e.text) if isinstance(e, Say) else None)
+    with audio_waits_on_the_main_thread(monkeypatch) as waited:
+        pilot.press(Button.START)
+        pilot.until(lambda: pilot.box.flow.phase is Phase.DISCUSSION)
+    assert waited == []
+    assert narrator.renderer.stats.rendered == 0        # held all night, as meant
+    assert said[0] == "Night falls. Everyone, close your eyes." and len(said) > 5
+    assert list(narrator.played) == []
+    assert list(narrator.missed) == said                # every line due was a caption...
+    gate.set()
+    assert narrator.renderer.wait_idle(120)
+    assert line_cache(config).get(said[0]) is not None  # ...rendered in the background
+    assert render_threads and threading.main_thread() not in render_threads
 
 
-def test_background_renders_follow_the_round_order(tmp_path, parts_for):
+def test_background_renders_follow_the_round_order(tmp_path, box_for):
     config = config_at(tmp_path)
     log = tmp_path / "order.txt"
-    parts = parts_for(config, fake_worker("ok") + [str(log)])
-    parts.narrator.renderer.wait_idle(20)
+    pilot = box_for(config, fake_worker("ok") + [str(log)])
+    assert pilot.parts.narrator.renderer.wait_idle(120)
     rendered = log.read_text().splitlines()
     assert rendered == RoundSettings.from_config(config).lines()
 
@@ -164,7 +230,7 @@ def test_box_process_never_loads_the_voice_model_with_a_warm_cache(tmp_path):
 import os, sys
 sys.path.insert(0, {str(HERE)!r})
 os.environ["SDL_VIDEODRIVER"] = os.environ["SDL_AUDIODRIVER"] = "dummy"
-from helpers import press, run_until
+from pilot import FakeClock, Pilot
 from wolfbox.hardware.factory import mock_factory
 from wolfbox.buttons import Button
 from wolfbox.config import Config
@@ -174,9 +240,12 @@ c = Config()
 c.voice.cache_dir = {config.voice.cache_dir!r}
 c.game.discussion_seconds, c.game.warnings = 3, [2]
 c.night.scale, c.night.line_gap = 0.02, 0.05
-parts = build(c, "headless", pin_factory=mock_factory(), stdin_keys=False)
-press(parts, Button.START)
-run_until(parts.box, lambda: parts.box.flow.phase is Phase.DISCUSSION, timeout=30)
+clock = FakeClock()
+parts = build(c, "headless", clock=clock, pin_factory=mock_factory(), stdin_keys=False)
+parts.narrator.wait_warm(timeout=60)
+pilot = Pilot(parts, clock)
+pilot.press(Button.START)
+pilot.until(lambda: parts.box.flow.phase is Phase.DISCUSSION)
 print("played", len(parts.narrator.played), "missed", len(parts.narrator.missed))
 print("loaded", sorted(m for m in ("onnxruntime", "piper", "numpy") if m in sys.modules))
 parts.close()
@@ -204,7 +273,6 @@ def test_a_missing_voice_falls_back_to_espeak_or_captions(tmp_path, monkeypatch)
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
 def test_espeak_renders_real_speech(tmp_path):
     from wolfbox.audio.cache import SynthSettings
-    from wolfbox.audio.renderer import Renderer
     voice = espeak_voice()
     cache = LineCache(tmp_path, voice.identity, SynthSettings())
     r = Renderer(voice, cache, timeout=30, priority="normal")   # not starved on a busy CPU
@@ -216,34 +284,36 @@ def test_espeak_renders_real_speech(tmp_path):
     pygame.mixer.quit()
 
 
-def test_the_box_with_a_missing_voice_says_so_once_and_plays(tmp_path, parts_for, capsys,
+def test_the_box_with_a_missing_voice_says_so_once_and_plays(tmp_path, box_for, capsys,
                                                              caplog):
     config = config_at(tmp_path)
     config.voice.model = str(tmp_path / "gone.onnx")
-    parts = parts_for(config, fake_worker())
+    pilot = box_for(config)
     short = "Spoken by espeak-ng" if shutil.which("espeak-ng") else "No voice: captions only"
-    assert parts.notices == [short]                      # its meaning on the screen
+    assert pilot.parts.notices == [short]                # its meaning on the screen
     logged = [r.getMessage() for r in caplog.records if "gone.onnx" in r.getMessage()]
     assert len(logged) == 1                              # the detail, in the log once
-    press(parts, Button.START)
-    press(parts, Button.VOTE)
-    run_until(parts.box, lambda: parts.box.flow.phase is Phase.REVEAL, timeout=15)
+    pilot.press(Button.START)
+    pilot.press(Button.VOTE)
+    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
     out = capsys.readouterr().out
     assert out.count(short) == 1 and "gone.onnx" not in out
 
 
-def test_a_crashing_renderer_turns_that_line_into_a_caption(tmp_path, parts_for):
+def test_a_crashing_renderer_turns_that_line_into_a_caption(tmp_path, box_for):
     config = config_at(tmp_path)
     first = RoundSettings.from_config(config).lines()[0]
-    parts = parts_for(config, fake_worker(f"crash-on:{first}"))
-    parts.narrator.renderer.wait_idle(20)
+    pilot = box_for(config, fake_worker(f"crash-on:{first}"))
+    narrator = pilot.parts.narrator
+    assert narrator.renderer.wait_idle(120)
     cache = line_cache(config)
     assert cache.get(first) is None
     assert cache.missing(RoundSettings.from_config(config).lines()) == [first]
-    press(parts, Button.START)
-    assert parts.narrator.missed == [first]
-    assert parts.box.flow.caption == first
-    run_until(parts.box, lambda: parts.narrator.played, timeout=15)   # the next line plays
+    pilot.press(Button.START)
+    assert narrator.missed == [first]
+    assert pilot.box.flow.caption == first
+    pilot.until(lambda: narrator.played, limit=15)       # the next line plays
+    assert narrator.played[0].text != first
 
 
 # ---------------------------------------------------------- ambience, ducking
@@ -260,51 +330,49 @@ def test_ambience_is_a_quiet_seamless_loop():
     assert seam <= max(steps)                           # no click where the loop restarts
 
 
-def test_ambience_plays_at_night_and_ducks_under_every_line(tmp_path, parts_for):
+def test_ambience_plays_at_night_and_ducks_under_every_line(tmp_path, box_for):
     config = config_at(tmp_path)
     config.sound.ambience_volume = 0.4
     config.sound.duck = 0.25
-    fill_cache(config, RoundSettings.from_config(config).lines(), seconds=0.3)
-    parts = parts_for(config)
-    narrator, box = parts.narrator, parts.box
+    pilot = box_for(config, fill=True, line_seconds=0.3)
+    narrator, box = pilot.parts.narrator, pilot.box
     assert narrator.ambience_level() == 0.0
-    press(parts, Button.START)
+    pilot.press(Button.START)
     assert narrator.ambience_on
     assert narrator.ambience_level() == pytest.approx(0.4 * 0.25, abs=0.01)    # a line plays
-    run_until(box, lambda: box.flow.stage == "wait", timeout=10)
+    pilot.until(lambda: box.flow.stage == "wait", limit=10)
     assert narrator.ambience_level() == pytest.approx(0.4, abs=0.01)           # silence
-    run_until(box, lambda: box.flow.phase is Phase.DISCUSSION, timeout=20)
+    pilot.until(lambda: box.flow.phase is Phase.DISCUSSION, limit=20)
     assert not narrator.ambience_on and narrator.ambience_level() == 0.0
 
 
-def test_ambience_can_be_switched_off(tmp_path, parts_for):
+def test_ambience_can_be_switched_off(tmp_path, box_for):
     config = config_at(tmp_path)
     config.sound.ambience = False
-    parts = parts_for(config)
-    press(parts, Button.START)
-    assert not parts.narrator.ambience_on
+    pilot = box_for(config)
+    pilot.press(Button.START)
+    assert not pilot.parts.narrator.ambience_on
 
 
-def test_cue_volume_is_applied(tmp_path, parts_for):
+def test_cue_volume_is_applied(tmp_path, box_for):
     config = config_at(tmp_path)
     config.sound.cue_volume = 0.5
-    parts = parts_for(config)
-    assert parts.narrator._cue.get_volume() == pytest.approx(0.5, abs=0.01)
+    pilot = box_for(config)
+    assert pilot.parts.narrator._cue.get_volume() == pytest.approx(0.5, abs=0.01)
 
 
 def test_a_warm_round_is_checked_before_start_so_no_line_is_checked_when_due(
-        tmp_path, parts_for, monkeypatch):
+        tmp_path, box_for, monkeypatch):
     """The reader thread reads each WAV whole to check it (which leaves it in
     the system's file cache); a due line is only opened, never checked."""
     config = config_at(tmp_path)
     lines = RoundSettings.from_config(config).lines()
-    fill_cache(config, lines)
-    parts = parts_for(config)
-    parts.narrator.wait_warm(10)
+    pilot = box_for(config, fill=True)                  # and read ahead before it returns
 
     forbid_checks_on_the_main_thread(monkeypatch)
-    press(parts, Button.START)
-    assert parts.narrator.played[0].text == lines[0] and parts.narrator.missed == []
+    pilot.press(Button.START)
+    narrator = pilot.parts.narrator
+    assert [p.text for p in narrator.played] == lines[:1] and narrator.missed == []
 
 
 def fake_piper_voice(folder, name: str, family: str):
@@ -340,7 +408,6 @@ def test_chinese_says_two_of_something_as_a_word_and_the_screen_keeps_the_digit(
     """"两票", not "二票": the voice reads a spoken form of the line, while
     the line is shown and cached as written (a seat number keeps its 2)."""
     from wolfbox.audio.cache import SynthSettings
-    from wolfbox.audio.renderer import Renderer
     from wolfbox.spoken import spoken
     assert spoken("最高票为2票，2号玩家出局。", "zh") == "最高票为两票，2号玩家出局。"
     assert spoken("你们有2分钟，第2夜，12票", "zh") == "你们有两分钟，第2夜，12票"

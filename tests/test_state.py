@@ -14,12 +14,9 @@ from pathlib import Path
 import pytest
 from conftest import Lines
 
-from helpers import press
 from wolfbox.buttons import Button
 from wolfbox.config import Config
-from wolfbox.device.app import build
 from wolfbox.device.state import StateStore, state_path
-from wolfbox.hardware.factory import mock_factory
 
 WRITER = """
 import sys, itertools
@@ -62,17 +59,15 @@ def test_unreadable_state_is_ignored(tmp_path, caplog):
     assert StateStore(path).remembered_deck() is None
 
 
-def test_the_deck_chosen_on_the_box_survives_a_restart(tmp_path, monkeypatch):
+def test_the_deck_chosen_on_the_box_survives_a_restart(tmp_path, monkeypatch, pilots):
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     assert state_path() == tmp_path / "state.json"
     config = Config()
     config.voice.enabled = False
-    parts = build(config, "headless", pin_factory=mock_factory(), stdin_keys=False)
-    try:
-        press(parts, Button.NEXT)
-        chosen = list(parts.box.flow.settings.deck)
-    finally:
-        parts.close()
+    pilot = pilots.start(config, fill=False)
+    pilot.press(Button.NEXT)
+    chosen = list(pilot.box.flow.settings.deck)
+    pilot.parts.close()                 # as the box does at exit: the last save is written
     assert StateStore(state_path()).remembered_deck() == chosen
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     assert "Evil Transformation" in start_screen(env)      # the deck after classic_3
