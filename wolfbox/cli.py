@@ -8,6 +8,10 @@ SIGTERM during start-up stops the box instead of vanishing into SDL.
 Text-only commands (script, decks, config, replay, settings) import no
 pygame, gpiozero or piper: the adapters are imported where a command needs
 them, and import-linter checks that nothing else does.
+
+Why this file is long: it is every command's options, help and one-line
+errors in one parser (their words are checked against each other); each
+command's work is elsewhere.
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ package's `section.py`, registered here by wolfbox.lineup, so this module
 knows no game. Loading checks every key and value and raises ConfigError
 with one line naming the key and what is allowed; nothing half-loaded ever
 reaches the box.
+
+Why this file is long: the box's own sections are its pins, keys, screen,
+voice and sound, each key with its limits and words for `wolfbox config`;
+the loader and its messages sit beside what they check.
 """
 
 from __future__ import annotations

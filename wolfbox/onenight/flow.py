@@ -10,6 +10,11 @@ Every running phase has one clock: a line the stage waits for (its
 line heard out), or the stage's own Countdown (`timer`: an action's time,
 the discussion, a beat of the vote). Both pause and run on in
 wolfbox.engine.pacing, as in the other games.
+
+Why this file is long: it is one state machine whose phases (night,
+discussion, vote, reveal, referee, verdict, settings) hand the table from
+one to the next with the same clock; what it shows is screen.py, the night
+script night.py, the verdict referee.py and entry.py.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """The referee: who dies and who wins a finished One Night game, and why.
 
+Why this file is long: every rule of the win, each citing its source,
+is one reading of the same table, and splitting them would scatter what a
+judge must see together; the JSON shape is checked apart, at the door.
+
 Pure: it takes the table at dawn (each seat's card, what a Doppelganger
 copied or a Paranormal Investigator became, each seat's vote, the
 artifacts) and returns a `Verdict`. No files, no clock; `wolfbox referee`
