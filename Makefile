@@ -61,7 +61,7 @@ TYPED := build/typed
 lint: install
 	@rm -rf $(TYPED) && mkdir -p $(TYPED)/wolfbox
 	@cp -rs $(CURDIR)/wolfbox/. $(TYPED)/wolfbox/
-	@for d in audio device hardware; do ln -s $(CURDIR)/$$d $(TYPED)/wolfbox/$$d; done
+	@for d in audio device hardware phones; do ln -s $(CURDIR)/$$d $(TYPED)/wolfbox/$$d; done
 	$(BIN)/ruff check .
 	cd $(TYPED) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p wolfbox
 	cd $(TYPED) && PYTHONPATH=.:$(CURDIR)/lint $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/.importlinter
@@ -70,7 +70,7 @@ lint: install
 pot: install
 	@mkdir -p wolfbox/locale
 	$(BIN)/pybabel -q extract -k _ -k N_ -k ngettext:1,2 -k _c:2 -c TRANSLATORS: --no-wrap \
-	  --sort-by-file --project=wolfbox -o wolfbox/locale/wolfbox.pot wolfbox device audio hardware
+	  --sort-by-file --project=wolfbox -o wolfbox/locale/wolfbox.pot wolfbox device audio hardware phones
 	for lang in de zh; do \
 	  $(BIN)/pybabel -q update --no-wrap --no-fuzzy-matching -i wolfbox/locale/wolfbox.pot \
 	    -o wolfbox/locale/$$lang.po -l $$lang; done

@@ -53,6 +53,7 @@ from .backlight import Backlight
 from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
+from .phonelink import PhoneLink
 from .render import cjk_font_file
 from .saves import Saves
 from .screen import TerminalScreen, WindowScreen, init_video
@@ -91,6 +92,7 @@ class Parts:
     notices: list[str] = field(default_factory=list)
     keys: TerminalKeys | None = None
     leds: LedBank | None = None
+    phones: PhoneLink | None = None
     closers: ExitStack = field(default_factory=ExitStack)
 
     def close(self) -> None:
@@ -431,8 +433,15 @@ def _build(opened: ExitStack, config: Config, display: str | None,
               notice="; ".join(notices), notifier=Notifier.from_env(),
               view_sinks=[leds.show], readiness=narrator.readiness)
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
+    phones = PhoneLink(config.phones, lambda: box.flow, clock, inbox.phoned, inbox.wake,
+                       inbox.notice)
+    opened.callback(phones.close)
+    sinks.append(phones.effect)
+    box.view_sinks.append(phones.follow)
+    box.join_card = phones.join_card
+    phones.turn(config.phones.enabled)
     sinks.append(_notices_sink(box))                # they follow the language
-    parts = Parts(box, narrator, bank, shown, notices, leds=leds)
+    parts = Parts(box, narrator, bank, shown, notices, leds=leds, phones=phones)
     if shown == "headless" and stdin_keys:
         keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,
                             config.buttons.hold_seconds, on_quit=inbox.quit_key,

@@ -21,10 +21,10 @@ import pygame
 
 from wolfbox.buttons import Button, Classifier
 from wolfbox.effects import Effect
-from wolfbox.events import SpeechDone
+from wolfbox.events import PhoneChoice, SpeechDone
 from wolfbox.i18n import _
 from wolfbox.mode import Mode
-from wolfbox.view import Phase, View
+from wolfbox.view import JoinCard, Phase, View
 
 from .notify import Notifier
 from .screen import Screen
@@ -62,7 +62,13 @@ class QuitKey:
     """Esc or q on a keyboard: ends the box, but asks again mid-round."""
 
 
-Item = Edge | Stop | Notice | Wake | QuitKey
+@dataclass(frozen=True)
+class Phoned:
+    """A seat's answer on its phone (wolfbox.phones): an event for the game."""
+    event: PhoneChoice
+
+
+Item = Edge | Stop | Notice | Wake | QuitKey | Phoned
 QUIT_CONFIRM_SECONDS = 3.0     # how long a first Esc/q mid-round waits for the second
 HOLD_STEPS = 10                # a held button's box fills in this many steps
 
@@ -92,6 +98,11 @@ class Inbox:
 
     def quit_key(self) -> None:
         self._queue.put(QuitKey())
+
+    def phoned(self, event: object) -> None:
+        """From the phones' server thread: one more event for the game."""
+        if isinstance(event, PhoneChoice):
+            self._queue.put(Phoned(event))
 
     def wait(self, timeout: float) -> list[Item]:
         try:
@@ -123,6 +134,7 @@ class Box:
     view_sinks: list[Callable[[View], None]] = field(default_factory=list)   # LEDs
     notifier: Notifier = field(default_factory=Notifier)
     readiness: Callable[[], tuple[int, int]] = lambda: (0, 0)   # voice lines (ready, needed)
+    join_card: Callable[[], JoinCard | None] = lambda: None     # how phones join, if on
 
     def __post_init__(self) -> None:
         self.running = True
@@ -173,6 +185,8 @@ class Box:
                 self.add_notice(item.text, item.replaces)
             elif isinstance(item, QuitKey):
                 self.quit_key(self.clock())
+            elif isinstance(item, Phoned):
+                self._apply(self.flow.handle(item.event, self.clock()))
             elif isinstance(item, Edge):
                 edge = self.classifier.press if item.down else self.classifier.release
                 for ev in edge(item.button, item.at):
@@ -277,6 +291,8 @@ class Box:
         view = self.flow.view(now)
         if view.phase is Phase.IDLE:
             view = dataclasses.replace(view, status=self.status())
+        if not self.flow.busy():
+            view = dataclasses.replace(view, join=self.join_card())
         holding = self._holding(view, now)
         if holding is not None:
             view = dataclasses.replace(view, held=holding[0],

@@ -274,7 +274,7 @@ step_user() {
 }
 
 source_stamp() {
-    (printf '%s\n' "${FROM_PYPI[@]}"; cd "$SOURCE" && find pyproject.toml systemd/constraints.txt wolfbox device audio hardware \
+    (printf '%s\n' "${FROM_PYPI[@]}"; cd "$SOURCE" && find pyproject.toml systemd/constraints.txt wolfbox device audio hardware phones \
         -type f \( -name '*.py' -o -name '*.toml' -o -name '*.txt' \) -print0 | sort -z \
         | xargs -0 sha256sum) | sha256sum | cut -d' ' -f1
 }

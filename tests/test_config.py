@@ -36,12 +36,18 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
     assert load(p) == Config()
     assert set(tomllib.loads(defaults_toml())) == {"box", "game", "night", "mayor", "timed",
                                                    "buttons", "leds", "hardware", "keys",
-                                                   "screen", "voice", "sound"}
+                                                   "screen", "voice", "sound", "phones"}
 
 
 @pytest.mark.parametrize("data, message", [
     ({"gme": {}}, "unknown key 'gme' (allowed: box, game, mayor, timed, night, buttons, "
-                  "leds, hardware, keys, screen, voice, sound)"),
+                  "leds, hardware, keys, screen, voice, sound, phones)"),
+    ({"phones": {"listen": ["8.8.8.8"]}}, 'phones.listen: "8.8.8.8" is not an address of the '
+                                          "local network (allowed: private, link-local or "
+                                          "loopback IP addresses, such as 192.168.1.20)"),
+    ({"phones": {"listen": ["0.0.0.0"]}}, 'phones.listen: "0.0.0.0" is not an address'),
+    ({"phones": {"listen": ["wolfbox.local"]}}, 'phones.listen: "wolfbox.local" is not an '),
+    ({"phones": {"port": 70000}}, "phones.port must be between 0 and 65535, got 70000"),
     ({"lang": "fr"}, 'box.lang must be one of en, de, zh; got "fr"'),
     ({"box": {"lang": 3}}, "box.lang must be"),
     ({"timed": {"kill_seconds": 2}}, "timed.kill_seconds must be between 5 and 120, got 2"),

@@ -25,7 +25,7 @@ def package_copy(tmp_path: Path) -> Path:
     tree = tmp_path / "typed"
     shutil.copytree(ROOT / "wolfbox", tree / "wolfbox",
                     ignore=shutil.ignore_patterns("__pycache__", "locale", "fonts"))
-    for adapter in ("device", "audio", "hardware"):
+    for adapter in ("device", "audio", "hardware", "phones"):
         shutil.copytree(ROOT / adapter, tree / "wolfbox" / adapter,
                         ignore=shutil.ignore_patterns("__pycache__"))
     return tree

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import ipaddress
 import math
 import os
 import stat
@@ -192,6 +193,18 @@ class SoundConfig:
 
 
 @dataclass
+class PhonesConfig:
+    """Phones at the table (wolfbox.phones): off unless the table turns
+    them on; the page is served on the local network only."""
+    enabled: bool = _c(False, "players join on their own phones over the box's local network; "
+                              "false: the box plays on its buttons alone")
+    listen: list[str] = _c([], "the addresses the phones' page is served on; empty: the box's "
+                               "local-network addresses (private, link-local or loopback only)")
+    port: int = _c(8080, "the port of the phones' page; 0: any free port (the start screen "
+                          "says which)", min=0, max=65535)
+
+
+@dataclass
 class Config:
     """The box's configuration: its own sections, and the games' (`parts`,
     read as attributes too: `config.mayor`, or typed with `part`)."""
@@ -205,6 +218,7 @@ class Config:
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
+    phones: PhonesConfig = field(default_factory=PhonesConfig)
 
     def __post_init__(self) -> None:
         # The dotted keys the config file set (e.g. "game.deck"): a value the
@@ -373,6 +387,12 @@ def _cross_checks(config: Config) -> None:
             if first != button.value:
                 raise ConfigError(_("key '{name}' is given to both {first} and {second}")
                                   .format(name=name, first=first, second=button.value))
+    for address in config.phones.listen:
+        if not local_address(address):
+            raise ConfigError(_("phones.listen: {address} is not an address of the local "
+                                "network (allowed: private, link-local or loopback IP "
+                                "addresses, such as 192.168.1.20)").format(
+                address=shown(address)))
     for section in _SECTIONS.values():
         section.check(config)
     taken = reserved_by(config.hardware.screen, config.hardware.audio)
@@ -389,6 +409,17 @@ def _cross_checks(config: Config) -> None:
                 name=name, pin=pin, user=taken[pin], screen=repr(config.hardware.screen),
                 audio=repr(config.hardware.audio)))
         seen[pin] = name
+
+
+def local_address(text: str) -> bool:
+    """An IP address of this network alone: private, link-local or loopback
+    (the phones' page is never served to the internet)."""
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return not address.is_unspecified and (
+        address.is_private or address.is_link_local or address.is_loopback)
 
 
 def check_value(key: str, value: Any) -> Any:

@@ -17,4 +17,13 @@ class SpeechDone:
     token: int
 
 
-Event = Tap | Hold | Release | SpeechDone
+@dataclass(frozen=True)
+class PhoneChoice:
+    """A seat's answer on its own phone to the task it was given (`step`
+    names the task, so an answer to one that has passed changes nothing)."""
+    seat: int
+    step: str
+    choice: tuple[int, ...]
+
+
+Event = Tap | Hold | Release | SpeechDone | PhoneChoice

@@ -16,6 +16,7 @@ from .effects import ChangeSetting, Effect
 from .events import Event
 from .i18n import LANGUAGE_KEY, N_, SOURCE, _, speaking
 from .mode import Mode
+from .phone import PhoneView, public
 from .view import View
 
 MODE_KEY = "game.mode"
@@ -98,6 +99,15 @@ class Games:
     def view(self, now: float) -> View:
         with speaking(self.lang):
             return self.active.view(now)
+
+    def phone_view(self, seat: int, now: float) -> PhoneView:
+        """What `seat`'s phone shows (wolfbox.phone): the game's own view of
+        its seats, where it has one, else the public screen."""
+        with speaking(self.lang):
+            own = getattr(self.active, "phone_view", None)
+            if own is not None:
+                return own(seat, now)
+            return public(self.active.view(now), seat)
 
     def busy(self) -> bool:
         with speaking(self.lang):

@@ -36,6 +36,16 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class JoinCard:
+    """How the table's phones join, shown on a screen between games while
+    phones are on: the page's address (also drawn as a QR code), the PIN,
+    and the names of the seats taken, by seat."""
+    url: str
+    pin: str
+    seated: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class View:
     """One screen. Long texts arrive already paged (wolfbox.pages): each
     field holds what fits its area at the size floor.
@@ -71,6 +81,8 @@ class View:
     # a terminal (headless) draws it where it leaves no trace once the
     # window ends, and never into a pipe or a log (device/screen.py).
     private: bool = False
+    # Phones on, and no game under way: how they join (set by the device).
+    join: JoinCard | None = None
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")

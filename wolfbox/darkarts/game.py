@@ -56,6 +56,7 @@ from ..engine import handling, pacing
 from ..engine.actions import Action, Actions, SecondHold, paged, seat_keys
 from ..engine.checkpoints import Checkpoints, restore
 from ..engine.speech import Speech
+from ..events import Event
 from ..games import MODE_KEY, next_game
 from ..i18n import _, ngettext
 from ..settings_screen import ANY, SettingsScreen
@@ -83,7 +84,6 @@ from .model import (
     NO_SEAT,
     SAVE_VERSION,
     DarkEffect,
-    Event,
     Options,
     Screen,
     Stage,
@@ -808,6 +808,11 @@ class Game:
     def lines(self) -> list[str]:
         """Every line a game of this setup can say (wolfbox.mode.Mode)."""
         return said.all_lines(self.players, rules.Setup.of(self.players, self.chosen).in_play())
+
+    @property
+    def table_seats(self) -> int:
+        """The seats at the table (the Mayor's setup chooses how many)."""
+        return self.players
 
     def busy(self) -> bool:
         """A game is under way: a stray quit key must ask twice."""

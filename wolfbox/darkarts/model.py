@@ -11,13 +11,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .. import pages
-from ..buttons import Hold, Release, Tap
 from ..effects import Effect
-from ..events import SpeechDone
 from ..view import Phase, Seat, View
 from . import saved
 
-Event = Tap | Hold | Release | SpeechDone
 SAVE_VERSION = saved.VERSION
 
 

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from ..buttons import Hold, Release, Tap
 from ..effects import Effect
-from ..events import Event, SpeechDone
+from ..events import Event, PhoneChoice, SpeechDone
 from .actions import Action, Actions, chosen
 from .pacing import Paced
 
@@ -32,16 +32,23 @@ def _no_release(event: Release, now: float) -> list[Effect]:
     return []
 
 
+def _no_phone(event: PhoneChoice, now: float) -> list[Effect]:
+    return []
+
+
 def _no_note(event: Tap | Hold, action: Action | None) -> None:
     return None
 
 
 def handle(game: Handled, event: Event, now: float,
            released: Callable[[Release, float], list[Effect]] = _no_release,
-           pressing: Callable[[Tap | Hold, Action | None], None] = _no_note) -> list[Effect]:
+           pressing: Callable[[Tap | Hold, Action | None], None] = _no_note,
+           phoned: Callable[[PhoneChoice, float], list[Effect]] = _no_phone) -> list[Effect]:
     """`game`'s answer to `event` at `now`. `pressing` sees each press and
     the action it chose before the action runs (a game clears what the
-    last press left on its screen there); `released` answers a release."""
+    last press left on its screen there); `released` answers a release,
+    `phoned` a seat's answer on its phone (a game that asks none ignores
+    it)."""
     effects = game.tick(now)
     if isinstance(event, SpeechDone):
         if game.speech.heard(event.token, now, game.options.line_gap, game.paused):
@@ -49,6 +56,8 @@ def handle(game: Handled, event: Event, now: float,
         return effects
     if isinstance(event, Release):
         return effects + released(event, now)
+    if isinstance(event, PhoneChoice):
+        return effects + phoned(event, now)
     action = chosen(event, game._taps(), game._holds())
     pressing(event, action)
     if action is not None:

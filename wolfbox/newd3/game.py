@@ -50,7 +50,7 @@ from ..engine import handling, pacing
 from ..engine.actions import Action, Actions, SecondHold, paged, seat_keys
 from ..engine.checkpoints import Checkpoints, restore
 from ..engine.speech import Speech
-from ..events import SpeechDone
+from ..events import Event
 from ..games import MODE_KEY, next_game
 from ..i18n import _, sentences
 from ..settings_screen import ANY, SettingsScreen
@@ -145,7 +145,7 @@ class Game:
     _resume_chosen: bool = False                # resume a night at its messages
 
     # ================================================================ input
-    def handle(self, event: Tap | Hold | Release | SpeechDone, now: float) -> list[Effect]:
+    def handle(self, event: Event, now: float) -> list[Effect]:
         return handling.handle(self, event, now, self._released_vote, self._pressing)
 
     def _released_vote(self, event: Release, now: float) -> list[Effect]:
@@ -780,6 +780,11 @@ class Game:
     def lines(self) -> list[str]:
         """Every line a game can say (wolfbox.mode.Mode)."""
         return said.all_lines()
+
+    @property
+    def table_seats(self) -> int:
+        """The seats at the table: 004's nine."""
+        return PLAYERS
 
     def busy(self) -> bool:
         return self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END)

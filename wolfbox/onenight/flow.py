@@ -567,6 +567,11 @@ class Flow:
         """The round's lines (wolfbox.mode.Mode)."""
         return self.settings.lines()
 
+    @property
+    def table_seats(self) -> int:
+        """The seats at the table: the deck's players (its cards but the center's)."""
+        return players_for(self.settings.deck)
+
     def busy(self) -> bool:
         """A round, or answers being given to the referee, is under way."""
         return self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE, Phase.REFEREE)

@@ -1,0 +1,77 @@
+"""The phones, switched on and off with the box's setting, and what the
+start screen says of them.
+
+Off by default: nothing listens until the table turns phones on (in the
+config file or on the settings screen). Turned on, the server starts at
+once; turned off, it stops and every phone loses its seat. A server that
+cannot start (no network, the port taken) is said once, and the box plays
+on its buttons as ever.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from wolfbox.config import PhonesConfig
+from wolfbox.effects import ChangeSetting, Effect
+from wolfbox.i18n import _
+from wolfbox.phones.link import Phones
+from wolfbox.view import JoinCard
+
+log = logging.getLogger("wolfbox.device")
+
+ENABLED_KEY = "phones.enabled"
+
+
+class PhoneLink:
+    """The box's phones, while they are on."""
+
+    def __init__(self, config: PhonesConfig, game: Callable[[], Any],
+                 clock: Callable[[], float], post: Callable[[object], None],
+                 wake: Callable[[], None], notice: Callable[[str], None],
+                 addresses: list[str] | None = None, port: int | None = None) -> None:
+        self.config, self.game, self.clock = config, game, clock
+        self.post, self.wake, self.notice = post, wake, notice
+        self.addresses, self.port = addresses, port
+        self.phones: Phones | None = None
+
+    def turn(self, on: bool) -> None:
+        if on and self.phones is None:
+            phones = Phones(self.config, self.post, self.wake, self.clock,
+                            self.addresses, self.port)
+            try:
+                phones.start()
+            except OSError as e:
+                why = e.strerror or str(e)
+                log.warning("phones: cannot serve the page: %s", why)
+                self.notice(_("Phones: cannot serve their page ({why})").format(why=why))
+                return
+            log.info("phones: the page is at %s", " ".join(phones.urls))
+            self.phones = phones
+            self.follow()
+        elif not on and self.phones is not None:
+            self.phones.close()
+            self.phones = None
+        self.wake()
+
+    def effect(self, effect: Effect) -> None:
+        """The table turned phones on or off on the settings screen."""
+        if isinstance(effect, ChangeSetting) and effect.key == ENABLED_KEY:
+            self.turn(bool(effect.value))
+
+    def follow(self, *_view: object) -> None:
+        """The box's screen changed: the phones follow it."""
+        if self.phones is not None:
+            self.phones.follow(self.game(), self.clock())
+
+    def join_card(self) -> JoinCard | None:
+        """How phones join, for the screens between games: None while off."""
+        if self.phones is None or not self.phones.urls:
+            return None
+        seated = self.phones.seated
+        return JoinCard(self.phones.urls[0], seated.pin, tuple(sorted(seated.names.items())))
+
+    def close(self) -> None:
+        self.turn(False)

@@ -1,0 +1,86 @@
+"""The box's side of the phones: it starts the server where the config
+says, hands it what each seat's phone shows whenever the box's screen
+changes, and keeps a copy of who sits where for the box's own screen.
+
+A new game (the box back on a start screen after one) brings a new PIN
+and frees every seat: a seat's token is bound to its game. A table that
+grows or shrinks on its setup screen keeps its PIN and its seats.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from wolfbox.config import PhonesConfig
+from wolfbox.games import game_name
+from wolfbox.i18n import _, speaking
+
+from . import protocol
+from .addresses import local_addresses
+from .room import Room
+from .server import PhoneServer, Seated
+
+log = logging.getLogger("wolfbox.phones")
+
+NO_SEATS = 0            # a game that does not say how many seats it has
+
+
+def words() -> dict[str, str]:
+    """The page's own words, in the language spoken now."""
+    return {"pin": _("The PIN on the box's screen"), "name": _("Your name"),
+            "seat": _("Your seat (seat 1 faces the screen)"), "hold": _("Hold to see"),
+            "reconnecting": _("Reconnecting…")}
+
+
+class Phones:
+    """The server, and what the box knows of it."""
+
+    def __init__(self, config: PhonesConfig, post: Callable[[object], None],
+                 wake: Callable[[], None], clock: Callable[[], float] = time.monotonic,
+                 addresses: list[str] | None = None, port: int | None = None) -> None:
+        self.addresses = list(config.listen) or (addresses if addresses is not None
+                                                 else local_addresses())
+        self.wake = wake
+        self.seated = Seated("", {})
+        self.urls: list[str] = []
+        self._busy = False
+        self._seats = NO_SEATS
+        self.server = PhoneServer(Room(seats=NO_SEATS), post, self._changed, self.addresses,
+                                  config.port if port is None else port, clock)
+
+    def start(self) -> list[str]:
+        """Listen; the page's addresses. OSError if no address can be had."""
+        if not self.addresses:
+            raise OSError(_("no local network address to serve the phones' page on"))
+        self.urls = self.server.start()
+        return self.urls
+
+    def _changed(self, seated: Seated) -> None:
+        self.seated = seated            # on the server's thread: a copy, swapped whole
+        self.wake()
+
+    def follow(self, game: Any, now: float) -> None:
+        """After the box's screen changed: a new game's PIN, and each joined
+        seat's view, in the game's language."""
+        busy, seats = bool(game.busy()), int(getattr(game, "table_seats", NO_SEATS))
+        if self._busy and not busy:
+            self.server.new_game(seats)             # a game ended: a new PIN, seats free
+        elif seats != self._seats:
+            self.server.resize(seats)
+        self._busy, self._seats = busy, seats
+        with speaking(game.lang):
+            said = words()
+            views = {}
+            for seat in range(1, seats + 1):          # ready before a phone takes the seat
+                view = dataclasses.asdict(game.phone_view(seat, now))
+                views[seat] = protocol.encode("view", **view, words=said,
+                                              seat_title=_("Seat {seat}").format(seat=seat))
+            lobby = {"title": game_name(game.name), "words": said}
+        self.server.publish(views, lobby)
+
+    def close(self) -> None:
+        self.server.close()

@@ -1,0 +1,101 @@
+// The phone's side: a thin client. Every word it shows comes from the
+// box, already in the table's language; it keeps only its seat's token.
+"use strict";
+(function () {
+  var KEY = "wolfbox-token";
+  var socket = null, retry = 1000, words = {};
+  var $ = function (id) { return document.getElementById(id); };
+
+  function text(el, value) { el.textContent = value || ""; }
+
+  function connect() {
+    socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    socket.onopen = function () {
+      retry = 1000;
+      send({ t: "hello", token: localStorage.getItem(KEY) || "" });
+    };
+    socket.onmessage = function (e) {
+      var m = JSON.parse(e.data);
+      if (m.words) { words = m.words; }
+      if (m.t === "lobby") { lobby(m); }
+      else if (m.t === "joined") { localStorage.setItem(KEY, m.token); }
+      else if (m.t === "refused") { text($("refused"), m.why); }
+      else if (m.t === "view") { seat(m); }
+      text($("status"), "");
+    };
+    socket.onclose = function () {
+      text($("status"), words.reconnecting || "…");
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 5000);
+    };
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === 1) { socket.send(JSON.stringify(message)); }
+  }
+
+  function lobby(m) {
+    $("seat").hidden = true;
+    $("lobby").hidden = false;
+    document.body.className = "";
+    text($("lobby-title"), m.title);
+    text($("pin-label"), words.pin);
+    text($("name-label"), words.name);
+    text($("seat-label"), words.seat);
+    var seats = $("seats");
+    seats.textContent = "";
+    for (var n = 1; n <= m.seats; n++) {
+      var b = document.createElement("button");
+      var taken = m.taken[String(n)];
+      b.textContent = String(n);
+      if (taken !== undefined) {
+        var who = document.createElement("small");
+        who.textContent = taken;
+        b.appendChild(who);
+        b.disabled = true;
+      }
+      b.onclick = (function (number) {
+        return function () {
+          text($("refused"), "");
+          send({ t: "join", pin: $("pin").value.trim(), seat: number, name: $("name").value });
+        };
+      })(n);
+      seats.appendChild(b);
+    }
+  }
+
+  function seat(m) {
+    $("lobby").hidden = true;
+    $("seat").hidden = false;
+    document.body.className = m.dim ? "dim" : "";
+    text($("seat-title"), m.seat_title);
+    text($("title"), m.title);
+    text($("big"), m.big);
+    var lines = $("lines");
+    lines.textContent = "";
+    m.lines.forEach(function (line) {
+      var p = document.createElement("p");
+      p.textContent = line;
+      lines.appendChild(p);
+    });
+    var secret = $("secret"), cover = $("cover");
+    secret.textContent = m.secret.join("\n");
+    cover.hidden = m.secret.length === 0;
+    secret.hidden = true;
+    text(cover, words.hold);
+  }
+
+  function reveal(shown) {
+    return function (e) {
+      e.preventDefault();
+      $("secret").hidden = !shown;
+    };
+  }
+  var cover = $("cover");
+  ["pointerdown"].forEach(function (k) { cover.addEventListener(k, reveal(true)); });
+  ["pointerup", "pointercancel", "pointerleave"].forEach(function (k) {
+    cover.addEventListener(k, reveal(false));
+  });
+  cover.addEventListener("contextmenu", function (e) { e.preventDefault(); });
+  connect();
+})();

@@ -1,0 +1,64 @@
+"""Every message a phone may send, checked at the door (msgspec: one
+schema each, strict types, sizes capped), and the ones the box sends.
+
+A phone's message is JSON with a "t" naming its kind. Anything else (not
+JSON, an unknown kind, a field too long, a number where a text belongs)
+is refused: the server drops it and logs the first of a connection once.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+MAX_MESSAGE_BYTES = 1024          # the largest message a phone has reason to send
+Token = Annotated[str, msgspec.Meta(max_length=64)]
+Pin = Annotated[str, msgspec.Meta(max_length=8)]
+SeatNumber = Annotated[int, msgspec.Meta(ge=1, le=99)]
+Name = Annotated[str, msgspec.Meta(max_length=60)]
+Step = Annotated[str, msgspec.Meta(max_length=40)]
+Choice = Annotated[list[SeatNumber], msgspec.Meta(max_length=4)]
+
+
+class Hello(msgspec.Struct, tag="hello", tag_field="t", forbid_unknown_fields=True):
+    """A phone opens the page: with the token of the seat it held, if any."""
+    token: Token = ""
+
+
+class Join(msgspec.Struct, tag="join", tag_field="t", forbid_unknown_fields=True):
+    """A phone asks for a free seat with the PIN the box shows."""
+    pin: Pin
+    seat: SeatNumber
+    name: Name = ""
+
+
+class Choose(msgspec.Struct, tag="choose", tag_field="t", forbid_unknown_fields=True):
+    """A seat's answer to its task (`step` names the task it answers)."""
+    step: Step
+    choice: Choice
+
+
+Incoming = Hello | Join | Choose
+_decoder = msgspec.json.Decoder(Incoming)
+_encoder = msgspec.json.Encoder()
+
+
+class Malformed(ValueError):
+    """A message the box will not take: what was wrong with it."""
+
+
+def read(raw: str | bytes) -> Incoming:
+    """A phone's message, typed; Malformed names the first problem."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise Malformed(f"{len(data)} bytes (at most {MAX_MESSAGE_BYTES})")
+    try:
+        return _decoder.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError) as e:
+        raise Malformed(str(e)) from None
+
+
+def encode(kind: str, **fields: Any) -> bytes:
+    """A message to a phone: {"t": kind, ...}."""
+    return _encoder.encode({"t": kind, **fields})

@@ -1,0 +1,107 @@
+"""Who holds which seat: the table's PIN, the seats taken and each phone's
+token, with no network in sight (the server asks, this answers).
+
+A phone joins with the PIN the box shows and a free seat; it gets a
+random 128-bit token, kept by the phone, which takes it back to its seat
+after a reload, a sleep or a dropped Wi-Fi. A seat cannot be taken twice;
+the box can free one. Wrong PINs are counted per client: after a few in a
+minute, that client waits. A new game brings a new PIN and lets every
+seat go (a token is bound to its game).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from wolfbox.i18n import _
+
+PIN_DIGITS = 4
+TOKEN_BYTES = 16                 # 128 bits
+NAME_CHARS = 20
+WRONG_PINS = 5                   # a client's wrong PINs in WRONG_PIN_WINDOW ...
+WRONG_PIN_WINDOW = 60.0          # ... seconds before it has to wait
+
+
+@dataclass(frozen=True)
+class Joined:
+    seat: int
+    token: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Why a phone could not join: one line, in the box's language."""
+    why: str
+
+
+@dataclass
+class Holder:
+    name: str
+    token: str
+
+
+def new_pin(draw: Callable[[int], int] = secrets.randbelow) -> str:
+    return f"{draw(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+@dataclass
+class Room:
+    """The seats of one game. `seats` is how many the table has."""
+    seats: int
+    pin: str = field(default_factory=new_pin)
+    held: dict[int, Holder] = field(default_factory=dict)
+    _wrong: dict[str, list[float]] = field(default_factory=dict)
+
+    def join(self, client: str, pin: str, seat: int, name: str, now: float) -> Joined | Refused:
+        """`client` (its address) asks for `seat` with `pin`."""
+        recent = [t for t in self._wrong.get(client, []) if now - t < WRONG_PIN_WINDOW]
+        self._wrong[client] = recent
+        if len(recent) >= WRONG_PINS:
+            wait = int(WRONG_PIN_WINDOW - (now - recent[0])) + 1
+            return Refused(_("Too many wrong PINs: try again in {seconds} s.").format(
+                seconds=wait))
+        if not hmac.compare_digest(pin.encode(), self.pin.encode()):
+            recent.append(now)
+            return Refused(_("That is not the PIN on the box's screen."))
+        if not 1 <= seat <= self.seats:
+            return Refused(_("The seats are 1 to {seats}.").format(seats=self.seats))
+        if seat in self.held:
+            return Refused(_("Seat {seat} is taken.").format(seat=seat))
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        self.held[seat] = Holder(clean_name(name) or _("Seat {seat}").format(seat=seat), token)
+        return Joined(seat, token)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token holds, or None; every held token is compared in
+        constant time, so the answer's timing tells nothing of the others."""
+        found = None
+        for seat, holder in self.held.items():
+            if hmac.compare_digest(token.encode(), holder.token.encode()):
+                found = seat
+        return found
+
+    def free(self, seat: int) -> bool:
+        """The box lets a seat go (a phone lost, a player gone)."""
+        return self.held.pop(seat, None) is not None
+
+    def resize(self, seats: int) -> None:
+        """The table's size changed on a setup screen: the seats past it go."""
+        self.seats = seats
+        self.held = {s: h for s, h in self.held.items() if s <= seats}
+
+    def new_game(self, seats: int) -> None:
+        """A new game: a new PIN, every seat free, the old tokens void."""
+        self.seats, self.pin, self.held = seats, new_pin(), {}
+        self._wrong.clear()
+
+    def names(self) -> dict[int, str]:
+        return {seat: h.name for seat, h in sorted(self.held.items())}
+
+
+def clean_name(name: str) -> str:
+    """A name as the screens may show it: printable, on one line, short."""
+    kept = "".join(c if c.isprintable() else " " for c in name)
+    return " ".join(kept.split())[:NAME_CHARS]

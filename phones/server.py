@@ -1,0 +1,272 @@
+"""The phones' web server: the page and one WebSocket a phone, served by
+the box itself on the local network, in a thread of its own.
+
+It uses `websockets` (asyncio): the page's three files are answered in the
+handshake hook, everything else travels on the socket. Its resident cost
+is a few MB, where a full web framework would have taken most of the
+30 MB the phones may add to the box.
+
+What a phone sends becomes an event in the box's inbox (`post`), never a
+change to a game; what it is sent is what the box publishes for its seat
+(`publish`), or the lobby while it holds none. Security: it listens only
+on the addresses given (the local network, loopback in tests); the page
+may load nothing from elsewhere (a strict Content-Security-Policy, no
+inline script); a socket opened from another origin is refused; tokens
+travel only inside the socket and are compared in constant time (room.py);
+every message is checked (protocol.py), capped in size and in rate, and a
+bad one is refused and logged once per connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from importlib import resources
+from urllib.parse import urlsplit
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from wolfbox.events import PhoneChoice
+
+from . import protocol
+from .room import Joined, Room
+
+log = logging.getLogger("wolfbox.phones")
+
+PAGE_FILES = {"/": ("index.html", "text/html; charset=utf-8"),
+              "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+              "/app.css": ("app.css", "text/css; charset=utf-8")}
+SOCKET_PATH = "/ws"
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+                               "connect-src 'self'; img-src 'self' data:; base-uri 'none'; "
+                               "form-action 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+MESSAGES_PER_SECOND = 10          # a phone sending more is closed: no person taps that fast
+START_SECONDS = 10.0              # how long the server may take to start listening
+
+
+@dataclass(eq=False)               # each socket is itself: kept in a set by identity
+class _Phone:
+    """One open socket: who it is, and what it was sent last."""
+    socket: ServerConnection
+    client: str
+    seat: int | None = None
+    last_sent: bytes = b""
+    times: list[float] = field(default_factory=list)
+    refused_once: bool = False
+    closing: bool = False
+
+
+@dataclass(frozen=True)
+class Seated:
+    """Who holds which seat, and the PIN: a copy for the box's screen (the
+    room itself is only ever touched on the server's thread)."""
+    pin: str
+    names: Mapping[int, str]
+
+
+class PhoneServer:
+    """The server and its thread. `post` hands an event to the box's inbox;
+    `changed` hands the box a copy of who sits where, whenever it changes."""
+
+    def __init__(self, room: Room, post: Callable[[object], None],
+                 changed: Callable[[Seated], None], addresses: list[str], port: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.room, self.post, self.changed = room, post, changed
+        self.addresses, self.port, self.clock = addresses, port, clock
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="phones",
+                                        daemon=True)
+        self._servers: list[Server] = []
+        self._phones: set[_Phone] = set()
+        self._views: Mapping[int, bytes] = {}
+        self._lobby: dict[str, object] = {}
+        self._files = {path: _page_file(name) for path, (name, _kind) in PAGE_FILES.items()}
+        self.urls: list[str] = []
+
+    # ------------------------------------------------------- the box's side
+    def start(self) -> list[str]:
+        """Listen on every address; the page's addresses. OSError (one
+        line) if an address cannot be listened on."""
+        self._thread.start()
+        future = asyncio.run_coroutine_threadsafe(self._listen(), self._loop)
+        try:
+            self.urls = future.result(START_SECONDS)
+        except OSError:
+            self.close()
+            raise
+        return self.urls
+
+    def publish(self, views: Mapping[int, bytes], lobby: Mapping[str, object]) -> None:
+        """What each seat's phone shows now (encoded), and the lobby's words
+        (the seats and who holds them are the room's): sent to each phone
+        whose screen it changes. Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._publish, dict(views), dict(lobby))
+
+    def new_game(self, seats: int) -> None:
+        """A new game: a new PIN, every seat free. Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._new_game, seats)
+
+    def resize(self, seats: int) -> None:
+        """The table has `seats` seats now. Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._resize, seats)
+
+    def free(self, seat: int) -> None:
+        """The box lets `seat` go. Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._free, seat)
+
+    def close(self) -> None:
+        if self._thread.is_alive():
+            asyncio.run_coroutine_threadsafe(self._shut(), self._loop).result(START_SECONDS)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(START_SECONDS)
+        self._loop.close()
+
+    # ------------------------------------------------------ the loop's side
+    async def _listen(self) -> list[str]:
+        urls = []
+        self.changed(Seated(self.room.pin, self.room.names()))
+        for address in self.addresses:
+            server = await serve(self._talk, address, self.port, process_request=self._http,
+                                 max_size=protocol.MAX_MESSAGE_BYTES, max_queue=4,
+                                 compression=None, server_header=None, logger=log)
+            self._servers.append(server)
+            host, port = server.sockets[0].getsockname()[:2]
+            self.port = port                  # port 0 (tests): the one given, for every address
+            urls.append(f"http://{f'[{host}]' if ':' in host else host}:{port}/")
+        return urls
+
+    def _seated(self) -> None:
+        self.changed(Seated(self.room.pin, self.room.names()))
+        for phone in list(self._phones):
+            self._loop.create_task(self._refresh(phone))
+
+    def _new_game(self, seats: int) -> None:
+        self.room.new_game(seats)
+        self._seated()
+
+    def _resize(self, seats: int) -> None:
+        if seats != self.room.seats:
+            self.room.resize(seats)
+            self._seated()
+
+    def _free(self, seat: int) -> None:
+        if self.room.free(seat):
+            self._seated()
+
+    async def _shut(self) -> None:
+        for server in self._servers:
+            server.close()
+            await server.wait_closed()
+
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """The page's files, or the socket's handshake (same origin only)."""
+        path = urlsplit(request.path).path
+        if path == SOCKET_PATH:
+            origin = request.headers.get("Origin")
+            host = request.headers.get("Host", "")
+            if origin is not None and origin != f"http://{host}":
+                log.warning("refused a phone socket from another origin: %s", origin[:80])
+                return connection.respond(HTTPStatus.FORBIDDEN, "Forbidden\n")
+            return None
+        if path not in self._files:
+            return connection.respond(HTTPStatus.NOT_FOUND, "Not found\n")
+        body, zipped = self._files[path]
+        headers = Headers({**SECURITY_HEADERS, "Content-Type": PAGE_FILES[path][1]})
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            headers["Content-Encoding"], body = "gzip", zipped
+        headers["Content-Length"] = str(len(body))
+        return Response(HTTPStatus.OK, "OK", headers, body)
+
+    async def _talk(self, socket: ServerConnection) -> None:
+        remote = socket.remote_address
+        phone = _Phone(socket, str(remote[0]) if remote else "?")
+        self._phones.add(phone)
+        try:
+            async for raw in socket:
+                if phone.closing:
+                    continue                    # read on to the close, dropping the rest
+                if not self._in_rate(phone):
+                    log.warning("closed a phone that sent too fast (%s)", phone.client)
+                    phone.closing = True
+                    self._loop.create_task(socket.close(1008, "too fast"))
+                    continue
+                try:
+                    message = protocol.read(raw)
+                except protocol.Malformed as e:
+                    if not phone.refused_once:
+                        phone.refused_once = True
+                        log.warning("refused a phone's message (%s): %s", phone.client, e)
+                    continue
+                await self._answer(phone, message)
+        except ConnectionClosed:
+            pass
+        finally:
+            self._phones.discard(phone)
+
+    def _in_rate(self, phone: _Phone) -> bool:
+        now = self.clock()
+        phone.times = [t for t in phone.times if now - t < 1.0] + [now]
+        return len(phone.times) <= MESSAGES_PER_SECOND
+
+    async def _answer(self, phone: _Phone, message: protocol.Incoming) -> None:
+        match message:
+            case protocol.Hello(token=token):
+                phone.seat = self.room.seat_of(token) if token else None
+                if phone.seat is not None:
+                    await phone.socket.send(protocol.encode("joined", seat=phone.seat,
+                                                            token=token))
+                await self._refresh(phone, force=True)
+            case protocol.Join(pin=pin, seat=seat, name=name):
+                result = self.room.join(phone.client, pin, seat, name, self.clock())
+                if isinstance(result, Joined):
+                    phone.seat = result.seat
+                    await phone.socket.send(protocol.encode("joined", seat=result.seat,
+                                                            token=result.token))
+                    phone.last_sent = b""
+                    self._seated()                      # the seat is taken, on every screen
+                else:
+                    await phone.socket.send(protocol.encode("refused", why=result.why))
+            case protocol.Choose(step=step, choice=choice):
+                if phone.seat is not None and phone.seat in self.room.held:
+                    self.post(PhoneChoice(phone.seat, step, tuple(choice)))
+
+    def _publish(self, views: dict[int, bytes], lobby: dict[str, object]) -> None:
+        self._views, self._lobby = views, lobby
+        for phone in list(self._phones):
+            self._loop.create_task(self._refresh(phone))
+
+    async def _refresh(self, phone: _Phone, force: bool = False) -> None:
+        if phone.seat is not None and phone.seat not in self.room.held:
+            phone.seat = None                   # the box freed the seat, or a new game began
+        if phone.seat is not None:
+            shown = self._views.get(phone.seat, b"")
+        elif self._lobby:
+            shown = protocol.encode("lobby", **self._lobby, seats=self.room.seats,
+                                    taken={str(k): v for k, v in self.room.names().items()})
+        else:
+            shown = b""
+        if shown and (force or shown != phone.last_sent):
+            phone.last_sent = shown
+            try:
+                await phone.socket.send(shown)
+            except ConnectionClosed:
+                pass
+
+
+def _page_file(name: str) -> tuple[bytes, bytes]:
+    body = resources.files(__package__).joinpath("page", name).read_bytes()
+    return body, gzip.compress(body, mtime=0)

@@ -1,0 +1,138 @@
+"""Phones with the real box (issue 22): turned on in the config or on the
+box, the page is served on loopback; a phone joins with the PIN the start
+screen shows and follows the box's screen. Every byte the server sends is
+recorded, and nothing meant for some eyes only ever reaches a phone."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import pytest
+from pilot import Pilot
+from websockets.asyncio.server import ServerConnection
+from websockets.sync.client import ClientConnection, connect
+
+from wolfbox.buttons import Button
+from wolfbox.config import Config
+from wolfbox.effects import ChangeSetting
+from wolfbox.events import PhoneChoice
+from wolfbox.newd3 import said as timed_said
+from wolfbox.view import View
+
+WAIT = 10.0          # only a bound: each wait ends on a message from the server
+SEATS = range(1, 10)
+
+
+def phones_config(tmp_path: Path, mode: str = "one_night", on: bool = True) -> Config:
+    c = Config()
+    c.game.mode = mode
+    c.night.line_gap = 0.05
+    c.voice.cache_dir = str(tmp_path / "cache")
+    c.phones.enabled, c.phones.listen, c.phones.port = on, ["127.0.0.1"], 0
+    return c
+
+
+@pytest.fixture
+def sent(monkeypatch) -> list[tuple[ServerConnection, bytes]]:
+    """Every message the phones' server sends, to whom."""
+    record: list[tuple[ServerConnection, bytes]] = []
+    real = ServerConnection.send
+
+    async def send(self, message, *args, **kw):
+        record.append((self, message if isinstance(message, bytes) else message.encode()))
+        return await real(self, message, *args, **kw)
+    monkeypatch.setattr(ServerConnection, "send", send)
+    return record
+
+
+def join_details(pilot: Pilot) -> tuple[str, str]:
+    """The page's address and the PIN, as the screen between games shows them."""
+    pilot.settle()
+    card = pilot.view.join
+    assert card is not None, "the screen says nothing of phones"
+    assert re.fullmatch(r"\d{4}", card.pin)
+    return card.url, card.pin
+
+
+@contextmanager
+def join(url: str, pin: str, seat: int, name: str) -> Iterator[ClientConnection]:
+    with connect(url.replace("http://", "ws://") + "ws", open_timeout=WAIT) as phone:
+        phone.send('{"t": "hello"}')
+        phone.send(json.dumps({"t": "join", "pin": pin, "seat": seat, "name": name}))
+        receive(phone, "joined")
+        yield phone
+
+
+def receive(phone: ClientConnection, kind: str, where=lambda m: True) -> dict:
+    while True:
+        message = json.loads(phone.recv(timeout=WAIT))
+        if message["t"] == kind and where(message):
+            return message
+
+
+def test_a_phone_joins_with_the_pin_on_the_start_screen_and_follows_the_box(
+        tmp_path, pilots):
+    pilot = pilots.start(phones_config(tmp_path))
+    url, pin = join_details(pilot)
+    assert url.startswith("http://127.0.0.1:")
+    with join(url, pin, 2, "Ann") as ann:
+        first = receive(ann, "view")
+        assert first["title"] == pilot.view.title and first["seat_title"] == "Seat 2"
+        pilot.settle()                                   # the box hears who joined
+        assert pilot.view.join is not None and pilot.view.join.seated == ((2, "Ann"),)
+        pilot.press(Button.START)                        # the night falls
+        night = receive(ann, "view", lambda m: m["title"] != first["title"])
+        assert night["title"] == pilot.view.title and night["dim"]
+        assert pilot.view.caption in night["lines"]
+        # A choice no game asked for changes nothing, and crashes nothing.
+        pilot.box.inbox.phoned(PhoneChoice(2, "n1.seer", (3,)))
+        before = pilot.view
+        pilot.settle()
+        assert pilot.view.title == before.title
+
+
+def test_phones_turned_on_and_off_on_the_box(tmp_path, pilots):
+    pilot = pilots.start(phones_config(tmp_path, on=False))
+    assert pilot.view.join is None
+    for effect in (ChangeSetting("phones.enabled", True),):
+        pilot.box._apply([effect])
+    url, pin = join_details(pilot)
+    with join(url, pin, 1, "Ann"):
+        pass
+    pilot.box._apply([ChangeSetting("phones.enabled", False)])
+    pilot.settle()
+    assert pilot.view.join is None
+    with pytest.raises(OSError):
+        connect(url.replace("http://", "ws://") + "ws", open_timeout=WAIT)
+
+
+def test_no_screen_for_some_eyes_only_reaches_any_phone(tmp_path, pilots, sent):
+    """The timed game's deal shows each seat its card on the box; with three
+    phones joined, every byte sent to every phone through the deal is read
+    for the words of those private screens: none is there."""
+    pilot = pilots.start(phones_config(tmp_path, "newd3"), timed_said.all_lines(), warm=False)
+    private: list[View] = []
+    pilot.box.view_sinks.append(lambda v: private.append(v) if v.private else None)
+    url, pin = join_details(pilot)
+    with ExitStack() as stack:
+        phones = [stack.enter_context(join(url, pin, seat, f"P{seat}")) for seat in (1, 2, 3)]
+        pilot.press(Button.START)                                    # the deal
+        game = pilot.box.flow.active
+        for seat in SEATS:
+            pilot.until(lambda s=seat: game.turns and game._turn().seat == s
+                        and game.turn_stage == "wait", limit=900, step=0.5)
+            pilot.press(Button.VOTE, hold=2.1)                       # the seat sees its card
+        pilot.until(lambda: pilot.box.flow.active.stage.value != "deal", limit=900)
+        for phone in phones:                                         # all sent has arrived
+            phone.send('{"t": "hello"}')
+            receive(phone, "view")
+    secrets = {t for v in private for t in (v.big, *v.details) if t}
+    assert len({v.big for v in private}) >= 2                        # cards were shown
+    to_phones = b"".join(message for _socket, message in sent).decode()
+    leaked = [s for s in secrets if json.dumps(s)[1:-1] in to_phones]
+    assert leaked == []
+    assert "Look at the box." in to_phones                           # said in their place

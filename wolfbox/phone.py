@@ -1,0 +1,36 @@
+"""What a seat's phone shows: a pure function of the game and the seat.
+
+The server sends each seat exactly what this returns for it, so privacy
+is one function to test, not a property of many handlers. Until a game
+gives its seats their own secrets and tasks, a phone shows what the whole
+table sees on the box (never a screen meant for some eyes only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .i18n import _
+from .view import View
+
+
+@dataclass(frozen=True)
+class PhoneView:
+    """One seat's phone: the public words, and what is for this seat alone
+    (`secret`, shown only while the player holds the cover)."""
+    seat: int
+    title: str
+    big: str = ""
+    lines: tuple[str, ...] = ()
+    secret: tuple[str, ...] = ()
+    dim: bool = False
+
+
+def public(view: View, seat: int) -> PhoneView:
+    """The box's screen as any seat may see it on its phone. A screen for
+    some eyes only (a card, a night's choice) is not sent: its place says
+    so, the same words for every seat."""
+    if view.private:
+        return PhoneView(seat, view.title, lines=(_("Look at the box."),), dim=view.dim)
+    lines = tuple(t for t in (view.caption, *view.details) if t)
+    return PhoneView(seat, view.title, view.big, lines, dim=view.dim)
