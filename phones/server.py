@@ -182,6 +182,8 @@ class PhoneServer:
                 log.warning("refused a phone socket from another origin: %s", origin[:80])
                 return connection.respond(HTTPStatus.FORBIDDEN, "Forbidden\n")
             return None
+        if path == "/favicon.ico":                # asked by every browser: there is none
+            return Response(HTTPStatus.NO_CONTENT, "No Content", Headers(SECURITY_HEADERS))
         if path not in self._files:
             return connection.respond(HTTPStatus.NOT_FOUND, "Not found\n")
         body, zipped = self._files[path]
@@ -228,18 +230,18 @@ class PhoneServer:
                 phone.seat = self.room.seat_of(token) if token else None
                 if phone.seat is not None:
                     await phone.socket.send(protocol.encode("joined", seat=phone.seat,
-                                                            token=token))
+                                                            token=token), text=True)
                 await self._refresh(phone, force=True)
             case protocol.Join(pin=pin, seat=seat, name=name):
                 result = self.room.join(phone.client, pin, seat, name, self.clock())
                 if isinstance(result, Joined):
                     phone.seat = result.seat
                     await phone.socket.send(protocol.encode("joined", seat=result.seat,
-                                                            token=result.token))
+                                                            token=result.token), text=True)
                     phone.last_sent = b""
                     self._seated()                      # the seat is taken, on every screen
                 else:
-                    await phone.socket.send(protocol.encode("refused", why=result.why))
+                    await phone.socket.send(protocol.encode("refused", why=result.why), text=True)
             case protocol.Choose(step=step, choice=choice):
                 if phone.seat is not None and phone.seat in self.room.held:
                     self.post(PhoneChoice(phone.seat, step, tuple(choice)))
@@ -262,7 +264,7 @@ class PhoneServer:
         if shown and (force or shown != phone.last_sent):
             phone.last_sent = shown
             try:
-                await phone.socket.send(shown)
+                await phone.socket.send(shown, text=True)
             except ConnectionClosed:
                 pass
 

@@ -1,0 +1,99 @@
+"""Phones in a real browser (issue 22): Debian's Chromium, driven by
+Playwright, against the real box on loopback. The box runs on its fake
+clock; the page talks to the real server. CI installs both (.ci/run);
+where either is missing here the tests say so and skip."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from wolfbox.buttons import Button
+from wolfbox.config import Config
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+playwright = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+
+PHONE = {"width": 360, "height": 740}
+WAIT_MS = 10_000          # only a bound: each wait ends when the page shows what it waits for
+# `make screenshots` sets this to keep the phones' screenshots for the README.
+SHOTS = os.environ.get("WOLFBOX_PHONE_SHOTS")
+
+
+def phones_config(tmp_path: Path, mode: str = "one_night") -> Config:
+    c = Config()
+    c.game.mode = mode
+    c.night.line_gap = 0.05
+    c.voice.cache_dir = str(tmp_path / "cache")
+    c.phones.enabled, c.phones.listen, c.phones.port = True, ["127.0.0.1"], 0
+    return c
+
+
+@pytest.fixture
+def browser():
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def open_phone(browser, url: str):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(url)
+    return page, problems
+
+
+def shoot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name))
+
+
+def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_box(
+        tmp_path, pilots, browser):
+    pilot = pilots.start(phones_config(tmp_path))
+    pilot.settle()
+    card = pilot.view.join
+    assert card is not None
+    ann, problems = open_phone(browser, card.url)
+    ann.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
+    assert ann.inner_text("#lobby-title") == "One Night"
+    assert ann.locator("#seats button").count() == pilot.box.flow.table_seats
+    ann.fill("#pin", card.pin)
+    ann.fill("#name", "Ann")
+    ann.click("#seats button >> nth=1")                       # seat 2
+    ann.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
+    assert ann.inner_text("#title") == pilot.view.title
+    assert ann.inner_text("#seat-title") == "Seat 2"
+    assert not ann.is_visible("#cover")                       # no secret: nothing to hold
+    shoot(ann, "en-joined.png")
+
+    bo, _ = open_phone(browser, card.url)                     # seat 2 is taken for the next
+    bo.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
+    taken = bo.locator("#seats button >> nth=1")
+    taken.wait_for(timeout=WAIT_MS)
+    bo.wait_for_function("document.querySelectorAll('#seats button')[1].disabled",
+                         timeout=WAIT_MS)
+    assert "Ann" in taken.inner_text()
+    bo.fill("#pin", "0000" if card.pin != "0000" else "1111")
+    bo.click("#seats button >> nth=2")
+    bo.wait_for_selector("#refused:has-text('not the PIN')", timeout=WAIT_MS)
+    shoot(bo, "en-lobby.png")
+
+    ann.reload()                                              # a reload keeps the seat
+    ann.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
+    assert ann.inner_text("#seat-title") == "Seat 2"
+
+    pilot.press(Button.START)                                 # the night falls on the box
+    ann.wait_for_function("document.body.className === 'dim'", timeout=WAIT_MS)
+    assert ann.inner_text("#title") == pilot.view.title
+    assert problems == []                                     # no script or policy error
