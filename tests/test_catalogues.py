@@ -78,7 +78,7 @@ def test_the_template_holds_every_message_of_the_code(tmp_path, template):
     pybabel = Path(sys.executable).with_name("pybabel")
     subprocess.run([str(pybabel), "-q", "extract", "-k", "_", "-k", "N_", "-k",
                     "ngettext:1,2", "-k", "_c:2", "--no-wrap", "-o", str(out), "wolfbox",
-                    "device", "audio", "hardware"], cwd=ROOT, check=True, timeout=120)
+                    "device", "audio", "hardware", "phones"], cwd=ROOT, check=True, timeout=120)
     with out.open("rb") as f:
         fresh = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
     held = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}

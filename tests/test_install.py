@@ -153,7 +153,7 @@ def test_a_real_install_into_a_scratch_root_is_idempotent(tmp_path, monkeypatch)
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    for name in ("wolfbox", "device", "audio", "hardware", "systemd"):
+    for name in ("wolfbox", "device", "audio", "hardware", "phones", "systemd"):
         shutil.copytree(ROOT / name, source / name,
                         ignore=shutil.ignore_patterns("__pycache__"))
     install = ["bash", str(source / "systemd" / "install.sh")]
@@ -204,7 +204,7 @@ def test_every_python_package_in_the_source_is_installed():
     tool = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = {Path(path) for path in tool["package-dir"].values()}
     assert set(tool["packages"]) == set(tool["package-dir"])
-    found = {init.parent.relative_to(ROOT) for top in ("wolfbox", "device", "audio", "hardware")
+    found = {init.parent.relative_to(ROOT) for top in ("wolfbox", "device", "audio", "hardware", "phones")
              for init in (ROOT / top).rglob("__init__.py")}
     assert found <= listed, sorted(map(str, found - listed))
 
