@@ -299,7 +299,7 @@ step_program() {
     fi
     act install -d -m 0755 "$release"
     act cp -r "$SOURCE/pyproject.toml" "$SOURCE/README.md" "$SOURCE/wolfbox" "$SOURCE/device" \
-        "$SOURCE/audio" "$SOURCE/hardware" "$release/"
+        "$SOURCE/audio" "$SOURCE/hardware" "$SOURCE/phones" "$release/"
     # No pip of its own: Debian's python3-pip, seen through --system-site-packages,
     # installs into it (seconds saved on a Pi Zero, nothing to keep up to date).
     act python3 -m venv --without-pip --system-site-packages "$release/.venv"
