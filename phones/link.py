@@ -55,7 +55,8 @@ class Phones:
     def start(self) -> list[str]:
         """Listen; the page's addresses. OSError if no address can be had."""
         if not self.addresses:
-            raise OSError(_("no local network address to serve the phones' page on"))
+            raise OSError(_("no local network address; the installed service needs its "
+                            "installer's --phones"))
         self.urls = self.server.start()
         return self.urls
 

@@ -8,6 +8,8 @@
 #                                            and Chinese (needs the internet)
 #   sudo systemd/install.sh --no-prepare     leave rendering the voice to the box's
 #                                            first start
+#   sudo systemd/install.sh --phones         open the service to the local network, for
+#                                            phones at the table (--no-phones closes it)
 #   systemd/install.sh --list-packages       the Debian packages it installs
 #
 # For 64-bit Raspberry Pi OS, Debian, Ubuntu and Armbian (Bookworm, Trixie,
@@ -28,6 +30,7 @@ STATE=$ROOT/var/lib/wolfbox
 VOICES=$STATE/voices
 VOICE_LANGS=""
 UNIT=$ROOT/etc/systemd/system/wolfbox.service
+PHONES_DROPIN=$ROOT/etc/systemd/system/wolfbox.service.d/phones.conf
 POLKIT_RULE=$ROOT/etc/polkit-1/rules.d/50-wolfbox.rules
 UDEV_RULE=$ROOT/etc/udev/rules.d/60-wolfbox-gpio.rules
 DEV=${WOLFBOX_DEV:-/dev}
@@ -56,6 +59,7 @@ FROM_PYPI=()
 
 DRY_RUN=0
 PREPARE=1
+PHONES=""          # on, off, or "": as an earlier run left it
 MODE=install
 CHANGED=0
 
@@ -74,11 +78,13 @@ for arg in "$@"; do
         --dry-run) DRY_RUN=1 ;;
         --uninstall) MODE=uninstall ;;
         --no-prepare) PREPARE=0 ;;
+        --phones) PHONES=on ;;
+        --no-phones) PHONES=off ;;
         --voices=*) VOICE_LANGS=${arg#--voices=} ;;
         --list-packages) list_packages; exit 0 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option '$arg' (use --dry-run, --uninstall, --no-prepare," \
-                "--voices=de,zh, --list-packages or --help)" >&2
+                "--phones, --no-phones, --voices=de,zh, --list-packages or --help)" >&2
            exit 2 ;;
     esac
 done
@@ -429,6 +435,11 @@ unit_text() {
 
 step_unit() {
     unit_text | put_file "$UNIT" 0644
+    if [ "$PHONES" = on ]; then
+        put_file "$PHONES_DROPIN" 0644 < "$SOURCE/systemd/phones.conf"
+    elif [ "$PHONES" = off ] && [ -e "$PHONES_DROPIN" ]; then
+        act rm -f "$PHONES_DROPIN"
+    fi
     if [ ! -d "$ROOT/run/systemd/system" ]; then
         # No systemd running (a chroot, an image being built): it starts at boot.
         if systemctl --root="${ROOT:-/}" is-enabled --quiet wolfbox.service 2>/dev/null; then
@@ -481,7 +492,7 @@ uninstall_all() {
         act systemctl disable --now wolfbox.service
     fi
     local path
-    for path in "$UNIT" "$POLKIT_RULE" "$UDEV_RULE"; do
+    for path in "$UNIT" "$PHONES_DROPIN" "$POLKIT_RULE" "$UDEV_RULE"; do
         if [ -e "$path" ]; then act rm -f "$path"; else say "ok: no $path"; fi
     done
     for path in "$PREFIX" "$CACHE" "$STATE"; do

@@ -452,3 +452,31 @@ def test_the_venvs_own_tools_are_not_pinned():
         assert tool not in pins() and tool not in generated, tool
     apt, _ = listed_packages()
     assert "python3-setuptools" in apt
+
+
+PHONES_DROPIN = "etc/systemd/system/wolfbox.service.d/phones.conf"
+
+
+def test_phones_open_the_service_to_the_local_network_only_when_asked(tmp_path):
+    """The service has no network; --phones adds a drop-in that opens it to
+    the local network alone (and keeps every other hardening line), a run
+    without the option keeps the choice, and --no-phones closes it again."""
+    groups = ["gpio", "audio", "video", "render", "input", "tty"]
+    env, _ = fake_system(tmp_path, groups=groups, joined=groups)
+    dropin = tmp_path / "root" / PHONES_DROPIN
+    assert run_steps(env, "user unit").returncode == 0
+    assert not dropin.exists()
+    unit = (tmp_path / "root/etc/systemd/system/wolfbox.service").read_text()
+    assert "PrivateNetwork=yes" in unit and "IPAddressDeny=any" in unit
+    opened = run_steps(env, "user unit", "--phones")
+    assert opened.returncode == 0, opened.stdout + opened.stderr
+    lines = dropin.read_text().splitlines()
+    assert "PrivateNetwork=no" in lines and "IPAddressDeny=any" in lines
+    allowed = next(x for x in lines if x.startswith("IPAddressAllow=")).split("=")[1].split()
+    assert set(allowed) == {"localhost", "link-local", "10.0.0.0/8", "172.16.0.0/12",
+                            "192.168.0.0/16", "fc00::/7"}
+    assert "Nothing to change" in run_steps(env, "user unit").stdout     # the choice is kept
+    assert dropin.exists()
+    closed = run_steps(env, "user unit", "--no-phones")
+    assert closed.returncode == 0 and not dropin.exists()
+    assert "--phones, --no-phones" in run_steps(env, "unit", "--phone").stderr

@@ -20,13 +20,44 @@ needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                                    reason="systemd-analyze is not installed")
 
 
-@needs_analyze
-def test_the_unit_is_hardened_to_2_or_lower():
-    result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(UNIT)],
+PHONES = ROOT / "systemd" / "phones.conf"
+
+
+def exposure(unit: Path) -> float:
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)],
                             capture_output=True, text=True, timeout=60)
     found = re.search(r"Overall exposure level for \S+: ([\d.]+)", result.stdout)
     assert found, result.stdout + result.stderr
-    assert float(found[1]) <= 2.0
+    return float(found[1])
+
+
+def with_phones(tmp_path: Path) -> Path:
+    """The unit with the phones' drop-in, as systemd merges it (its lines
+    after the unit's own [Service] lines)."""
+    extra = [line for line in PHONES.read_text().splitlines()
+             if line and not line.startswith(("#", "["))]
+    text = UNIT.read_text().replace("\n[Install]", "\n" + "\n".join(extra) + "\n\n[Install]")
+    unit = tmp_path / "wolfbox.service"
+    unit.write_text(text)
+    return unit
+
+
+@needs_analyze
+def test_the_unit_is_hardened_to_2_or_lower_with_phones_or_without(tmp_path):
+    alone, phones = exposure(UNIT), exposure(with_phones(tmp_path))
+    assert alone <= 1.0 and phones <= 2.0
+    assert phones > alone                            # the network is the difference
+
+
+def test_the_phones_drop_in_opens_the_local_network_and_nothing_else():
+    lines = [x for x in PHONES.read_text().splitlines() if x and not x.startswith("#")]
+    assert lines[0] == "[Service]"
+    settings = dict(x.split("=", 1) for x in lines[1:])
+    assert set(settings) == {"PrivateNetwork", "RestrictAddressFamilies", "IPAddressDeny",
+                             "IPAddressAllow"}
+    assert settings["IPAddressDeny"] == "any" and settings["PrivateNetwork"] == "no"
+    assert "0.0.0.0/0" not in settings["IPAddressAllow"] and "any" not in \
+        settings["IPAddressAllow"]
 
 
 @needs_analyze
