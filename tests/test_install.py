@@ -204,7 +204,8 @@ def test_every_python_package_in_the_source_is_installed():
     tool = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = {Path(path) for path in tool["package-dir"].values()}
     assert set(tool["packages"]) == set(tool["package-dir"])
-    found = {init.parent.relative_to(ROOT) for top in ("wolfbox", "device", "audio", "hardware", "phones")
+    tops = ("wolfbox", "device", "audio", "hardware", "phones")
+    found = {init.parent.relative_to(ROOT) for top in tops
              for init in (ROOT / top).rglob("__init__.py")}
     assert found <= listed, sorted(map(str, found - listed))
 
