@@ -54,7 +54,10 @@ TARGETS = {"idle_cpu_percent": 1.0, "button_to_screen_ms_p99": 20.0,
            "button_to_screen_ms_p99_rendering": 20.0, "idle_cpu_ratio": 1.5,
            "second_redraw_late_ms_p99": 20.0, "start_to_audio_ms": 50.0, "loop_rss_mb": 80.0,
            "button_to_cue_ms": 30.0, "games_rss_mb": 80.0,
-           "games_rss_mb_all": 80.0, "renderer_peak_rss_mb": 250.0}
+           "games_rss_mb_all": 80.0, "renderer_peak_rss_mb": 250.0,
+           # phones at the table (bench/phones.py)
+           "phone_to_box_ms_p99": 50.0, "idle_cpu_ratio_phones": 1.5,
+           "phones_extra_rss_mb": 30.0}
 AT_LEAST = {"render_vs_cli_ratio": 5.0}
 CLI_LINES = 12          # lines rendered both ways for render_vs_cli_ratio
 
@@ -198,6 +201,14 @@ def games_rss(*args: str) -> dict[str, float]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def phones_figures() -> dict[str, float]:
+    """bench/phones.py, in processes of its own (the box with phones and
+    without, the phones in a third)."""
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("phones.py"))],
+                         capture_output=True, text=True, check=True, timeout=900)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="wolfbox-bench-"))
     config = Config()
@@ -216,6 +227,8 @@ def main() -> int:
     games = games_rss(str(GAMES))
     print(f"playing {GAMES_ALL} fast games of the three in turn ...", flush=True)
     games.update(games_rss("--all", str(GAMES_ALL)))
+    print("the phones: idle with nine joined, taps from twenty ...", flush=True)
+    phones = phones_figures()
     print("running the box ...", flush=True)
 
     parts = build(config, "window", pin_factory=mock_factory(), stdin_keys=False)
@@ -343,6 +356,7 @@ def main() -> int:
         **{k: v for k, v in games.items()
            if k not in (f"games_rss_mb_after_{GAMES}", f"games_rss_mb_all_after_{GAMES_ALL}")},
         "button_to_cue_ms": round(statistics.median(cue_lat), 2),
+        **phones,
         "render_rtf": round(rendering["render_rtf"], 4),
         "render_vs_cli_ratio": round(cli_s / batch_s, 1),
         "prepare_cold_s": round(rendering["prepare_cold_s"], 1),

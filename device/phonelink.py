@@ -1,24 +1,26 @@
-"""The phones, switched on and off with the box's setting, and what the
-start screen says of them.
+"""The phones, switched on and off with the box's setting, and how the
+screens between games say to join.
 
-Off by default: nothing listens until the table turns phones on (in the
-config file or on the settings screen). Turned on, the server starts at
-once; turned off, it stops and every phone loses its seat. A server that
-cannot start (no network, the port taken) is said once, and the box plays
-on its buttons as ever.
+Off by default: nothing listens, and nothing of the server is loaded,
+until the table turns phones on (in the config file or on the settings
+screen). Turned on, the server starts at once; turned off, it stops and
+every phone loses its seat. A server that cannot start (no network, the
+port taken) is said once, and the box plays on its buttons as ever.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wolfbox.config import PhonesConfig
 from wolfbox.effects import ChangeSetting, Effect
 from wolfbox.i18n import _
-from wolfbox.phones.link import Phones
 from wolfbox.view import JoinCard
+
+if TYPE_CHECKING:
+    from wolfbox.phones.link import Phones
 
 log = logging.getLogger("wolfbox.device")
 
@@ -39,6 +41,9 @@ class PhoneLink:
 
     def turn(self, on: bool) -> None:
         if on and self.phones is None:
+            # Imported when first turned on: a box without phones holds no
+            # web server, asyncio or websockets in its memory.
+            from wolfbox.phones.link import Phones
             phones = Phones(self.config, self.post, self.wake, self.clock,
                             self.addresses, self.port)
             try:
