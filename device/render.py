@@ -35,11 +35,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pygame
+import segno
 
 from wolfbox import pages
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
-from wolfbox.i18n import N_, _
-from wolfbox.view import Phase, Seat, View
+from wolfbox.i18n import N_, _, ngettext
+from wolfbox.view import JoinCard, Phase, Seat, View
 
 log = logging.getLogger("wolfbox.device")
 
@@ -267,6 +268,80 @@ CAPTION_RESERVE = 3      # lines kept below the bar for a caption, so the timer 
 SEAT_R = 17              # a seat's disc: "20" at the floor size fits inside
 RING_BIG_PX = 44         # the value in the ring's middle (a seat, a role, the clock)
 
+# The join card (View.join): the phones' page as a QR code at the right of
+# the middle, its PIN under it, its address and who sits beside the content.
+QUIET_ZONE = 4           # modules of light round the code, as ISO/IEC 18004 asks
+# The least a module is drawn: QR_MIN_PX on the smallest screens (320×240
+# and the box's 480×320: a 25-module code 15 mm wide on its 3.5" panel, read
+# by a phone held out over the middle of the table), QR_MODULE logical px on
+# larger ones. The code is drawn as large as the screen's own texts leave room
+# for (4 or 5 px a module on most of the box's screens).
+QR_MIN_PX = 3
+QR_MODULE = 3.0
+QR_SHARE = 0.42          # of the middle's width, at most, for the code
+QR_TRIES = 3             # module sizes tried, from the largest, before notes give way
+QR_LIGHT = (255, 255, 255)
+QR_DARK = (0, 0, 0)
+PIN_PX = 34
+CARD_GAP = 10            # logical px between the card and the screen's own content
+PLANS_KEPT = 32          # screens whose card plan the painter remembers
+
+
+@functools.lru_cache(maxsize=8)
+def qr_modules(url: str) -> tuple[tuple[bool, ...], ...]:
+    """The QR code of `url` as rows of modules, dark True, without its quiet
+    zone. Error correction M (15 %): a smudge or a glare on the screen still
+    scans. Never a Micro QR, which phone cameras do not read."""
+    code = segno.make(url, error="m", micro=False)
+    return tuple(tuple(bool(m) for m in row) for row in code.matrix)
+
+
+@dataclass(frozen=True)
+class CardPlan:
+    """Where a join card goes on one screen. The code `smaller` steps (of
+    QR_TRIES) from the largest module that fits to the least, in a column
+    at the right: from the title's
+    top to the legend, the address and who has joined at the foot of the
+    content beside it; or (`across`) above them and the footer, which then
+    run across the whole width. On the start screen the deck's notes may
+    give way to it (`notes` False). Compact: no code, the PIN and the
+    address across the foot of the middle, with who has joined if `seats`
+    (a screen whose own text fills it)."""
+    smaller: int = 0
+    across: bool = False
+    notes: bool = True
+    compact: bool = False
+    seats: bool = True
+
+
+NO_CARD = CardPlan(compact=True, seats=False, notes=False)   # drawn without the card
+
+
+class NoRoom(Exception):
+    """A plan being tried does not fit: some text would go under the floor."""
+
+
+def card_plans(view: View) -> list[CardPlan]:
+    """The plans to try for a screen, best first: the largest code beside
+    everything the screen shows; on the start screen, the code in place of
+    the deck's notes; the compact line last."""
+    sizes = [CardPlan(k, across) for k in range(QR_TRIES) for across in (False, True)]
+    plans = list(sizes)
+    if view.phase is Phase.IDLE and not view.seats and len(view.details) > 1:
+        plans += [replace(plan, notes=False) for plan in sizes]
+    return [*plans, CardPlan(compact=True), CardPlan(compact=True, seats=False)]
+
+
+def seats_taken(join: JoinCard) -> list[str]:
+    """Who has joined, best first: each seat with its name, then the count."""
+    if not join.seated:
+        return [_("No seat taken yet")]
+    count = len(join.seated)
+    names = _("Seated: {names}").format(
+        names=", ".join(f"{seat} {name}" for seat, name in join.seated))
+    return [names, ngettext("{count} seat taken", "{count} seats taken", count).format(
+        count=count)]
+
 
 class Drawn(NamedTuple):
     """One line of text of the last draw."""
@@ -323,6 +398,9 @@ class Painter:
     # none); asked once, when Chinese is first drawn.
     cjk_font: Callable[[], str | Sequence[str] | None] = lambda: cjk_font_files()
     drawn: list[Drawn] = field(default_factory=list)   # every text of the last draw
+    # The join card's code of the last draw: its square (quiet zone and all)
+    # and a module's px; None without one.
+    qr: tuple[pygame.Rect, int] | None = None
     _fonts: OrderedDict[tuple[Face, int], Type] = field(default_factory=OrderedDict)
     _caps: dict[tuple[Face, int], int] = field(default_factory=dict)
     _fits: dict[tuple, Fit | None] = field(default_factory=dict)
@@ -330,6 +408,8 @@ class Painter:
     _cjk_file: str | None = None
     _cjk_known: bool = False
     _warned: set[str] = field(default_factory=set)
+    _trial: list[str] | None = None     # a plan being tried: warn() raises NoRoom
+    _plans: OrderedDict[tuple, CardPlan] = field(default_factory=OrderedDict)
 
     # ------------------------------------------------------------------ fonts
     def font(self, px: int, face: Face = Face.SANS) -> Type:
@@ -456,8 +536,46 @@ class Painter:
         own = self.notice(view)
         if own and own not in notice.split("; "):
             notice = "; ".join(n for n in (notice, own) if n)
-        _Draw(self, surface, view, notice).all()
+        if view.join is None:
+            _Draw(self, surface, view, notice).all()
+        else:
+            self._draw_with_card(surface, view, notice)
         self._trim_fonts(FONTS_KEPT)
+
+    def _draw_with_card(self, surface: pygame.Surface, view: View, notice: str) -> None:
+        """The first plan (card_plans) that draws every text at the floor or
+        above; the compact one if none does. Each is tried by drawing it
+        whole, quietly; the one found is kept for the screen, so the next
+        frame (a button held, the same view again) draws it at once."""
+        key = (replace(view, held=None, held_progress=0.0), notice, surface.get_size())
+        plan = self._plans.get(key)
+        if plan is not None:
+            self._plans.move_to_end(key)
+            _Draw(self, surface, view, notice, plan).all()
+            return
+        kept: CardPlan | None = None
+        for plan in card_plans(view):
+            self._trial = []
+            try:
+                _Draw(self, surface, view, notice, plan).all()
+                kept = plan
+                break
+            except NoRoom:
+                continue
+            finally:
+                self._trial = None
+        if kept is None:
+            # Not even a line for it: the screen's own words come first.
+            if "join card" not in self._warned:
+                self._warned.add("join card")
+                log.warning(_("no room on the screen for the phones' join card: {title!r}")
+                            .format(title=view.title))
+            kept = NO_CARD
+            _Draw(self, surface, view, notice, kept).all()
+        plan = kept
+        self._plans[key] = plan
+        while len(self._plans) > PLANS_KEPT:
+            self._plans.popitem(last=False)
 
     # --------------------------------------------------------------- fitting
     def wrap(self, message: str, px: int, width: float, face: Face = Face.SANS) -> list[str]:
@@ -542,6 +660,8 @@ class Painter:
         """Log a text drawn below the floor, once: a text that differs only in
         its figures (a clock running down, a count) is the same text, so a
         timer that does not fit says so once, not every second."""
+        if self._trial is not None:         # a plan being tried: it does not fit
+            raise NoRoom(text)
         key = re.sub(r"\d+", "#", text)
         if key not in self._warned:
             self._warned.add(key)
@@ -560,7 +680,7 @@ class _Draw:
     """One draw of a view: the surface, its scale, and the layout per phase."""
 
     def __init__(self, painter: Painter, surface: pygame.Surface, view: View,
-                 notice: str) -> None:
+                 notice: str, plan: CardPlan | None = None) -> None:
         self.p, self.surface, self.view, self.notice = painter, surface, view, notice
         w, h = surface.get_size()
         self.s = min(w / LOGICAL[0], h / LOGICAL[1])
@@ -572,8 +692,14 @@ class _Draw:
         # The middle's lower edge: above the legend, and above the footer
         # once footer() has drawn it.
         self.bottom = self.y(BOTTOM) + self.drop
+        # The middle's columns: the whole width, or what a join card leaves.
+        self.full_left = self.rect(MARGIN, 0, 0, 0).left
+        self.full_width = self.px(480 - 2 * MARGIN)
+        self.left, self.width = self.full_left, self.full_width
+        self.plan = plan if view.join is not None and plan is not NO_CARD else None
         self.above_veil: list[tuple[pygame.Surface, tuple[int, int]]] = []
         painter.drawn = []
+        painter.qr = None
 
     # ----------------------------------------------------------------- units
     def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
@@ -599,9 +725,13 @@ class _Draw:
         frame = self.rect(0, 0, *LOGICAL)
         frame.height += self.drop
         pygame.draw.rect(surface, BG, frame)
+        # A card across the foot draws the footer above it (join_card).
+        across = self.plan is not None and (self.plan.across or self.plan.compact)
+        if self.plan is not None:
+            self.join_card(self.plan)
         self.title()
-        if view.footer and view.phase is not Phase.IDLE:   # the start screen stacks its own
-            self.footer()
+        if view.footer and view.phase is not Phase.IDLE and not across:
+            self.footer()                   # the start screen stacks its own
         match view.phase:
             case _ if view.seats:
                 self.seat_ring()
@@ -673,6 +803,7 @@ class _Draw:
     def title(self) -> None:
         view = self.view
         area = self.rect(*TITLE_BOX)
+        area.width = min(area.width, self.left + self.width - area.left)   # beside a card
         if view.paused:
             word = Block((_("PAUSED"),), SMALL_PX, PAUSED, (Face.BOLD, Face.CONDENSED),
                          "right", 1)
@@ -691,18 +822,147 @@ class _Draw:
         legend, in every layout but the start screen's (which stacks it with
         its notices): the rest of the layout keeps above it (self.bottom)."""
         top, bottom = self.y(TOP), self.bottom
-        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        left, width = self.left, self.width
         block = Block((self.view.footer,), SMALL_PX, ACCENT)
         fit = self.p.fit_or_shrink(block, self.s, width, (bottom - top) // 2)
         area = pygame.Rect(left, bottom - fit.height, width, fit.height)
         self.text(fit, area, block.color, block.align)
         self.bottom = area.top - self.px(4)
 
+    def join_card(self, plan: CardPlan) -> None:
+        """How phones join (View.join), laid out by `plan`: the code in a
+        column at the right with the PIN under it (and who has joined, where
+        that fits), the address at the foot of the content or across; the
+        rest of the screen keeps what is left (self.left, self.width,
+        self.bottom). Raises NoRoom while a plan is tried that leaves the
+        code too small to scan."""
+        join = self.view.join
+        assert join is not None
+        pin = Block((_("PIN {pin}").format(pin=join.pin),), PIN_PX, TEXT,
+                    (Face.BOLD, Face.CONDENSED), max_lines=1)
+        if plan.compact:
+            self.card_texts(pin, plan.seats, inline=True)
+            if self.view.footer:
+                self.footer()
+            return
+        if plan.across:                 # the foot first: the code keeps above it
+            self.card_texts(None, True)
+            if self.view.footer:
+                self.footer()
+        modules = qr_modules(join.url)
+        count = len(modules) + 2 * QUIET_ZONE
+        top = self.y(TITLE_BOX[1]) + self.px(2)
+        most = min(self.bottom - top, math.floor(self.full_width * QR_SHARE)) // count
+        least = max(QR_MIN_PX, math.floor(QR_MODULE * self.s))
+        module = most - round(max(1, most - least) * plan.smaller / (QR_TRIES - 1))
+        if module < least:
+            self.p.warn(join.url)       # raises NoRoom: a plan kept never gets here
+            module = max(1, module)
+        side = count * module
+        square = pygame.Rect(self.full_left + self.full_width - side, top, side, side)
+        self.qr(square, module, modules)
+        self.left, self.width = self.full_left, square.left - self.px(CARD_GAP) - self.full_left
+        # Under the code: the PIN if it fits there, then the seats if they do too.
+        below = pygame.Rect(square.left, square.bottom + self.px(6), side, 0)
+        below.height = self.bottom - below.top
+        fit = self.p.fit(pin, self.s, below.width, below.height)
+        if fit is None and plan.across:         # no room beside the content for it
+            fit = self.p.fit_or_shrink(pin, self.s, below.width, max(1, below.height))
+        if fit is None:
+            self.card_texts(pin, True)
+            return
+        self.text(fit, pygame.Rect(below.left, below.top, below.width, fit.height), TEXT)
+        if plan.across:
+            return
+        below.top += fit.height + self.px(2)
+        below.height -= fit.height + self.px(2)
+        seats = self.seat_blocks(join, below.width, below.height, lines=2)
+        fit = self.p.fit(seats, self.s, below.width, below.height)
+        if fit is not None:
+            self.text(fit, pygame.Rect(below.left, below.top, below.width, fit.height),
+                      seats.color)
+        self.card_texts(None, fit is None)
+
+    def seat_blocks(self, join: JoinCard, width: int, height: int, lines: int = 1) -> Block:
+        """Who has joined: the names if they fit `width` in `lines`, else the count."""
+        blocks = [Block((t,), SMALL_PX, NOTE, (Face.SANS, Face.CONDENSED), max_lines=lines)
+                  for t in seats_taken(join)]
+        return next((b for b in blocks if self.p.fit(b, self.s, width, height) is not None),
+                    blocks[-1])
+
+    def url_block(self, url: str, width: int, height: int) -> Block:
+        """The page's address on a line, or on two cut before the port."""
+        whole = Block((url,), SMALL_PX, TEXT, (Face.SANS, Face.CONDENSED), max_lines=1)
+        port = url.rfind(":")
+        if self.p.fit(whole, self.s, width, height) is not None or port <= url.find("//"):
+            return whole
+        return replace(whole, paragraphs=(url[:port], url[port:]), max_lines=2, gap=0)
+
+    def card_texts(self, pin: Block | None, seats: bool, inline: bool = False) -> None:
+        """The card's address, with the PIN above it (when it is not under
+        the code) and who has joined after it (`seats`), at the foot of the
+        middle's column (self.left, self.width); the content keeps above.
+        Texts share a line, " · " between, where they fit; `inline`: the PIN
+        too, at the size of the rest."""
+        left, width = self.left, self.width
+        join = self.view.join
+        assert join is not None
+        room = self.bottom - self.y(TOP)
+        url = self.url_block(join.url, width, room)
+        stack: list[Block] = []
+        if pin is not None and not inline:
+            stack.append(pin)
+        texts = [*pin.paragraphs] if pin is not None and inline else []
+        texts.append(join.url)
+        said = seats_taken(join)
+        if seats:
+            texts.append(said[0])
+        line = replace(url, paragraphs=(texts[0],), max_lines=1)
+        for text in texts[1:]:
+            # Who has joined after the address: the names, else the count.
+            for shown in [text, *said[1:]] if text == said[0] else [text]:
+                joined = replace(line, paragraphs=(f"{line.paragraphs[0]} · {shown}",))
+                if len(url.paragraphs) == 1 and \
+                        self.p.fit(joined, self.s, width, room) is not None:
+                    break
+            else:
+                joined = None
+            if joined is not None:
+                line = joined
+                continue
+            if text == said[0]:
+                text = self.seat_blocks(join, width, room).paragraphs[0]
+            stack.append(url if line.paragraphs[0] == join.url else line)
+            line = replace(line, paragraphs=(text,),
+                           color=NOTE if text != join.url else TEXT)
+        stack.append(url if line.paragraphs[0] == join.url else line)
+        fits = [self.p.fit_or_shrink(b, self.s, width, room) for b in stack]
+        gap = self.px(2)
+        y = self.bottom - sum(f.height for f in fits) - gap * (len(fits) - 1)
+        self.bottom = y - self.px(6)
+        for b, f in zip(stack, fits, strict=True):
+            self.text(f, pygame.Rect(left, y, width, f.height), b.color, "left")
+            y += f.height + gap
+
+    def qr(self, square: pygame.Rect, module: int,
+           modules: tuple[tuple[bool, ...], ...]) -> None:
+        """The code: dark modules on light, each `module` px square, inside
+        `square`, whose light edge is the quiet zone."""
+        pygame.draw.rect(self.surface, QR_LIGHT, square)
+        x0 = y0 = QUIET_ZONE * module
+        for row, line in enumerate(modules):
+            for col, dark in enumerate(line):
+                if dark:
+                    self.surface.fill(QR_DARK, (square.left + x0 + col * module,
+                                                square.top + y0 + row * module, module, module))
+        self.p.qr = (square.copy(), module)
+
     def bar(self, top: int) -> pygame.Rect:
         """The progress bar with its top at `top`; returns its rectangle."""
         view = self.view
         r = self.rect(40, 0, 400, BAR_H)
-        r.top = top
+        r.width = min(r.width, self.width - 2 * self.px(26))     # beside a join card: narrower
+        r.left, r.top = self.left + (self.width - r.width) // 2, top
         if view.progress is None:
             return r
         radius = r.height // 2
@@ -749,7 +1009,7 @@ class _Draw:
         no big figure, the bar at the top and the text in all the rest."""
         view = self.view
         bottom = self.bottom
-        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        left, width = self.left, self.width
         if not view.big:
             if view.progress is not None:
                 bar = self.bar(top + self.px(4))
@@ -779,12 +1039,15 @@ class _Draw:
         view = self.view
         details = view.details
         notices = tuple(n.strip() for n in self.notice.split(";") if n.strip())
+        notes = details[1:] if self.plan is None or self.plan.notes else ()
         tops = [Block(details[:1], DECK_PX, TEXT, (Face.BOLD, Face.CONDENSED)),
-                Block(details[1:], SMALL_PX, NOTE)]
+                Block(notes, SMALL_PX, NOTE)]
+        footer = "" if self.plan is not None and (self.plan.across or self.plan.compact) \
+            else view.footer
         bottoms = [Block((view.status,) if view.status else (), SMALL_PX, MUTED),
-                   Block((view.footer,) if view.footer else (), SMALL_PX, ACCENT)]
+                   Block((footer,) if footer else (), SMALL_PX, ACCENT)]
         top, bottom = self.y(TOP), self.bottom
-        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        left, width = self.left, self.width
         # Each notice on a line of its own if there is room, else run together.
         variants = [notices] + ([("; ".join(notices),)] if len(notices) > 1 else [])
         for i, shown in enumerate(variants):
@@ -849,8 +1112,7 @@ class _Draw:
         """This page of the rules; the caption under them if there is room."""
         view = self.view
         top, bottom = self.y(TOP) + self.px(4), self.bottom
-        left, width = self.rect(MARGIN + 6, 0, 480 - 2 * MARGIN - 6, 0).left, \
-            self.px(480 - 2 * MARGIN - 6)
+        left, width = self.left + self.px(6), self.width - self.px(6)
         rules = Block(view.details, BODY_PX, TEXT, align="left", gap=8)
         caption = Block((view.caption,) if view.caption else (), BODY_PX, MUTED)
         full = pygame.Rect(left, top, width, bottom - top)
@@ -861,9 +1123,8 @@ class _Draw:
                 room = full.height - under.height - self.px(10)
                 if self.p.fit(rules, self.s, width, room) is not None:
                     self.block(rules, pygame.Rect(left, top, width, room))
-                    self.block(caption, pygame.Rect(self.rect(MARGIN, 0, 0, 0).left,
-                                                    bottom - under.height,
-                                                    self.px(480 - 2 * MARGIN), under.height))
+                    self.block(caption, pygame.Rect(self.left, bottom - under.height,
+                                                    self.width, under.height))
                     return
         self.block(rules, full)
 
@@ -871,7 +1132,7 @@ class _Draw:
         """The setting's name, its value large with the bar under it, notes."""
         view = self.view
         top = self.y(TOP) + self.px(6)
-        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        left, width = self.left, self.width
         notes = Block(view.details[1:], SMALL_PX, NOTE)
         # The name on a line (two for a long one), the notes in SETTING_LINES'
         # room: the value stays in one place from one setting to the next.
@@ -899,7 +1160,7 @@ class _Draw:
         """What middle() keeps under the value for the notes, at the floor."""
         need = reserve * self.floor_linesize()
         if notes.paragraphs:
-            width = self.px(480 - 2 * MARGIN)
+            width = self.width
             at_floor = self.p.fit_or_shrink(notes, self.s, width, self.bottom,
                                             px=self.p.floor_px(self.s))
             need = max(need, at_floor.height)
@@ -919,7 +1180,7 @@ class _Draw:
         False (nothing drawn) if the row cannot hold both."""
         view = self.view
         top = self.y(TOP) + self.px(2)
-        left, width = self.rect(MARGIN, 0, 480 - 2 * MARGIN, 0).left, self.px(480 - 2 * MARGIN)
+        left, width = self.left, self.width
         value = self.p.font(self.p.floor_px(self.s, Face.BOLD), Face.BOLD).size(view.big)[0]
         gap = self.px(12)
         name = replace(name, align="left")
@@ -943,8 +1204,7 @@ class _Draw:
         table, which runs on to the left. The value and the question, or the
         line being said, in the middle, clear of every seat."""
         view = self.view
-        area = self.rect(MARGIN, TOP, 480 - 2 * MARGIN, BOTTOM - TOP)
-        area.height = self.bottom - area.top
+        area = pygame.Rect(self.left, self.y(TOP), self.width, self.bottom - self.y(TOP))
         r, pad = self.px(SEAT_R), self.px(6)
         centres = _oval_points(len(view.seats), area.width / 2 - r, area.height / 2 - r,
                                area.centerx, area.centery)

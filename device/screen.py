@@ -20,7 +20,7 @@ import pygame
 
 from wolfbox.buttons import GAME_BUTTONS, Button
 from wolfbox.i18n import _
-from wolfbox.view import Phase, Seat, View
+from wolfbox.view import JoinCard, Phase, Seat, View
 
 from .render import Painter
 
@@ -175,6 +175,7 @@ class TerminalScreen:
         self._noticed = ""
         self._private = False              # a private window is open
         self._said: list[str] = []         # spoken in it: public, printed again after it
+        self._joined = ""                  # the join line last printed ("" : none shown)
         self.flips = 0
 
     def show(self, view: View, notice: str) -> None:
@@ -194,7 +195,16 @@ class TerminalScreen:
                                 caption=view.caption, status=view.status,
                                 alert=view.alert, held=view.held,
                                 held_progress=view.held_progress, seats=view.seats,
-                                title=view.title) == view
+                                title=view.title, join=view.join) == view
+        self._show_public(view, notice, last, timer_only)
+        joined = join_line(view.join)
+        if joined != self._joined:          # a seat taken, a new PIN: one line
+            self._joined = joined
+            if joined:
+                self._write(f"   {joined}")
+
+    def _show_public(self, view: View, notice: str, last: View | None,
+                     timer_only: bool) -> None:
         if timer_only and last is not None:
             if view.alert != last.alert:            # a passing word: said when it comes
                 if view.alert:
@@ -303,6 +313,16 @@ class TerminalScreen:
             self.out.flush()
         except (OSError, ValueError):   # a closed stdout must not stop the box
             pass
+
+
+def join_line(join: JoinCard | None) -> str:
+    """How phones join, on one line: the page, the PIN, who has joined."""
+    if join is None:
+        return ""
+    seated = ", ".join(f"{seat} {name}" for seat, name in join.seated)
+    return _("Phones: {url}  PIN {pin}").format(url=join.url, pin=join.pin) + \
+        ("  " + _("Seated: {names}").format(names=seated) if seated
+         else "  " + _("No seat taken yet"))
 
 
 def ring_line(seats: tuple[Seat, ...]) -> str:

@@ -24,7 +24,7 @@ from wolfbox.config import Config
 from wolfbox.i18n import _
 from wolfbox.mode import Mode
 from wolfbox.onenight.flow import Flow, RoundSettings
-from wolfbox.view import Phase, View
+from wolfbox.view import JoinCard, Phase, View
 
 from .notices import every_notice
 from .render import Painter, render_view
@@ -33,6 +33,10 @@ from .render import Painter, render_view
 # is the longest line of the night.
 SPECIAL_DECK = ("doppelganger", "werewolf", "werewolf", "minion", "seer", "robber",
                 "troublemaker", "hunter", "bodyguard", "prince", "cursed", "tanner", "curator")
+
+
+# Phones on (issue 22): the join card a box on a home network shows, two seats taken.
+JOIN = JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"), (5, "Bo")))
 
 
 def notices() -> list[str]:
@@ -65,6 +69,7 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     yield "1-start-notices", dataclasses.replace(
         start, status=_("Preparing the voice: {percent} %").format(percent=40)), \
         "; ".join(notices()[1:3])
+    yield "1-start-phones", dataclasses.replace(start, join=JOIN), ""
     flow.handle(Tap(Button.START), now)
     now = _until(flow, now, lambda: _step(flow) == "werewolves")
     yield "2-night-call", flow.view(now), ""
@@ -273,6 +278,7 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
         raise AssertionError(f"seat {seat} cannot be chosen")
 
     yield "d-timed-setup", d.view(), ""
+    yield "d-timed-setup-phones", dataclasses.replace(d.view(), join=JOIN), ""
     d.tap(Button.START)
     seat = {role: s for s, role in enumerate(game.seats, 1)}
     wolf, alchemist, seer, guard = (seat[r] for r in ("wolf", "alchemist", "seer", "guard"))

@@ -1,0 +1,200 @@
+"""The join card (issue 22): how phones join, on the screens between games.
+
+The painter draws the phones' page as a QR code a phone reads from the
+surface itself, beside the screen's own texts, which still fit whole at the
+size floor; the terminal prints the join line once per change, never on a
+private screen.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+import pygame
+import pytest
+import segno
+from test_device_render import SIZES, check, expected, setup_screens, words
+
+from wolfbox.config import Config
+from wolfbox.darkarts.game import Game as MayorGame
+from wolfbox.device.render import Painter, render_view
+from wolfbox.device.screen import TerminalScreen
+from wolfbox.device.screenshots import round_views
+from wolfbox.i18n import speaking
+from wolfbox.newd3.game import Game as TimedGame
+from wolfbox.view import JoinCard, Phase, View
+
+URL = "http://192.168.1.20:8080/"
+CARD = JoinCard(URL, "4821", ((2, "Anna"), (5, "Bo")))
+WHITE = (255, 255, 255)
+QUIET = 4                    # modules of light round a code (ISO/IEC 18004)
+
+
+@pytest.fixture(scope="module")
+def painter() -> Iterator[Painter]:
+    pygame.display.init()
+    pygame.font.init()
+    yield Painter()
+
+
+def start_screen() -> View:
+    return next(v for name, v, _n in round_views(Config()) if name == "1-start")
+
+
+def white_square(surface: pygame.Surface) -> pygame.Rect | None:
+    """The bounding box of the pure white pixels: the code's light square
+    (no text or frame of the box is pure white)."""
+    mask = pygame.mask.from_threshold(surface, WHITE, (1, 1, 1, 255))
+    rects = mask.get_bounding_rects()
+    return rects[0].unionall(rects[1:]) if rects else None
+
+
+def read_code(surface: pygame.Surface, modules: int) -> list[list[bool]]:
+    """The code as drawn: the centre of every module square, dark or light,
+    quiet zone included, the module's size found from the white square."""
+    square = white_square(surface)
+    assert square is not None, "no code drawn"
+    assert square.width == square.height, square
+    side = modules + 2 * QUIET
+    assert square.width % side == 0, f"{square.width} px is not {side} whole modules"
+    px = square.width // side
+    return [[sum(surface.get_at((square.left + c * px + px // 2,
+                                 square.top + r * px + px // 2))[:3]) < 3 * 128
+             for c in range(side)] for r in range(side)]
+
+
+def segno_code(url: str) -> list[list[bool]]:
+    """The code segno makes of `url`, with its quiet zone: what a phone reads."""
+    matrix = segno.make(url, error="m", micro=False).matrix
+    side = len(matrix) + 2 * QUIET
+    out = [[False] * side for _r in range(side)]
+    for r, row in enumerate(matrix):
+        for c, dark in enumerate(row):
+            out[r + QUIET][c + QUIET] = bool(dark)
+    return out
+
+
+# ------------------------------------------------------------- the code
+
+@pytest.mark.parametrize("size", [*SIZES, (800, 480)])
+@pytest.mark.parametrize("url", [URL, "http://192.168.178.123:65535/"])
+def test_the_code_drawn_is_the_pages_address_with_its_quiet_zone(painter, size, url):
+    """Every module of the code, read back from the surface at the centre of
+    its square, is segno's for the address: a phone that reads it opens the
+    page. Each module is whole pixels, at least 3 of them."""
+    join = dataclasses.replace(CARD, url=url)
+    want = segno_code(url)
+    # (The timed game's setup leaves room for a code of 25 modules, the
+    # address of a box on a home network; a longer one may get the compact line.)
+    timed = list(setup_screens(TimedGame))[:1] if size in SIZES and url == URL else []
+    views = [start_screen(), *timed]
+    for view in views:
+        surface = render_view(dataclasses.replace(view, join=join), size, "", painter)
+        square = white_square(surface)
+        assert square is not None and square.width // len(want) >= 3, (size, square)
+        assert read_code(surface, len(want) - 2 * QUIET) == want, (url, size)
+        # Nothing written over the code, its quiet zone included.
+        assert not any(d.rect.colliderect(square) for d in painter.drawn), size
+
+
+def test_without_a_join_card_no_code_is_drawn(painter):
+    surface = render_view(start_screen(), (480, 320), "", painter)
+    assert white_square(surface) is None
+
+
+# ------------------------------------------------- the screens still read
+
+def between_games(lang: str) -> Iterator[tuple[str, View, str]]:
+    """The start screen of One Night and every setup screen of the two
+    other games, with the join card."""
+    with speaking(lang):
+        yield "1-start", start_screen(), ""
+        for make in (MayorGame, TimedGame):
+            for view in setup_screens(make):
+                if view.held is None:
+                    yield make.__module__, view, ""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_start_and_setup_screens_still_draw_every_text_with_the_card(painter, size, lang):
+    """With the card on, every text of each start and setup screen is drawn
+    whole, inside its area, over the floor, apart and readable (the render
+    tests' own checks), and so are the card's PIN and address; a code, where
+    one is drawn, overlaps no text."""
+    seen = 0
+    with speaking(lang):
+        for name, view, notice in between_games(lang):
+            carded = dataclasses.replace(view, join=CARD)
+            check(painter, carded, size, notice)
+            shown = "".join("".join(d.text.split()) for d in painter.drawn)
+            assert "PIN4821" in shown and "".join(URL.split()) in shown.replace("·", ""), \
+                (name, shown)
+            if painter.qr is not None:
+                assert not any(d.rect.colliderect(painter.qr[0]) for d in painter.drawn)
+            # The screen's own texts, each whole, as without the card.
+            for text in expected(view, notice):
+                assert "".join(text.split()) in shown, (name, text)
+            seen += 1
+    assert seen > 10
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_start_screen_shows_the_code_and_the_seats_taken(painter, size):
+    """On One Night's start screen the code is there, at every supported
+    size, with the PIN, the address and who sits where."""
+    view = dataclasses.replace(start_screen(), join=CARD)
+    surface = render_view(view, size, "", painter)
+    assert white_square(surface) is not None
+    shown = words(" ".join(d.text for d in painter.drawn))
+    assert "PIN 4821" in shown and URL in shown
+    assert "Anna" in shown or "2 seats taken" in shown, shown
+
+
+# --------------------------------------------------------- the terminal
+
+class Pipe:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        self.lines += text.splitlines()
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def join_lines(out: Pipe) -> list[str]:
+    return [line for line in out.lines if URL in line]
+
+
+def test_the_terminal_prints_the_join_line_once_per_change_never_on_a_private_screen():
+    out = Pipe()
+    screen = TerminalScreen(out)
+    start = start_screen()
+    carded = dataclasses.replace(start, join=CARD)
+    screen.show(carded, "")
+    screen.show(carded, "")
+    preparing = dataclasses.replace(carded, status="Preparing the voice: 40 %")
+    screen.show(preparing, "")
+    assert len(join_lines(out)) == 1
+    assert "4821" in join_lines(out)[0] and "Anna" in join_lines(out)[0]
+    # A seat taken: one more line, not the whole screen again.
+    more = dataclasses.replace(CARD, seated=(*CARD.seated, (7, "Cy")))
+    before = len(out.lines)
+    screen.show(dataclasses.replace(preparing, join=more), "")
+    assert len(join_lines(out)) == 2 and "Cy" in join_lines(out)[1]
+    assert len(out.lines) == before + 1
+    # A private screen never prints it, even one that came with a card.
+    secret = View(phase=Phase.REFEREE, title="Seat 3", big="Wolf", private=True, join=more)
+    screen.show(secret, "")
+    assert len(join_lines(out)) == 2
+    # A game under way: no card; the next one's is printed when it comes.
+    screen.show(dataclasses.replace(start, title="Night"), "")
+    screen.show(carded, "")
+    assert len(join_lines(out)) == 3
