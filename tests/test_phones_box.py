@@ -122,17 +122,20 @@ def test_no_screen_for_some_eyes_only_reaches_any_phone(tmp_path, pilots, sent):
         phones = [stack.enter_context(join(url, pin, seat, f"P{seat}")) for seat in (1, 2, 3)]
         pilot.press(Button.START)                                    # the deal
         game = pilot.box.flow.active
+        covered = lambda m: m["lines"] == ["Look at the box."]      # noqa: E731
         for seat in SEATS:
             pilot.until(lambda s=seat: game.turns and game._turn().seat == s
                         and game.turn_stage == "wait", limit=900, step=0.5)
             pilot.press(Button.VOTE, hold=2.1)                       # the seat sees its card
+            assert pilot.view.private                                # ... still, on the box
+            for phone in phones:                                     # and every phone is told
+                receive(phone, "view", covered)                      # to look at the box
         pilot.until(lambda: pilot.box.flow.active.stage.value != "deal", limit=900)
         for phone in phones:                                         # all sent has arrived
             phone.send('{"t": "hello"}')
-            receive(phone, "view")
+            receive(phone, "view", lambda m: not covered(m))
     secrets = {t for v in private for t in (v.big, *v.details) if t}
     assert len({v.big for v in private}) >= 2                        # cards were shown
     to_phones = b"".join(message for _socket, message in sent).decode()
     leaked = [s for s in secrets if json.dumps(s)[1:-1] in to_phones]
     assert leaked == []
-    assert "Look at the box." in to_phones                           # said in their place
