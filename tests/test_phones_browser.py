@@ -81,8 +81,8 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
     bo.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
     taken = bo.locator("#seats button >> nth=1")
     taken.wait_for(timeout=WAIT_MS)
-    bo.wait_for_function("document.querySelectorAll('#seats button')[1].disabled",
-                         timeout=WAIT_MS)
+    playwright.expect(taken).to_be_disabled(timeout=WAIT_MS)     # no script run in the page:
+                                                              # its policy forbids eval
     assert "Ann" in taken.inner_text()
     bo.fill("#pin", "0000" if card.pin != "0000" else "1111")
     bo.click("#seats button >> nth=2")
@@ -94,6 +94,6 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
     assert ann.inner_text("#seat-title") == "Seat 2"
 
     pilot.press(Button.START)                                 # the night falls on the box
-    ann.wait_for_function("document.body.className === 'dim'", timeout=WAIT_MS)
+    playwright.expect(ann.locator("body")).to_have_class("dim", timeout=WAIT_MS)
     assert ann.inner_text("#title") == pilot.view.title
     assert problems == []                                     # no script or policy error
