@@ -21,7 +21,7 @@ import pygame
 
 from wolfbox.buttons import Button, Classifier
 from wolfbox.effects import Effect
-from wolfbox.events import PhoneChoice, SpeechDone
+from wolfbox.events import PhoneChoice, PhonesSeated, SpeechDone
 from wolfbox.i18n import _
 from wolfbox.mode import Mode
 from wolfbox.view import JoinCard, Phase, View
@@ -64,8 +64,9 @@ class QuitKey:
 
 @dataclass(frozen=True)
 class Phoned:
-    """A seat's answer on its phone (wolfbox.phones): an event for the game."""
-    event: PhoneChoice
+    """From the phones (wolfbox.phones): a seat's answer, or who holds a
+    phone now; an event for the game."""
+    event: PhoneChoice | PhonesSeated
 
 
 Item = Edge | Stop | Notice | Wake | QuitKey | Phoned
@@ -101,7 +102,7 @@ class Inbox:
 
     def phoned(self, event: object) -> None:
         """From the phones' server thread: one more event for the game."""
-        if isinstance(event, PhoneChoice):
+        if isinstance(event, (PhoneChoice, PhonesSeated)):
             self._queue.put(Phoned(event))
 
     def wait(self, timeout: float) -> list[Item]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from wolfbox.config import PhonesConfig
 from wolfbox.effects import ChangeSetting, Effect
+from wolfbox.events import PhonesSeated
 from wolfbox.i18n import _
 from wolfbox.view import JoinCard
 
@@ -59,6 +60,7 @@ class PhoneLink:
         elif not on and self.phones is not None:
             self.phones.close()
             self.phones = None
+            self.post(PhonesSeated(frozenset()))           # nobody holds a phone now
         self.wake()
 
     def effect(self, effect: Effect) -> None:

@@ -388,6 +388,10 @@ def settings_views(config: Config) -> Iterator[tuple[str, View, str]]:
         if item.key == "sound.volume":
             flow.handle(Tap(Button.BACK), 0.0)
             yield "a-settings-volume-90", flow.view(0.0), ""
+        if item.key == "phones.enabled":
+            flow.handle(Tap(Button.VOTE), 0.0)                  # on: the page shows the card
+            yield "a-settings-phones-on", dataclasses.replace(flow.view(0.0), join=JOIN), ""
+            flow.handle(Tap(Button.BACK), 0.0)
         if not view.details[0] or i == len(menu.items(True)) - 1:
             flow.handle(Tap(Button.VOTE), 0.0)
             yield "a-settings-reset-ask", flow.view(0.0), ""

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wolfbox.config import PhonesConfig
+from wolfbox.events import PhonesSeated
 from wolfbox.games import game_name
 from wolfbox.i18n import _, speaking
 
@@ -44,7 +45,7 @@ class Phones:
                  addresses: list[str] | None = None, port: int | None = None) -> None:
         self.addresses = list(config.listen) or (addresses if addresses is not None
                                                  else local_addresses())
-        self.wake = wake
+        self.wake, self.post = wake, post
         self.seated = Seated("", {})
         self.urls: list[str] = []
         self._busy = False
@@ -62,7 +63,7 @@ class Phones:
 
     def _changed(self, seated: Seated) -> None:
         self.seated = seated            # on the server's thread: a copy, swapped whole
-        self.wake()
+        self.post(PhonesSeated(frozenset(seated.names)))     # the games hear it in turn
 
     def follow(self, game: Any, now: float) -> None:
         """After the box's screen changed: a new game's PIN, and each joined

@@ -236,10 +236,10 @@ class PhoneServer:
                 result = self.room.join(phone.client, pin, seat, name, self.clock())
                 if isinstance(result, Joined):
                     phone.seat = result.seat
+                    self._seated()              # the box hears of it before the phone does
                     await phone.socket.send(protocol.encode("joined", seat=result.seat,
                                                             token=result.token), text=True)
                     phone.last_sent = b""
-                    self._seated()                      # the seat is taken, on every screen
                 else:
                     await phone.socket.send(protocol.encode("refused", why=result.why), text=True)
             case protocol.Choose(step=step, choice=choice):

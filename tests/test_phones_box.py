@@ -139,3 +139,51 @@ def test_no_screen_for_some_eyes_only_reaches_any_phone(tmp_path, pilots, sent):
     to_phones = b"".join(message for _socket, message in sent).decode()
     leaked = [s for s in secrets if json.dumps(s)[1:-1] in to_phones]
     assert leaked == []
+
+
+def test_nine_phones_get_the_deal_each_its_own_card_and_no_other(tmp_path, pilots, sent):
+    """Every seat holds a phone: the timed game deals on the phones in one
+    step. Each phone is sent its own card behind the cover, and every byte
+    sent to it holds no other seat's secret (its card's lines, its partner)."""
+    from wolfbox.newd3.game import Stage
+    pilot = pilots.start(phones_config(tmp_path, "newd3"), timed_said.all_lines(), warm=False)
+    url, pin = join_details(pilot)
+    received: dict[int, list[dict]] = {}
+    with ExitStack() as stack:
+        phones = {seat: stack.enter_context(join(url, pin, seat, f"P{seat}")) for seat in SEATS}
+        pilot.settle()                                               # the game hears who joined
+        pilot.press(Button.START)                                    # the deal, on the phones
+        game = pilot.box.flow.active
+        pilot.until(lambda: game.turn_stage == "wait", limit=120, step=0.5)
+        assert not pilot.view.private                                # nothing on the box
+        for seat, phone in phones.items():
+            received[seat] = [receive(phone, "view", lambda m: bool(m["secret"]))]
+        pilot.until(lambda: game.stage is not Stage.DEAL, limit=120, step=0.5)
+        for seat, phone in phones.items():                           # all sent has arrived
+            phone.send('{"t": "hello"}')
+            received[seat].append(receive(phone, "view", lambda m: not m["secret"]))
+    cards = {seat: received[seat][0]["secret"] for seat in SEATS}
+    assert {card[0] for card in cards.values()} >= {"Sheep"} and len(set(map(tuple,
+                                                                        cards.values()))) > 1
+
+    def enc(value) -> bytes:                      # as the server writes it: compact UTF-8 JSON
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    by_socket: dict[int, bytes] = {}
+    for socket, message in sent:
+        by_socket[id(socket)] = by_socket.get(id(socket), b"") + message
+    stream = {}                                   # each seat's phone: all it was sent
+    for data in by_socket.values():
+        found = re.search(rb'"t":"joined","seat":(\d+)', data)
+        if found:
+            stream[int(found[1])] = data
+    assert sorted(stream) == list(SEATS)
+    from wolfbox.newd3.roles import role_name
+    for seat in SEATS:
+        assert cards[seat][0] == role_name(game.seats[seat - 1])     # its own card
+        assert enc(cards[seat]) in stream[seat]
+        for other in SEATS:
+            if cards[other] != cards[seat]:                          # no other card
+                assert enc(cards[other]) not in stream[seat], (seat, other)
+            for line in cards[other]:
+                if line.startswith("Your partner") and line not in cards[seat]:
+                    assert enc(line) not in stream[seat], (seat, other)

@@ -26,4 +26,12 @@ class PhoneChoice:
     choice: tuple[int, ...]
 
 
-Event = Tap | Hold | Release | SpeechDone | PhoneChoice
+@dataclass(frozen=True)
+class PhonesSeated:
+    """The seats that hold a phone now (public: the table sees who joined).
+    A game that deals or asks on phones reads it; the others ignore it."""
+    seats: frozenset[int]
+
+
+PhoneEvent = PhoneChoice | PhonesSeated
+Event = Tap | Hold | Release | SpeechDone | PhoneChoice | PhonesSeated

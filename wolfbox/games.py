@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .effects import ChangeSetting, Effect
-from .events import Event
+from .events import Event, PhonesSeated
 from .i18n import LANGUAGE_KEY, N_, SOURCE, _, speaking
 from .mode import Mode
 from .phone import PhoneView, public
@@ -62,6 +62,8 @@ class Games:
     # choice (a ChangeSetting of box.lang), never a global the games assign.
     lang: str = SOURCE
     _built: dict[str, Mode] = field(default_factory=dict)
+    _seated: PhonesSeated | None = None         # the last word of who holds a phone
+    _told: set[str] = field(default_factory=set)    # the games that have heard it
 
     def __post_init__(self) -> None:
         if self.name not in self.make:
@@ -85,8 +87,19 @@ class Games:
         return getattr(self.active, attr)
 
     def handle(self, event: Event, now: float) -> list[Effect]:
+        """The game being played answers `event`. Who holds a phone is
+        told to each game before anything else it hears (a game chosen
+        after the phones joined learns it too)."""
         with speaking(self.lang):
-            return self._watch(self.active.handle(event, now))
+            if isinstance(event, PhonesSeated):
+                self._seated, self._told = event, set()
+            effects: list[Effect] = []
+            if self._seated is not None and self.name not in self._told:
+                self._told.add(self.name)
+                effects += self.active.handle(self._seated, now)
+            if not isinstance(event, PhonesSeated):
+                effects += self.active.handle(event, now)
+            return self._watch(effects)
 
     def tick(self, now: float) -> list[Effect]:
         with speaking(self.lang):

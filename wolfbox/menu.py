@@ -112,8 +112,8 @@ ITEMS: tuple[Item, ...] = (
     Item("screen.brightness", N_("Brightness"), tuple(i / 10 for i in range(1, 11)), _percent,
          more=N_("Brighter"), less=N_("Dimmer")),
     Item("phones.enabled", N_("Phones"), (False, True), _on_off,
-         N_("Players join on their own phones over the box's network; the screens between "
-            "games say how."), toggle=True, more=N_("On"), less=N_("Off")),
+         N_("Players join on their own phones over the box's network; when on, this page "
+            "shows how."), toggle=True, more=N_("On"), less=N_("Off")),
     Item("game.mode", N_("Game"), tuple(GAMES), game_name,
          N_("Another game opens its own start screen."), cycle=True, more=N_("Next game"),
          less=N_("Previous game")),

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from ..buttons import Hold, Release, Tap
 from ..effects import Effect
-from ..events import Event, PhoneChoice, SpeechDone
+from ..events import Event, PhoneChoice, PhoneEvent, PhonesSeated, SpeechDone
 from .actions import Action, Actions, chosen
 from .pacing import Paced
 
@@ -32,7 +32,7 @@ def _no_release(event: Release, now: float) -> list[Effect]:
     return []
 
 
-def _no_phone(event: PhoneChoice, now: float) -> list[Effect]:
+def _no_phone(event: PhoneEvent, now: float) -> list[Effect]:
     return []
 
 
@@ -43,7 +43,7 @@ def _no_note(event: Tap | Hold, action: Action | None) -> None:
 def handle(game: Handled, event: Event, now: float,
            released: Callable[[Release, float], list[Effect]] = _no_release,
            pressing: Callable[[Tap | Hold, Action | None], None] = _no_note,
-           phoned: Callable[[PhoneChoice, float], list[Effect]] = _no_phone) -> list[Effect]:
+           phoned: Callable[[PhoneEvent, float], list[Effect]] = _no_phone) -> list[Effect]:
     """`game`'s answer to `event` at `now`. `pressing` sees each press and
     the action it chose before the action runs (a game clears what the
     last press left on its screen there); `released` answers a release,
@@ -56,7 +56,7 @@ def handle(game: Handled, event: Event, now: float,
         return effects
     if isinstance(event, Release):
         return effects + released(event, now)
-    if isinstance(event, PhoneChoice):
+    if isinstance(event, (PhoneChoice, PhonesSeated)):
         return effects + phoned(event, now)
     action = chosen(event, game._taps(), game._holds())
     pressing(event, action)

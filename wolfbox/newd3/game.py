@@ -50,9 +50,10 @@ from ..engine import handling, pacing
 from ..engine.actions import Action, Actions, SecondHold, paged, seat_keys
 from ..engine.checkpoints import Checkpoints, restore
 from ..engine.speech import Speech
-from ..events import Event
+from ..events import Event, PhoneEvent, PhonesSeated
 from ..games import MODE_KEY, next_game
 from ..i18n import _, sentences
+from ..phone import PhoneView
 from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown
 from ..view import View
@@ -85,7 +86,7 @@ from .roles import (
 from .screen import _result_words
 from .setups import PLAYERS, SETUPS, describe
 from .tracker import possible_setups
-from .turns import Kind, Turn, deal_turns, night_turns
+from .turns import Kind, Turn, deal_turns, night_turns, phone_deal_turns
 
 
 @dataclass
@@ -127,6 +128,7 @@ class Game:
     # VOTE's hold came in between turns and VOTE is still down: the next
     # window to open takes it as its own (see _open_window)
     _early_hold: bool = False
+    phones: frozenset[int] = frozenset()        # the seats that hold a phone (public)
     # the day
     count_in: int = 0
     tally: int = 0                          # the seat with the most votes
@@ -146,7 +148,20 @@ class Game:
 
     # ================================================================ input
     def handle(self, event: Event, now: float) -> list[Effect]:
-        return handling.handle(self, event, now, self._released_vote, self._pressing)
+        return handling.handle(self, event, now, self._released_vote, self._pressing,
+                               self._phoned)
+
+    def _phoned(self, event: PhoneEvent, now: float) -> list[Effect]:
+        """Who holds a phone decides how the next deal is made; a choice
+        sent from a phone is not asked for yet, and changes nothing."""
+        if isinstance(event, PhonesSeated):
+            self.phones = event.seats
+        return []
+
+    def phone_view(self, seat: int, now: float) -> PhoneView:
+        """What `seat`'s phone shows (wolfbox.phone): its own card in the
+        deal on phones, else the public screen."""
+        return shown.phone_view(self, seat, now)
 
     def _released_vote(self, event: Release, now: float) -> list[Effect]:
         if event.button is not Button.VOTE:
@@ -475,11 +490,15 @@ class Game:
 
     # ================================================================ deal
     def _begin_deal(self, now: float) -> list[Effect]:
+        """The deal: on the box, a seat at a time; with a phone at every
+        seat, all at once on the phones (issue 22), in one 30 s step."""
         self.stage = Stage.DEAL
+        on_phones = self.phones >= set(SEATS)
         effects: list[Effect] = [self._take_checkpoint(), Ambience(True)]
         effects += self._speak(now, _(said.SEATING))
-        effects += self._speak(now, _(said.DEAL))
-        self.turns, self.turn_index, self.turn_stage = deal_turns(self.options.times), 0, _SPEAK
+        effects += self._speak(now, _(said.PHONE_DEAL if on_phones else said.DEAL))
+        self.turns = phone_deal_turns() if on_phones else deal_turns(self.options.times)
+        self.turn_index, self.turn_stage = 0, _SPEAK
         return effects + self._speak(now, self._turn().wake)
 
     # ================================================================ night

@@ -13,12 +13,13 @@ from ..i18n import N_, _, ngettext
 from .roles import ROLES, Team, role_name, team_of
 from .rules import MAX_NIGHTS, votes_needed
 from .setups import PLAYERS
-from .turns import CALLS, deal_turns, night_turns
+from .turns import CALLS, deal_turns, night_turns, phone_deal_turns
 
 # Said before the deal: a seat's number is how the box calls it all game.
 SEATING = N_("Seat 1 is the player facing the screen; the seats count on clockwise, to "
              "the left. Remember your number.")
 DEAL = N_("Everyone, close your eyes. The box deals the cards, one seat at a time.")
+PHONE_DEAL = N_("Everyone, close your eyes. The cards go to your phones, all at once.")
 EVERYONE_WAKE = N_("Everyone, open your eyes.")
 NOBODY_DIED = N_("Nobody died in the night.")
 VOTE_NOW = N_("Time to vote. When the count ends, everyone alive points at a player, "
@@ -30,8 +31,8 @@ NOBODY_OUT = N_("Nobody is out.")
 TOWN_WINS = N_("Both Wolves are dead. The Town wins.")
 WOLVES_WIN = N_("The Wolves are as many as the Town. The Wolves win.")
 DRAW = N_("Eight nights have passed and nobody has won. The game is a draw.")
-FIXED = (SEATING, DEAL, EVERYONE_WAKE, NOBODY_DIED, VOTE_NOW, POINT, *COUNT_IN, TIE, NOBODY_OUT,
-         TOWN_WINS, WOLVES_WIN, DRAW)
+FIXED = (SEATING, DEAL, PHONE_DEAL, EVERYONE_WAKE, NOBODY_DIED, VOTE_NOW, POINT, *COUNT_IN, TIE,
+         NOBODY_OUT, TOWN_WINS, WOLVES_WIN, DRAW)
 # When the day's clocks speak: seconds left.
 DISCUSSION_WARNINGS = (60, 30, 10)
 VOTE_WARNINGS = (10,)
@@ -96,6 +97,8 @@ def all_lines() -> list[str]:
     """Every line a game can say, in the order a game first needs them."""
     out_lines = [_(SEATING), _(DEAL)]
     out_lines += [t for turn in deal_turns() for t in (turn.wake, turn.sleep)]
+    out_lines += [_(PHONE_DEAL)]
+    out_lines += [t for turn in phone_deal_turns() for t in (turn.wake, turn.sleep)]
     out_lines += [_(EVERYONE_WAKE), day_begins(1)]
     out_lines += [left(s) for s in (*DISCUSSION_WARNINGS, *VOTE_WARNINGS)]
     out_lines += [_(VOTE_NOW), *(_(c) for c in COUNT_IN), _(POINT)]

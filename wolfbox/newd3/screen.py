@@ -11,6 +11,7 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import N_, _, ngettext
+from ..phone import PhoneView, public
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -139,6 +140,9 @@ def _turn_view(game: Game, v: View, now: float) -> View:
         name, big, notes = _private(game, turn)
         return r(v, phase=Phase.REFEREE, title=_("Seat {seat} · {clock}").format(
             seat=turn.seat, clock=clock), big=big, details=(name, *notes), private=True)
+    if turn.kind is Kind.PHONES:
+        return r(v, phase=Phase.DISCUSSION, title=_("The deal · {clock}").format(clock=clock),
+                 big=clock, caption=_("Look at your phone: hold its cover to see your card."))
     if turn.kind is Kind.PLAN:
         who = _("Wolves") if turn.id == "wolves" else _("Nobles")
         return r(v, phase=Phase.DISCUSSION, title=_("{who} · plan").format(who=who),
@@ -164,6 +168,18 @@ def _turn_view(game: Game, v: View, now: float) -> View:
              seats=_ring(game, game.cursor, chosen, refused), private=True)
 
 
+def phone_view(game: Game, seat: int, now: float) -> PhoneView:
+    """What `seat`'s phone shows: in the deal on phones, while its window is
+    open, its own card behind the cover (and no other seat's, ever);
+    otherwise the box's public screen."""
+    base = public(view(game, now), seat)
+    if game.stage is Stage.DEAL and game.turns and game.turn_stage == _WAIT \
+            and game._turn().kind is Kind.PHONES and 1 <= seat <= len(game.seats):
+        _name, role, notes = _card(game, seat)
+        return dataclasses.replace(base, secret=(role, *notes))
+    return base
+
+
 def _pointed(game: Game) -> str:
     """The seat a turn's buttons point at; a hint before the first press."""
     return _seat_word(game.cursor) if game.cursor else _("NEXT: a seat")
@@ -176,6 +192,11 @@ def _private(game: Game, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
     if turn.kind is Kind.LOOK:
         big, note = game.message(seat)
         return _("Seat {seat} · tonight").format(seat=seat), big, (note,)
+    return _card(game, seat)
+
+
+def _card(game: Game, seat: int) -> tuple[str, str, tuple[str, ...]]:
+    """A seat's card: its name line, the role, its team, partner and power."""
     role = game.seats[seat - 1]
     notes = [_("Team: {team}").format(team=team_name(team_of(role)))]
     partner = _partner(game, seat)

@@ -57,6 +57,7 @@ class Kind(StrEnum):
     CHOOSE = "choose"    # one role chooses a seat for its ability
     KILL = "kill"        # the Wolves choose a victim and the knife
     LOOK = "look"        # one seat holds VOTE to read its message of the night
+    PHONES = "phones"    # the deal on phones: every seat at once, each on its own
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,20 @@ def deal_turns(times: Times = Times()) -> tuple[Turn, ...]:
     """Every seat in order, the same window each, whatever its card."""
     return tuple(Turn("card", Kind.CARD, card_wake(s), seat_sleep(s), times.card, seat=s)
                  for s in range(1, PLAYERS + 1))
+
+
+# Issue 22: with a phone at every seat, the deal is one step of 30 s, all
+# at once, each seat's card on its own phone behind a cover.
+PHONE_DEAL_SECONDS = 30.0
+PHONE_DEAL_WAKE = N_("Everyone, open your eyes and look at your phone: hold its cover to see "
+                     "your card, your team and your partner. Let nobody else see it.")
+PHONE_DEAL_SLEEP = N_("Phones face down. Everyone, close your eyes.")
+
+
+def phone_deal_turns() -> tuple[Turn, ...]:
+    """The deal when every seat holds a phone: one window for all."""
+    return (Turn("phones", Kind.PHONES, _(PHONE_DEAL_WAKE), _(PHONE_DEAL_SLEEP),
+                 PHONE_DEAL_SECONDS),)
 
 
 def night_turns(times: Times = Times()) -> tuple[Turn, ...]:

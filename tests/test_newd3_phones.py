@@ -1,0 +1,81 @@
+"""The timed game's deal on phones (issue 22): with a phone at every seat,
+the deal is one step of 30 s, every seat's card on its own phone at once,
+behind a cover; with a seat short of a phone, the box deals on its own
+screen, a seat at a time, as before."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_newd3_game import Table
+
+from wolfbox.buttons import Button, Tap
+from wolfbox.events import PhonesSeated
+from wolfbox.games import Games
+from wolfbox.newd3.game import Game, Stage
+from wolfbox.newd3.roles import role_name
+from wolfbox.newd3.turns import PHONE_DEAL_SECONDS, Kind
+from wolfbox.onenight.flow import Flow, RoundSettings
+
+SEATS = range(1, 10)
+
+
+def dealt(phones: set[int], seed: int = 4) -> Table:
+    t = Table(Game(rng=random.Random(seed)))
+    t.press(PhonesSeated(frozenset(phones)))
+    t.tap(Button.START)                                  # deal
+    return t
+
+
+def test_with_a_phone_at_every_seat_the_deal_is_one_step_on_the_phones():
+    t = dealt(set(SEATS))
+    assert [turn.kind for turn in t.g.turns] == [Kind.PHONES]
+    t.until(t.in_window)
+    opened = t.now
+    secrets = {seat: t.g.phone_view(seat, t.now).secret for seat in SEATS}
+    for seat in SEATS:
+        role = t.g.seats[seat - 1]
+        assert secrets[seat][0] == role_name(role)            # its own card, first
+    view = t.view()
+    assert not view.private and view.big == "0:30"          # the box shows no card
+    partners = {seat: line for seat in SEATS for line in secrets[seat]
+                if line.startswith("Your partner")}
+    assert len(partners) == 2                               # the two Wolves, each the other's
+    for seat, line in partners.items():                     # on that seat's phone alone
+        assert [s for s in SEATS if line in secrets[s]] == [seat]
+    t.until(lambda: not t.in_window())
+    assert t.now - opened == pytest.approx(PHONE_DEAL_SECONDS)
+    assert all(t.g.phone_view(seat, t.now).secret == () for seat in SEATS)   # covered again
+    t.until(lambda: t.g.stage is Stage.DISCUSSION)
+
+
+def test_the_deal_on_phones_takes_a_fraction_of_the_deal_on_the_box():
+    """From START to the first day: the figures the README gives."""
+    times = {}
+    for phones in (set(SEATS), set(SEATS) - {9}):
+        t = dealt(phones)
+        start = t.now
+        t.until(lambda t=t: t.g.stage is Stage.DISCUSSION)
+        times[len(phones)] = t.now - start
+    assert times[9] < 75 < 3 * 60 < times[8]              # 59.7 s against 3 min 51 s
+
+
+def test_a_seat_without_a_phone_gets_the_deal_on_the_box():
+    t = dealt(set(SEATS) - {5})
+    kinds = [turn.kind for turn in t.g.turns]
+    assert kinds == [Kind.CARD] * 9
+    t.until(t.in_window)
+    assert all(t.g.phone_view(seat, t.now).secret == () for seat in SEATS)
+
+
+def test_a_game_chosen_after_the_phones_joined_hears_who_holds_one():
+    timed = Game(rng=random.Random(1))
+    games = Games({"one_night": lambda: Flow(RoundSettings.for_deck(
+        ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"])),
+        "newd3": lambda: timed}, "one_night")
+    games.handle(PhonesSeated(frozenset(SEATS)), 0.0)       # joined on One Night's screen
+    games.name = "newd3"                                    # the table picks the timed game
+    games.handle(Tap(Button.START), 1.0)
+    assert timed.phones == frozenset(SEATS)
+    assert [turn.kind for turn in timed.turns] == [Kind.PHONES]
