@@ -21,7 +21,7 @@ from wolfbox.darkarts.game import Game as MayorGame
 from wolfbox.device.render import Painter, render_view
 from wolfbox.device.screen import TerminalScreen
 from wolfbox.device.screenshots import round_views
-from wolfbox.i18n import speaking
+from wolfbox.i18n import _, speaking
 from wolfbox.newd3.game import Game as TimedGame
 from wolfbox.view import JoinCard, Phase, View
 
@@ -129,7 +129,8 @@ def test_the_start_and_setup_screens_still_draw_every_text_with_the_card(painter
             carded = dataclasses.replace(view, join=CARD)
             check(painter, carded, size, notice)
             shown = "".join("".join(d.text.split()) for d in painter.drawn)
-            assert "PIN4821" in shown and "".join(URL.split()) in shown.replace("·", ""), \
+            pin = "".join(_("PIN {pin}").format(pin=CARD.pin).split())   # in its language
+            assert pin in shown and "".join(URL.split()) in shown.replace("·", ""), \
                 (name, shown)
             if painter.qr is not None:
                 assert not any(d.rect.colliderect(painter.qr[0]) for d in painter.drawn)
