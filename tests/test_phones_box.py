@@ -187,3 +187,36 @@ def test_nine_phones_get_the_deal_each_its_own_card_and_no_other(tmp_path, pilot
             for line in cards[other]:
                 if line.startswith("Your partner") and line not in cards[seat]:
                     assert enc(line) not in stream[seat], (seat, other)
+
+
+def test_the_mayors_cards_go_each_to_its_own_phone_and_no_other(tmp_path, pilots, sent):
+    """Seven phones at the Mayor's table: the box deals, and every byte sent
+    to each phone holds its own card and no other seat's."""
+    from wolfbox.darkarts import said as mayors_said
+    from wolfbox.darkarts.roles import role_name
+    config = phones_config(tmp_path, "dark_arts")
+    config.mayor_players = 7
+    pilot = pilots.start(config, mayors_said.all_lines(7), warm=False)
+    url, pin = join_details(pilot)
+    with ExitStack() as stack:
+        phones = {seat: stack.enter_context(join(url, pin, seat, f"P{seat}"))
+                  for seat in range(1, 8)}
+        pilot.settle()
+        pilot.press(Button.START)                                    # the first night
+        game = pilot.box.flow.active
+        assert game.dealt is not None
+        cards = {seat: receive(phone, "view", lambda m: bool(m["secret"]))["secret"]
+                 for seat, phone in phones.items()}
+    by_socket: dict[int, bytes] = {}
+    for socket, message in sent:
+        by_socket[id(socket)] = by_socket.get(id(socket), b"") + message
+    stream = {int(m[1]): data for data in by_socket.values()
+              if (m := re.search(rb'"t":"joined","seat":(\d+)', data))}
+
+    def enc(value) -> bytes:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    for seat, card in cards.items():
+        assert card[0] == role_name(game.dealt[seat - 1])
+        for other, theirs in cards.items():
+            if theirs != card:
+                assert enc(theirs) not in stream[seat], (seat, other)

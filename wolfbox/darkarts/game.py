@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,9 +57,10 @@ from ..engine import handling, pacing
 from ..engine.actions import Action, Actions, SecondHold, paged, seat_keys
 from ..engine.checkpoints import Checkpoints, restore
 from ..engine.speech import Speech
-from ..events import Event
+from ..events import Event, PhoneEvent, PhonesSeated
 from ..games import MODE_KEY, next_game
 from ..i18n import _, ngettext
+from ..phone import PhoneView
 from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown
 from ..view import View
@@ -137,12 +139,27 @@ class Game:
     speech: Speech[tuple[object, ...]] = field(default_factory=Speech)
     saves: Checkpoints[Stage] = field(default_factory=lambda: Checkpoints(MODE))
     _second_hold: SecondHold = field(default_factory=SecondHold)   # BACK held once: ask
+    phones: frozenset[int] = frozenset()     # the seats that hold a phone (public)
+    dealt: tuple[str, ...] | None = None     # each seat's card, where the box dealt them
+    rng: random.Random = field(default_factory=random.SystemRandom, compare=False, repr=False)
     # The game before each entry, the last last: what a hold of VOTE goes back to.
     _undo: list[dict[str, Any]] = field(default_factory=list)
 
     # ================================================================ input
     def handle(self, event: Event, now: float) -> list[DarkEffect]:
-        return handling.handle(self, event, now, pressing=self._pressing)
+        return handling.handle(self, event, now, pressing=self._pressing, phoned=self._phoned)
+
+    def _phoned(self, event: PhoneEvent, now: float) -> list[DarkEffect]:
+        """Who holds a phone decides whether the box deals the next game's
+        cards to the phones; a choice sent from a phone is not asked for."""
+        if isinstance(event, PhonesSeated):
+            self.phones = event.seats
+        return []
+
+    def phone_view(self, seat: int, now: float) -> PhoneView:
+        """What `seat`'s phone shows (wolfbox.phone): the public screen and,
+        where the box dealt the cards to the phones, its own card."""
+        return shown.phone_view(self, seat, now)
 
     def _pressing(self, event: Tap | Hold, action: Action | None) -> None:
         """A press that does something clears the last alert, and lapses the
@@ -305,6 +322,13 @@ class Game:
         self.setup, self.ring, self.lovers = setup, Ring(self.players), None
         self.book, self.previous_accused, self.winner = Book(), None, None
         self._undo = []
+        self.dealt = None
+        if self.phones >= set(range(1, self.players + 1)):
+            # A phone at every seat: the box deals, each card to its seat's
+            # phone alone (issue 22); else the Mayor deals the cards by hand.
+            cards = [role for role, n in setup.counts.items() for _copy in range(n)]
+            self.rng.shuffle(cards)
+            self.dealt = tuple(cards)
         return [Warm(tuple(self.lines()))] + self._begin_night(now, 1)
 
     def _to_setup(self, now: float) -> list[DarkEffect]:
@@ -763,6 +787,7 @@ class Game:
             "previous_accused": self.previous_accused,
             "winner": self.winner,
             "book": self.book.to_list(),
+            "dealt": list(self.dealt) if self.dealt else None,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -789,6 +814,7 @@ class Game:
         game.night = checked.night
         game.previous_accused = checked.previous_accused
         game.book = Book.from_list([r.as_dict() for r in checked.book])
+        game.dealt = tuple(checked.dealt) if checked.dealt else None
         restore(game, Stage(checked.stage), Stage.RESUME)
         return game
 

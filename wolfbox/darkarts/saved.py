@@ -79,6 +79,7 @@ class SavedGame(msgspec.Struct):
     previous_accused: Seat | None
     winner: None
     book: list[SavedRecord]
+    dealt: list[str] | None = None          # each seat's card, where the box dealt them
 
 
 def read(state: object) -> SavedSetup | SavedGame:
@@ -134,6 +135,8 @@ def _check_game(saved: SavedGame) -> None:
             raise CannotResume("Lovers without a Matchmaker")
         if ring.alive(a) != ring.alive(b):
             raise CannotResume("one Lover is dead and the other alive")
+    if saved.dealt is not None and Counter(saved.dealt) != Counter(setup.counts):
+        raise CannotResume("the cards dealt to the phones are not the setup's")
     if saved.previous_accused is not None and saved.previous_accused not in seats:
         raise CannotResume(f"accused seat {saved.previous_accused} is not a seat")
     _check_book(saved, seats)

@@ -10,6 +10,7 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import _, copies, listed, ngettext
+from ..phone import PhoneView, public
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import rules
@@ -32,6 +33,17 @@ from .roles import VILLAGE, role_name
 
 if TYPE_CHECKING:
     from .game import Game
+
+
+def phone_view(game: Game, seat: int, now: float) -> PhoneView:
+    """What `seat`'s phone shows: the box's public screen, and, where the
+    box dealt the cards to the phones, this seat's card (and no other)
+    behind the cover, the whole game long."""
+    base = public(screen(game, now).view, seat)
+    if game.dealt is None or not 1 <= seat <= len(game.dealt) or game.stage is Stage.SETUP:
+        return base
+    return dataclasses.replace(base, secret=(
+        role_name(game.dealt[seat - 1]), _("Your card for the whole game: keep it to yourself.")))
 
 
 def screen(game: Game, now: float) -> Screen:

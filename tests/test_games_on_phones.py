@@ -1,7 +1,9 @@
-"""The timed game's deal on phones (issue 22): with a phone at every seat,
-the deal is one step of 30 s, every seat's card on its own phone at once,
-behind a cover; with a seat short of a phone, the box deals on its own
-screen, a seat at a time, as before."""
+"""The games on phones (issue 22). The timed game: with a phone at every
+seat, the deal is one step of 30 s, every seat's card on its own phone at
+once, behind a cover; with a seat short of a phone, the box deals on its
+own screen, a seat at a time, as before. The Mayor's game: with a phone at
+every seat, the box deals the cards, each to its seat's phone for the
+whole game (kept through a power cut); else the Mayor deals by hand."""
 
 from __future__ import annotations
 
@@ -79,3 +81,49 @@ def test_a_game_chosen_after_the_phones_joined_hears_who_holds_one():
     games.handle(Tap(Button.START), 1.0)
     assert timed.phones == frozenset(SEATS)
     assert [turn.kind for turn in timed.turns] == [Kind.PHONES]
+
+
+# ------------------------------------------------------- the Mayor's game
+def mayors(phones: set[int], seed: int = 3):
+    from test_darkarts_game import ROLES7, Table as MayorTable
+
+    from wolfbox.darkarts.game import Game as Mayor
+    t = MayorTable(Mayor(players=7, chosen=dict(ROLES7), rng=random.Random(seed)))
+    t.press(PhonesSeated(frozenset(phones)))
+    t.tap(Button.START)
+    return t
+
+
+def test_with_a_phone_at_every_seat_the_mayors_cards_are_dealt_to_the_phones():
+    from test_darkarts_game import ROLES7
+
+    from wolfbox.darkarts.roles import role_name as mayor_role
+    from wolfbox.darkarts.rules import Setup
+    t = mayors(set(range(1, 8)))
+    assert t.g.dealt is not None
+    counts = Setup.of(7, ROLES7).counts
+    assert sorted(t.g.dealt) == sorted(r for r, n in counts.items() for _ in range(n))
+    for seat in range(1, 8):                                # its own card, the whole game
+        secret = t.g.phone_view(seat, t.now).secret
+        assert secret[0] == mayor_role(t.g.dealt[seat - 1])
+    assert not t.view().private
+    # A power cut: the game comes back with the same cards on the same phones.
+    from wolfbox.darkarts.game import Game as Mayor
+    back = Mayor.from_dict(t.g.to_dict())
+    assert back.dealt == t.g.dealt
+
+
+def test_with_a_seat_short_of_a_phone_the_mayor_deals_by_hand():
+    t = mayors(set(range(1, 7)))
+    assert t.g.dealt is None
+    assert all(t.g.phone_view(seat, t.now).secret == () for seat in range(1, 8))
+
+
+def test_a_saved_game_whose_phone_cards_are_not_its_setup_is_not_resumed():
+    from wolfbox.darkarts.game import Game as Mayor
+    from wolfbox.darkarts.saved import CannotResume
+    t = mayors(set(range(1, 8)))
+    state = t.g.to_dict()
+    state["dealt"] = ["werewolf"] * 7
+    with pytest.raises(CannotResume, match="not the setup's"):
+        Mayor.from_dict(state)
