@@ -85,7 +85,8 @@ def test_a_game_chosen_after_the_phones_joined_hears_who_holds_one():
 
 # ------------------------------------------------------- the Mayor's game
 def mayors(phones: set[int], seed: int = 3):
-    from test_darkarts_game import ROLES7, Table as MayorTable
+    from test_darkarts_game import ROLES7
+    from test_darkarts_game import Table as MayorTable
 
     from wolfbox.darkarts.game import Game as Mayor
     t = MayorTable(Mayor(players=7, chosen=dict(ROLES7), rng=random.Random(seed)))
