@@ -439,6 +439,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     sinks.append(phones.effect)
     box.view_sinks.append(phones.follow)
     box.join_card = phones.join_card
+    box.phones_follow = phones.follow
     phones.turn(config.phones.enabled)
     sinks.append(_notices_sink(box))                # they follow the language
     parts = Parts(box, narrator, bank, shown, notices, leds=leds, phones=phones)

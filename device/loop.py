@@ -136,6 +136,7 @@ class Box:
     notifier: Notifier = field(default_factory=Notifier)
     readiness: Callable[[], tuple[int, int]] = lambda: (0, 0)   # voice lines (ready, needed)
     join_card: Callable[[], JoinCard | None] = lambda: None     # how phones join, if on
+    phones_follow: Callable[[], None] = lambda: None             # send the phones their views
 
     def __post_init__(self) -> None:
         self.running = True
@@ -179,6 +180,7 @@ class Box:
         """Hand the posted edges to the flow, then everything due by now, and
         redraw. The loop calls it after each sleep; a test on a fake clock
         calls it at each instant it jumps to."""
+        phoned = False
         for item in items:
             if isinstance(item, Stop):
                 self.running = False
@@ -188,12 +190,15 @@ class Box:
                 self.quit_key(self.clock())
             elif isinstance(item, Phoned):
                 self._apply(self.flow.handle(item.event, self.clock()))
+                phoned = True
             elif isinstance(item, Edge):
                 edge = self.classifier.press if item.down else self.classifier.release
                 for ev in edge(item.button, item.at):
                     self._apply(self.flow.handle(ev, self.clock()))
         self._advance()
         self.refresh()
+        if phoned:
+            self.phones_follow()        # a phone's answer shows on that phone at once
 
     def next_due(self, now: float) -> float | None:
         """The clock time at which the box next has something to do unasked:

@@ -13,7 +13,7 @@ import pytest
 from test_newd3_game import Table
 
 from wolfbox.buttons import Button, Tap
-from wolfbox.events import PhonesSeated
+from wolfbox.events import PhoneChoice, PhonesSeated
 from wolfbox.games import Games
 from wolfbox.newd3.game import Game, Stage
 from wolfbox.newd3.roles import role_name
@@ -128,3 +128,62 @@ def test_a_saved_game_whose_phone_cards_are_not_its_setup_is_not_resumed():
     state["dealt"] = ["werewolf"] * 7
     with pytest.raises(CannotResume, match="not the setup's"):
         Mayor.from_dict(state)
+
+
+# ------------------------------------------------- the timed game's vote
+def to_the_vote(phones: set[int]) -> Table:
+    t = dealt(phones)
+    t.until(lambda: t.g.stage is Stage.VOTE)
+    return t
+
+
+def vote(t: Table, voter: int, target: int, step: str | None = None) -> None:
+    t.press(PhoneChoice(voter, step or t.g.vote_step(), (target,)))
+
+
+def test_the_day_vote_on_phones_counts_and_applies_the_strict_majority():
+    t = to_the_vote(set(SEATS))
+    task = t.g.phone_view(1, t.now).task
+    assert task is not None and task.step == "vote.day1"
+    assert [option for option, _words in task.options] == [2, 3, 4, 5, 6, 7, 8, 9]
+    for voter in (1, 2, 4, 5, 6):                           # five of nine: a strict majority
+        vote(t, voter, 3)
+    vote(t, 7, 2)
+    vote(t, 7, 8)                                           # changed its mind: the last counts
+    assert t.g.phone_view(7, t.now).task.chosen == 8
+    assert t.g.phone_view(8, t.now).task.chosen is None     # its own choice only
+    t.until(lambda: t.g.stage is Stage.RESULT)
+    assert (t.g.tally, t.g.votes, t.g.tie) == (3, 5, False)
+    t.tap(Button.START)                                     # the table checks it: OK
+    assert 3 in t.g.dead
+
+
+def test_four_votes_of_nine_or_a_tie_put_nobody_out():
+    t = to_the_vote(set(SEATS))
+    for voter in (1, 2, 4, 5):
+        vote(t, voter, 3)
+    t.until(lambda: t.g.stage is Stage.RESULT)
+    assert (t.g.tally, t.g.votes) == (3, 4)
+    t.tap(Button.START)
+    assert t.g.dead == {}
+    t2 = to_the_vote(set(SEATS))
+    for voter, target in ((1, 3), (2, 3), (4, 5), (6, 5)):
+        vote(t2, voter, target)
+    t2.until(lambda: t2.g.stage is Stage.RESULT)
+    assert t2.g.tie
+
+
+def test_a_vote_for_oneself_from_an_old_day_or_not_one_seat_changes_nothing():
+    t = to_the_vote(set(SEATS))
+    vote(t, 1, 1)                                           # oneself
+    vote(t, 2, 3, step="vote.day9")                         # another day's vote
+    t.press(PhoneChoice(4, t.g.vote_step(), (3, 5)))        # two seats at once
+    vote(t, 5, 10)                                          # no such seat
+    assert t.g.phone_votes == {}
+
+
+def test_with_a_living_seat_short_of_a_phone_the_table_points_and_enters_the_count():
+    t = to_the_vote(set(SEATS) - {9})
+    assert t.g.phone_view(1, t.now).task is None
+    t.until(lambda: t.g.stage in (Stage.TALLY, Stage.RESULT))
+    assert t.g.stage is Stage.TALLY

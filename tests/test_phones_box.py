@@ -67,6 +67,16 @@ def join(url: str, pin: str, seat: int, name: str) -> Iterator[ClientConnection]
         yield phone
 
 
+def box_hears(pilot: Pilot, done) -> None:
+    """Let the box act on what the phones post until `done()`: each wait
+    ends when something arrives in its inbox (60 s is only a bound)."""
+    for _ in range(120):
+        if done():
+            return
+        pilot.box.act(pilot.box.inbox.wait(0.5))
+    raise AssertionError("the box never heard the phone")
+
+
 def receive(phone: ClientConnection, kind: str, where=lambda m: True) -> dict:
     while True:
         message = json.loads(phone.recv(timeout=WAIT))
@@ -220,3 +230,35 @@ def test_the_mayors_cards_go_each_to_its_own_phone_and_no_other(tmp_path, pilots
         for other, theirs in cards.items():
             if theirs != card:
                 assert enc(theirs) not in stream[seat], (seat, other)
+
+
+def test_nine_phones_vote_a_player_out_and_each_sees_only_its_own_vote(tmp_path, pilots):
+    """Day 1 of the timed game with a phone at every seat: each phone is
+    asked the same question with the same choices but its own seat; five
+    tap seat 3 and it is out once the table confirms the count."""
+    from wolfbox.newd3.game import Stage
+    pilot = pilots.start(phones_config(tmp_path, "newd3"), timed_said.all_lines(), warm=False)
+    url, pin = join_details(pilot)
+    with ExitStack() as stack:
+        phones = {seat: stack.enter_context(join(url, pin, seat, f"P{seat}")) for seat in SEATS}
+        pilot.settle()
+        pilot.press(Button.START)
+        game = pilot.box.flow.active
+        pilot.until(lambda: game.stage is Stage.VOTE, limit=600, step=1.0)
+        tasks = {seat: receive(phone, "view", lambda m: m["task"] is not None)["task"]
+                 for seat, phone in phones.items()}
+        assert {len(t["options"]) for t in tasks.values()} == {8}
+        assert all(seat not in [o[0] for o in t["options"]] for seat, t in tasks.items())
+        for voter in (1, 2, 4, 5, 6):
+            phones[voter].send(json.dumps({"t": "choose", "step": tasks[voter]["step"],
+                                           "choice": [3]}))
+            box_hears(pilot, lambda v=voter: game.phone_votes.get(v) == 3)
+            mine = receive(phones[voter], "view",
+                           lambda m: m["task"] is not None and m["task"]["chosen"] == 3)
+            assert mine["task"]["chosen"] == 3                       # its own vote, marked
+        pilot.settle()
+        assert game.phone_view(7, pilot.clock.now).task.chosen is None
+        pilot.until(lambda: game.stage is Stage.RESULT, limit=120, step=0.5)
+        assert (game.tally, game.votes) == (3, 5)
+        pilot.press(Button.START)                                    # the table confirms
+        assert 3 in game.dead

@@ -6,6 +6,7 @@ where either is missing here the tests say so and skip."""
 from __future__ import annotations
 
 import os
+import random
 import shutil
 from pathlib import Path
 
@@ -97,3 +98,59 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
     playwright.expect(ann.locator("body")).to_have_class("dim", timeout=WAIT_MS)
     assert ann.inner_text("#title") == pilot.view.title
     assert problems == []                                     # no script or policy error
+
+
+def test_nine_browsers_get_their_cards_and_vote_in_the_timed_game(tmp_path, pilots, browser):
+    """Nine phones in Chromium at the timed game: the deal on the phones
+    (a card shows only while its cover is held), then the day's vote by
+    tapping a seat; the box counts it."""
+    from wolfbox.newd3 import said
+    from wolfbox.newd3.game import Stage
+    pilot = pilots.start(phones_config(tmp_path, "newd3"), said.all_lines(), warm=False)
+    pilot.settle()
+    card = pilot.view.join
+    pages = {}
+    for seat in range(1, 10):
+        page, problems = open_phone(browser, card.url)
+        page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
+        page.fill("#pin", card.pin)
+        page.fill("#name", f"P{seat}")
+        page.click(f"#seats button >> nth={seat - 1}")
+        page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
+        pages[seat] = (page, problems)
+    for _ in range(50):                                       # the box hears all nine
+        if pilot.box.flow.active.phones == frozenset(range(1, 10)):
+            break
+        pilot.box.act(pilot.box.inbox.wait(0.5))
+    game = pilot.box.flow.active
+    game.rng = random.Random(7)                               # the same deal every run
+    pilot.press(Button.START)                                 # the deal, on the phones
+    pilot.until(lambda: game.turn_stage == "wait", limit=120, step=0.5)
+    page = pages[4][0]
+    cover = page.locator("#cover")
+    cover.wait_for(state="visible", timeout=WAIT_MS)
+    assert not page.is_visible("#secret")                     # covered
+    box = cover.bounding_box()
+    page.mouse.move(box["x"] + 10, box["y"] + 10)
+    page.mouse.down()                                         # held: the card shows
+    playwright.expect(page.locator("#secret")).to_be_visible(timeout=WAIT_MS)
+    from wolfbox.newd3.roles import role_name
+    assert role_name(game.seats[3]) in page.inner_text("#secret")
+    shoot(page, "en-timed-card.png")
+    page.mouse.up()                                           # let go: covered again
+    playwright.expect(page.locator("#secret")).to_be_hidden(timeout=WAIT_MS)
+
+    pilot.until(lambda: game.stage is Stage.VOTE, limit=600, step=1.0)
+    for seat in (1, 2, 4, 5, 6):
+        page = pages[seat][0]
+        button = page.locator("#options button", has_text="Seat 3")
+        button.click(timeout=WAIT_MS)
+        for _ in range(50):
+            if game.phone_votes.get(seat) == 3:
+                break
+            pilot.box.act(pilot.box.inbox.wait(0.5))
+        playwright.expect(button).to_have_class("chosen", timeout=WAIT_MS)
+    shoot(pages[1][0], "en-timed-vote.png")
+    pilot.until(lambda: game.stage is Stage.RESULT, limit=120, step=0.5)
+    assert (game.tally, game.votes) == (3, 5)
+    assert all(problems == [] for _page, problems in pages.values())

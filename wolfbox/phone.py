@@ -15,6 +15,17 @@ from .view import View
 
 
 @dataclass(frozen=True)
+class Task:
+    """What a seat is asked on its phone: `step` names it (an answer to a
+    task that has passed changes nothing), `options` are (id, words), and
+    `chosen` the option this seat has chosen so far, if any."""
+    step: str
+    prompt: str
+    options: tuple[tuple[int, str], ...]
+    chosen: int | None = None
+
+
+@dataclass(frozen=True)
 class PhoneView:
     """One seat's phone: the public words, and what is for this seat alone
     (`secret`, shown only while the player holds the cover)."""
@@ -24,6 +35,7 @@ class PhoneView:
     lines: tuple[str, ...] = ()
     secret: tuple[str, ...] = ()
     dim: bool = False
+    task: Task | None = None
 
 
 def public(view: View, seat: int) -> PhoneView:

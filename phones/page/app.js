@@ -78,11 +78,34 @@
       p.textContent = line;
       lines.appendChild(p);
     });
+    task(m.task);
     var secret = $("secret"), cover = $("cover");
-    secret.textContent = m.secret.join("\n");
+    secret.textContent = "";
+    m.secret.forEach(function (line, i) {        // the card first, large; then its notes
+      var p = document.createElement(i === 0 ? "strong" : "p");
+      p.textContent = line;
+      secret.appendChild(p);
+    });
     cover.hidden = m.secret.length === 0;
     secret.hidden = true;
     text(cover, words.hold);
+  }
+
+  // The same task on every seat's phone: its options as buttons, the one
+  // this seat chose marked; a tap sends the choice, the box decides.
+  function task(t) {
+    var box = $("task"), options = $("options");
+    box.hidden = !t;
+    options.textContent = "";
+    if (!t) { return; }
+    text($("prompt"), t.prompt);
+    t.options.forEach(function (option) {
+      var b = document.createElement("button");
+      b.textContent = option[1];
+      b.className = option[0] === t.chosen ? "chosen" : "";
+      b.onclick = function () { send({ t: "choose", step: t.step, choice: [option[0]] }); };
+      options.appendChild(b);
+    });
   }
 
   function reveal(shown) {

@@ -129,6 +129,7 @@ class Game:
     # window to open takes it as its own (see _open_window)
     _early_hold: bool = False
     phones: frozenset[int] = frozenset()        # the seats that hold a phone (public)
+    phone_votes: dict[int, int] = field(default_factory=dict)   # today's: voter -> seat
     # the day
     count_in: int = 0
     tally: int = 0                          # the seat with the most votes
@@ -152,11 +153,39 @@ class Game:
                                self._phoned)
 
     def _phoned(self, event: PhoneEvent, now: float) -> list[Effect]:
-        """Who holds a phone decides how the next deal is made; a choice
-        sent from a phone is not asked for yet, and changes nothing."""
+        """Who holds a phone decides how the next deal is made and whether
+        the day's vote is taken on the phones; a vote is a living seat's
+        choice of another living seat, changeable until the count ends.
+        Anything else a phone sends changes nothing."""
         if isinstance(event, PhonesSeated):
             self.phones = event.seats
+            return []
+        voter, target = event.seat, event.choice[0] if len(event.choice) == 1 else 0
+        if event.step == self.vote_step() and self.stage in (Stage.VOTE, Stage.POINT) \
+                and self.voting_on_phones() and voter not in self.dead \
+                and target in SEATS and target not in self.dead and target != voter:
+            self.phone_votes[voter] = target
         return []
+
+    def voting_on_phones(self) -> bool:
+        """Every living seat holds a phone: the day's vote is taken on them."""
+        return set(SEATS) - set(self.dead) <= self.phones
+
+    def vote_step(self) -> str:
+        """The name of today's vote, as the phones answer it."""
+        return f"vote.day{self.night + 1}"
+
+    def _phone_tally(self, now: float) -> list[Effect]:
+        """The count ends: the box counts the phones' votes. The seat with
+        the most is the tally; two or more with the most, or no vote, is a
+        tie. The table checks the result on the screen (or recounts by hand)."""
+        counts = Counter(self.phone_votes.values())
+        top = max(counts.values(), default=0)
+        leaders = [seat for seat, n in counts.items() if n == top]
+        self.tally = leaders[0] if len(leaders) == 1 else 0
+        self.votes, self.tie = top, len(leaders) != 1
+        self.cursor = self.tally or self._first_living()
+        return self._show_result(now)
 
     def phone_view(self, seat: int, now: float) -> PhoneView:
         """What `seat`'s phone shows (wolfbox.phone): its own card in the
@@ -585,6 +614,7 @@ class Game:
 
     def _begin_vote(self, now: float) -> list[Effect]:
         self.stage, self.warned, self.reading = Stage.VOTE, set(), False
+        self.phone_votes = {}
         self.timer = Countdown.start(now, rules.VOTE)
         effects: list[Effect] = [self._take_checkpoint(), PlayCue(Cue.TIME_UP)]
         return effects + self._say_now(now, _(said.VOTE_NOW))
@@ -714,6 +744,8 @@ class Game:
                 if self.count_in < len(said.COUNT_IN):
                     self.timer = Countdown.start(now, 1.0)
                     return self._say_now(now, _(said.COUNT_IN[self.count_in]))
+                if self.voting_on_phones():
+                    return [PlayCue(Cue.VOTE)] + self._phone_tally(now)
                 self.stage, self.cursor, self.votes = Stage.TALLY, self._first_living(), 0
                 return [PlayCue(Cue.VOTE)] + self._say_now(now, _(said.POINT))
         return []

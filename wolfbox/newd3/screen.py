@@ -11,7 +11,7 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import N_, _, ngettext
-from ..phone import PhoneView, public
+from ..phone import PhoneView, Task, public
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -177,6 +177,15 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
             and game._turn().kind is Kind.PHONES and 1 <= seat <= len(game.seats):
         _name, role, notes = _card(game, seat)
         return dataclasses.replace(base, secret=(role, *notes))
+    if game.stage in (Stage.VOTE, Stage.POINT) and game.voting_on_phones() \
+            and seat in SEATS and seat not in game.dead:
+        # Every living seat is asked the same, with the same choices but
+        # its own seat: whom it votes out. What it chose shows on its
+        # phone alone.
+        options = tuple((s, _seat_word(s)) for s in SEATS if s not in game.dead and s != seat)
+        return dataclasses.replace(base, task=Task(
+            game.vote_step(), _("Your vote: whom do you vote out?"), options,
+            game.phone_votes.get(seat)))
     return base
 
 
