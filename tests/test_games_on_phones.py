@@ -15,6 +15,7 @@ from test_newd3_game import Table
 from wolfbox.buttons import Button, Tap
 from wolfbox.events import PhoneChoice, PhonesSeated
 from wolfbox.games import Games
+from wolfbox.newd3 import said
 from wolfbox.newd3.game import Game, Stage
 from wolfbox.newd3.roles import role_name
 from wolfbox.newd3.turns import PHONE_DEAL_SECONDS, Kind
@@ -143,6 +144,7 @@ def vote(t: Table, voter: int, target: int, step: str | None = None) -> None:
 
 def test_the_day_vote_on_phones_counts_and_applies_the_strict_majority():
     t = to_the_vote(set(SEATS))
+    assert t.texts()[-1] == said.PHONE_VOTE_NOW                # "on your phones", not "point"
     task = t.g.phone_view(1, t.now).task
     assert task is not None and task.step == "vote.day1"
     assert [option for option, _words in task.options] == [2, 3, 4, 5, 6, 7, 8, 9]
@@ -184,6 +186,7 @@ def test_a_vote_for_oneself_from_an_old_day_or_not_one_seat_changes_nothing():
 
 def test_with_a_living_seat_short_of_a_phone_the_table_points_and_enters_the_count():
     t = to_the_vote(set(SEATS) - {9})
+    assert t.texts()[-1] == said.VOTE_NOW
     assert t.g.phone_view(1, t.now).task is None
     t.until(lambda: t.g.stage in (Stage.TALLY, Stage.RESULT))
     assert t.g.stage is Stage.TALLY

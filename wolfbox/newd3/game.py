@@ -617,7 +617,8 @@ class Game:
         self.phone_votes = {}
         self.timer = Countdown.start(now, rules.VOTE)
         effects: list[Effect] = [self._take_checkpoint(), PlayCue(Cue.TIME_UP)]
-        return effects + self._say_now(now, _(said.VOTE_NOW))
+        line = said.PHONE_VOTE_NOW if self.voting_on_phones() else said.VOTE_NOW
+        return effects + self._say_now(now, _(line))
 
     def _begin_point(self, now: float) -> list[Effect]:
         self.stage, self.count_in, self.reading = Stage.POINT, 0, False

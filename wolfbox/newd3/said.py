@@ -24,6 +24,8 @@ EVERYONE_WAKE = N_("Everyone, open your eyes.")
 NOBODY_DIED = N_("Nobody died in the night.")
 VOTE_NOW = N_("Time to vote. When the count ends, everyone alive points at a player, "
               "or at the ceiling to skip.")
+PHONE_VOTE_NOW = N_("Time to vote, on your phones: tap the player you vote out before the "
+                   "count ends. No tap is no vote.")
 POINT = N_("Point!")
 COUNT_IN = (N_("Three."), N_("Two."), N_("One."))
 TIE = N_("A tie: nobody is out.")
@@ -31,7 +33,8 @@ NOBODY_OUT = N_("Nobody is out.")
 TOWN_WINS = N_("Both Wolves are dead. The Town wins.")
 WOLVES_WIN = N_("The Wolves are as many as the Town. The Wolves win.")
 DRAW = N_("Eight nights have passed and nobody has won. The game is a draw.")
-FIXED = (SEATING, DEAL, PHONE_DEAL, EVERYONE_WAKE, NOBODY_DIED, VOTE_NOW, POINT, *COUNT_IN, TIE,
+FIXED = (SEATING, DEAL, PHONE_DEAL, EVERYONE_WAKE, NOBODY_DIED, VOTE_NOW, PHONE_VOTE_NOW, POINT,
+         *COUNT_IN, TIE,
          NOBODY_OUT, TOWN_WINS, WOLVES_WIN, DRAW)
 # When the day's clocks speak: seconds left.
 DISCUSSION_WARNINGS = (60, 30, 10)
@@ -101,7 +104,7 @@ def all_lines() -> list[str]:
     out_lines += [t for turn in phone_deal_turns() for t in (turn.wake, turn.sleep)]
     out_lines += [_(EVERYONE_WAKE), day_begins(1)]
     out_lines += [left(s) for s in (*DISCUSSION_WARNINGS, *VOTE_WARNINGS)]
-    out_lines += [_(VOTE_NOW), *(_(c) for c in COUNT_IN), _(POINT)]
+    out_lines += [_(VOTE_NOW), _(PHONE_VOTE_NOW), *(_(c) for c in COUNT_IN), _(POINT)]
     out_lines += [night_falls(n) for n in range(1, MAX_NIGHTS + 1)]
     out_lines += [_(c.wake) for c in CALLS] + [_(c.sleep) for c in CALLS]
     out_lines += [t for turn in night_turns() for t in (turn.wake, turn.sleep)]
