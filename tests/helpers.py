@@ -25,6 +25,16 @@ def tone_wav(path: Path, seconds: float = 0.15, rate: int = 22050, freq: float =
         w.writeframes(frames)
 
 
+def phones_config(tmp_path: Path, mode: str = "one_night", on: bool = True) -> Config:
+    """A box for `mode` with phones on loopback, on a free port."""
+    c = Config()
+    c.game.mode = mode
+    c.night.line_gap = 0.05
+    c.voice.cache_dir = str(tmp_path / "cache")
+    c.phones.enabled, c.phones.listen, c.phones.port = on, ["127.0.0.1"], 0
+    return c
+
+
 def line_cache(config: Config) -> LineCache:
     return cache_for(config, find_voice(config.voice.model))
 

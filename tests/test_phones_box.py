@@ -9,15 +9,14 @@ import json
 import re
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 
 import pytest
 from pilot import Pilot
 from websockets.asyncio.server import ServerConnection
 from websockets.sync.client import ClientConnection, connect
 
+from helpers import phones_config
 from wolfbox.buttons import Button
-from wolfbox.config import Config
 from wolfbox.effects import ChangeSetting
 from wolfbox.events import PhoneChoice
 from wolfbox.newd3 import said as timed_said
@@ -25,15 +24,6 @@ from wolfbox.view import View
 
 WAIT = 10.0          # only a bound: each wait ends on a message from the server
 SEATS = range(1, 10)
-
-
-def phones_config(tmp_path: Path, mode: str = "one_night", on: bool = True) -> Config:
-    c = Config()
-    c.game.mode = mode
-    c.night.line_gap = 0.05
-    c.voice.cache_dir = str(tmp_path / "cache")
-    c.phones.enabled, c.phones.listen, c.phones.port = on, ["127.0.0.1"], 0
-    return c
 
 
 @pytest.fixture
@@ -65,6 +55,21 @@ def join(url: str, pin: str, seat: int, name: str) -> Iterator[ClientConnection]
         phone.send(json.dumps({"t": "join", "pin": pin, "seat": seat, "name": name}))
         receive(phone, "joined")
         yield phone
+
+
+def enc(value) -> bytes:
+    """A value as the server writes it: compact UTF-8 JSON."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def streams_by_seat(sent: list[tuple[ServerConnection, bytes]]) -> dict[int, bytes]:
+    """Every byte each seat's phone was sent, in order, by the seat its
+    socket was given ("joined")."""
+    by_socket: dict[int, bytes] = {}
+    for socket, message in sent:
+        by_socket[id(socket)] = by_socket.get(id(socket), b"") + message
+    return {int(m[1]): data for data in by_socket.values()
+            if (m := re.search(rb'"t":"joined","seat":(\d+)', data))}
 
 
 def box_hears(pilot: Pilot, done) -> None:
@@ -108,8 +113,7 @@ def test_a_phone_joins_with_the_pin_on_the_start_screen_and_follows_the_box(
 def test_phones_turned_on_and_off_on_the_box(tmp_path, pilots):
     pilot = pilots.start(phones_config(tmp_path, on=False))
     assert pilot.view.join is None
-    for effect in (ChangeSetting("phones.enabled", True),):
-        pilot.box._apply([effect])
+    pilot.box._apply([ChangeSetting("phones.enabled", True)])
     url, pin = join_details(pilot)
     with join(url, pin, 1, "Ann"):
         pass
@@ -175,17 +179,7 @@ def test_nine_phones_get_the_deal_each_its_own_card_and_no_other(tmp_path, pilot
     cards = {seat: received[seat][0]["secret"] for seat in SEATS}
     assert {card[0] for card in cards.values()} >= {"Sheep"} and len(set(map(tuple,
                                                                         cards.values()))) > 1
-
-    def enc(value) -> bytes:                      # as the server writes it: compact UTF-8 JSON
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-    by_socket: dict[int, bytes] = {}
-    for socket, message in sent:
-        by_socket[id(socket)] = by_socket.get(id(socket), b"") + message
-    stream = {}                                   # each seat's phone: all it was sent
-    for data in by_socket.values():
-        found = re.search(rb'"t":"joined","seat":(\d+)', data)
-        if found:
-            stream[int(found[1])] = data
+    stream = streams_by_seat(sent)
     assert sorted(stream) == list(SEATS)
     from wolfbox.newd3.roles import role_name
     for seat in SEATS:
@@ -217,14 +211,7 @@ def test_the_mayors_cards_go_each_to_its_own_phone_and_no_other(tmp_path, pilots
         assert game.dealt is not None
         cards = {seat: receive(phone, "view", lambda m: bool(m["secret"]))["secret"]
                  for seat, phone in phones.items()}
-    by_socket: dict[int, bytes] = {}
-    for socket, message in sent:
-        by_socket[id(socket)] = by_socket.get(id(socket), b"") + message
-    stream = {int(m[1]): data for data in by_socket.values()
-              if (m := re.search(rb'"t":"joined","seat":(\d+)', data))}
-
-    def enc(value) -> bytes:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    stream = streams_by_seat(sent)
     for seat, card in cards.items():
         assert card[0] == role_name(game.dealt[seat - 1])
         for other, theirs in cards.items():

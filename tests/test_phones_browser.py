@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import phones_config
 from wolfbox.buttons import Button
-from wolfbox.config import Config
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 playwright = pytest.importorskip("playwright.sync_api")
@@ -23,15 +23,6 @@ PHONE = {"width": 360, "height": 740}
 WAIT_MS = 10_000          # only a bound: each wait ends when the page shows what it waits for
 # `make screenshots` sets this to keep the phones' screenshots for the README.
 SHOTS = os.environ.get("WOLFBOX_PHONE_SHOTS")
-
-
-def phones_config(tmp_path: Path, mode: str = "one_night") -> Config:
-    c = Config()
-    c.game.mode = mode
-    c.night.line_gap = 0.05
-    c.voice.cache_dir = str(tmp_path / "cache")
-    c.phones.enabled, c.phones.listen, c.phones.port = True, ["127.0.0.1"], 0
-    return c
 
 
 @pytest.fixture
