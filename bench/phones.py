@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import select
 import subprocess
 import sys
 import tempfile
@@ -73,7 +74,7 @@ def idle(parts) -> tuple[float, float]:
 
 def clients(parts, count: int, taps: int = 0) -> subprocess.Popen[str]:
     parts.box.refresh()
-    card = parts.box.flow and parts.phones.join_card()
+    card = parts.phones.join_card()
     assert card is not None, "phones did not start"
     proc = subprocess.Popen([sys.executable, str(HERE / "phone_clients.py"), card.url,
                              card.pin, str(count), str(taps)],
@@ -88,7 +89,7 @@ def clients(parts, count: int, taps: int = 0) -> subprocess.Popen[str]:
 
 
 def _ready(proc: subprocess.Popen[str]) -> bool:
-    import select
+    """The phones' process has said "ready" (a look at its pipe, no wait)."""
     assert proc.stdout is not None
     if select.select([proc.stdout], [], [], 0)[0]:
         return proc.stdout.readline().strip() == "ready"
