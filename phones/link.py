@@ -79,10 +79,10 @@ class Phones:
             views = {}
             for seat in range(1, seats + 1):          # ready before a phone takes the seat
                 view = dataclasses.asdict(game.phone_view(seat, now))
-                views[seat] = protocol.encode("view", **view, words=said,
+                views[seat] = protocol.encode("view", **view, words=said, lang=game.lang,
                                               seat_title=_("Seat {seat}").format(seat=seat))
-            lobby = {"title": game_name(game.name), "words": said}
-        self.server.publish(views, lobby)
+            lobby = {"title": game_name(game.name), "words": said, "lang": game.lang}
+        self.server.publish(protocol.padded(views), lobby)
 
     def close(self) -> None:
         self.server.close()

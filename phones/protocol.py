@@ -8,6 +8,7 @@ is refused: the server drops it and logs the first of a connection once.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 import msgspec
@@ -18,7 +19,8 @@ Pin = Annotated[str, msgspec.Meta(max_length=8)]
 SeatNumber = Annotated[int, msgspec.Meta(ge=1, le=99)]
 Name = Annotated[str, msgspec.Meta(max_length=60)]
 Step = Annotated[str, msgspec.Meta(max_length=40)]
-Choice = Annotated[list[SeatNumber], msgspec.Meta(max_length=4)]
+OptionId = Annotated[int, msgspec.Meta(ge=0, le=999)]     # a seat, a center card, a word
+Choice = Annotated[list[OptionId], msgspec.Meta(max_length=4)]
 
 
 class Hello(msgspec.Struct, tag="hello", tag_field="t", forbid_unknown_fields=True):
@@ -62,3 +64,18 @@ def read(raw: str | bytes) -> Incoming:
 def encode(kind: str, **fields: Any) -> bytes:
     """A message to a phone: {"t": kind, ...}."""
     return _encoder.encode({"t": kind, **fields})
+
+
+PAD_TO = 512                      # every seat's frame of one update rounds up to this
+
+
+def padded(frames: Mapping[int, bytes]) -> dict[int, bytes]:
+    """The seats' frames of one update, each padded with spaces after its
+    JSON to the same length: a Wolf's card, a Seer's answer or a task with
+    more words is not longer on the air than a Villager's (it matters once
+    the traffic is encrypted; the sizes should not tell before then
+    either)."""
+    if not frames:
+        return {}
+    size = -(-max(len(f) for f in frames.values()) // PAD_TO) * PAD_TO
+    return {seat: frame + b" " * (size - len(frame)) for seat, frame in frames.items()}

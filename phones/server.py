@@ -247,9 +247,13 @@ class PhoneServer:
                     self.post(PhoneChoice(phone.seat, step, tuple(choice)))
 
     def _publish(self, views: dict[int, bytes], lobby: dict[str, object]) -> None:
+        # When any seat's view changes, every seated phone is sent a frame
+        # (its own, the same size as the others'): which phones hear from
+        # the box must not tell whose card or choice moved.
+        every = views != self._views
         self._views, self._lobby = views, lobby
         for phone in list(self._phones):
-            self._loop.create_task(self._refresh(phone))
+            self._loop.create_task(self._refresh(phone, force=every and phone.seat is not None))
 
     async def _refresh(self, phone: _Phone, force: bool = False) -> None:
         if phone.seat is not None and phone.seat not in self.room.held:

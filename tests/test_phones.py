@@ -98,6 +98,8 @@ def test_every_kind_of_message_reads_into_its_type():
     '{"t": "join", "pin": "1234", "seat": 3, "name": "' + "x" * 61 + '"}',
     '{"t": "choose", "step": "s", "choice": [1, 2, 3, 4, 5]}',
     '{"t": "choose", "step": "s", "choice": ["1"]}',
+    '{"t": "choose", "step": "s", "choice": [-1]}',
+    '{"t": "choose", "step": "s", "choice": [1000]}',
     '{"t": "hello", "token": "", "extra": 1}', b"\xff\xfe", "x" * 2000,
 ])
 def test_anything_else_is_malformed(raw):
@@ -211,6 +213,34 @@ def test_a_phone_joins_sees_its_view_and_comes_back_to_its_seat(served):
         again.send(json.dumps({"t": "hello", "token": token}))   # answered after the choice
         receive(again, "joined")
     assert posted == [PhoneChoice(2, "n1.seer", (4,))]
+
+
+def test_frames_of_one_update_have_one_size():
+    frames = {1: protocol.encode("view", secret=["Werewolf", "Your partner: seat 7"]),
+              2: protocol.encode("view", secret=[]), 3: protocol.encode("view", lines=["x" * 700])}
+    sized = protocol.padded(frames)
+    assert len({len(f) for f in sized.values()}) == 1                 # one size for all
+    assert len(sized[1]) % protocol.PAD_TO == 0 and len(sized[3]) >= len(frames[3])
+    assert {s: json.loads(f) for s, f in sized.items()} == \
+        {s: json.loads(f) for s, f in frames.items()}                 # the same messages
+
+
+def test_when_one_seat_s_view_changes_every_seated_phone_hears(served):
+    server, url, *_ = served
+    with phone(url) as ann, phone(url) as bo:
+        for p, seat in ((ann, 1), (bo, 2)):
+            p.send('{"t": "hello"}')
+            receive(p, "lobby")
+            p.send(json.dumps({"t": "join", "pin": "4821", "seat": seat, "name": "x"}))
+            receive(p, "joined")
+        views = {1: protocol.encode("view", lines=["night"]),
+                 2: protocol.encode("view", lines=["night"])}
+        server.publish(views, {"title": "One Night"})
+        assert receive(ann, "view")["lines"] == receive(bo, "view")["lines"] == ["night"]
+        server.publish({**views, 1: protocol.encode("view", lines=["night"], secret=["Seer"])},
+                       {"title": "One Night"})
+        assert receive(ann, "view")["secret"] == ["Seer"]
+        assert receive(bo, "view")["lines"] == ["night"]        # a frame, though nothing moved
 
 
 def test_a_new_game_sends_every_phone_back_to_the_lobby(served):

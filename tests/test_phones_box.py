@@ -241,10 +241,10 @@ def test_nine_phones_vote_a_player_out_and_each_sees_only_its_own_vote(tmp_path,
                                            "choice": [3]}))
             box_hears(pilot, lambda v=voter: game.phone_votes.get(v) == 3)
             mine = receive(phones[voter], "view",
-                           lambda m: m["task"] is not None and m["task"]["chosen"] == 3)
-            assert mine["task"]["chosen"] == 3                       # its own vote, marked
+                           lambda m: m["task"] is not None and m["task"]["chosen"] == [3])
+            assert mine["task"]["chosen"] == [3]                     # its own vote, marked
         pilot.settle()
-        assert game.phone_view(7, pilot.clock.now).task.chosen is None
+        assert game.phone_view(7, pilot.clock.now).task.chosen == ()
         pilot.until(lambda: game.stage is Stage.RESULT, limit=120, step=0.5)
         assert (game.tally, game.votes) == (3, 5)
         pilot.press(Button.START)                                    # the table confirms

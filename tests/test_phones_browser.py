@@ -59,6 +59,7 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
     ann, problems = open_phone(browser, card.url)
     ann.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
     assert ann.inner_text("#lobby-title") == "One Night"
+    assert ann.get_attribute("html", "lang") == "en"           # the box's language, for fonts
     assert ann.locator("#seats button").count() == pilot.box.flow.table_seats
     ann.fill("#pin", card.pin)
     ann.fill("#name", "Ann")

@@ -17,12 +17,17 @@ from .view import View
 @dataclass(frozen=True)
 class Task:
     """What a seat is asked on its phone: `step` names it (an answer to a
-    task that has passed changes nothing), `options` are (id, words), and
-    `chosen` the option this seat has chosen so far, if any."""
+    task that has passed changes nothing), `options` are (id, words) with
+    ids from 0 to 999, `pick` how many of them make one answer (the
+    Troublemaker's two seats), and `chosen` what this seat has answered so
+    far. At a night step every phone gets a task of the same shape (the
+    role that acts chooses, the others answer a decoy), so nobody learns a
+    role from who is tapping."""
     step: str
     prompt: str
     options: tuple[tuple[int, str], ...]
-    chosen: int | None = None
+    chosen: tuple[int, ...] = ()
+    pick: int = 1
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@
     socket.onmessage = function (e) {
       var m = JSON.parse(e.data);
       if (m.words) { words = m.words; }
+      if (m.lang) { document.documentElement.lang = m.lang; }
       if (m.t === "lobby") { lobby(m); }
       else if (m.t === "joined") { localStorage.setItem(KEY, m.token); }
       else if (m.t === "refused") { text($("refused"), m.why); }
@@ -91,19 +92,32 @@
     text(cover, words.hold);
   }
 
-  // The same task on every seat's phone: its options as buttons, the one
-  // this seat chose marked; a tap sends the choice, the box decides.
+  // The same task on every seat's phone: its options as buttons, what this
+  // seat chose marked. A task of one pick sends a tap at once; a task of
+  // several (two seats to swap) gathers them here and sends them whole.
+  // The box decides, and marks what it took.
+  var picking = { step: null, ids: [] };
   function task(t) {
     var box = $("task"), options = $("options");
     box.hidden = !t;
     options.textContent = "";
     if (!t) { return; }
+    if (picking.step !== t.step) { picking = { step: t.step, ids: [] }; }
     text($("prompt"), t.prompt);
     t.options.forEach(function (option) {
-      var b = document.createElement("button");
+      var id = option[0], b = document.createElement("button");
       b.textContent = option[1];
-      b.className = option[0] === t.chosen ? "chosen" : "";
-      b.onclick = function () { send({ t: "choose", step: t.step, choice: [option[0]] }); };
+      b.className = t.chosen.indexOf(id) >= 0 ? "chosen" : picking.ids.indexOf(id) >= 0 ? "picking" : "";
+      b.onclick = function () {
+        if (t.pick <= 1) { send({ t: "choose", step: t.step, choice: [id] }); return; }
+        var at = picking.ids.indexOf(id);
+        if (at >= 0) { picking.ids.splice(at, 1); } else { picking.ids.push(id); }
+        if (picking.ids.length === t.pick) {
+          send({ t: "choose", step: t.step, choice: picking.ids });
+          picking.ids = [];
+        }
+        task(t);
+      };
       options.appendChild(b);
     });
   }

@@ -185,7 +185,7 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
         options = tuple((s, _seat_word(s)) for s in SEATS if s not in game.dead and s != seat)
         return dataclasses.replace(base, task=Task(
             game.vote_step(), _("Your vote: whom do you vote out?"), options,
-            game.phone_votes.get(seat)))
+            tuple(v for v in (game.phone_votes.get(seat),) if v is not None)))
     return base
 
 
