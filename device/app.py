@@ -214,7 +214,8 @@ def _game(config: Config, saves: Saves, has_brightness: bool) -> Games:
     screen = SettingsScreen(config, has_brightness)
     return Games({"one_night": lambda: Flow.from_config(screen.config, screen=screen),
                   DARK_ARTS: lambda: _dark_arts(screen, saves),
-                  TIMED: lambda: _timed(screen, saves)}, config.game.mode, config.box.lang)
+                  TIMED: lambda: _timed(screen, saves)}, config.game.mode, config.box.lang,
+                 phones_on=config.phones.enabled)
 
 
 def _dark_arts(screen: SettingsScreen, saves: Saves) -> Mode:

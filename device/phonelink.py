@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from wolfbox.config import PhonesConfig
-from wolfbox.effects import ChangeSetting, Effect
+from wolfbox.effects import ChangeSetting, Effect, FreeSeat
 from wolfbox.events import PhonesSeated
+from wolfbox.games import PHONES_KEY
 from wolfbox.i18n import _
 from wolfbox.view import JoinCard
 
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
     from wolfbox.phones.link import Phones
 
 log = logging.getLogger("wolfbox.device")
-
-ENABLED_KEY = "phones.enabled"
-
 
 class PhoneLink:
     """The box's phones, while they are on."""
@@ -64,9 +62,12 @@ class PhoneLink:
         self.wake()
 
     def effect(self, effect: Effect) -> None:
-        """The table turned phones on or off on the settings screen."""
-        if isinstance(effect, ChangeSetting) and effect.key == ENABLED_KEY:
+        """The table turned phones on or off on the settings screen, or
+        gave a seat back on the phones' screen."""
+        if isinstance(effect, ChangeSetting) and effect.key == PHONES_KEY:
             self.turn(bool(effect.value))
+        elif isinstance(effect, FreeSeat) and self.phones is not None:
+            self.phones.server.free(effect.seat)
 
     def follow(self, *_view: object) -> None:
         """The box's screen changed: the phones follow it."""

@@ -21,7 +21,9 @@ import pygame
 from wolfbox import menu
 from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config
-from wolfbox.i18n import _
+from wolfbox.events import PhonesSeated
+from wolfbox.games import Games
+from wolfbox.i18n import _, language
 from wolfbox.mode import Mode
 from wolfbox.onenight.flow import Flow, RoundSettings
 from wolfbox.view import JoinCard, Phase, View
@@ -37,6 +39,19 @@ SPECIAL_DECK = ("doppelganger", "werewolf", "werewolf", "minion", "seer", "robbe
 
 # Phones on (issue 22): the join card a box on a home network shows, two seats taken.
 JOIN = JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"), (5, "Bo")))
+
+
+def _phones_views(game: Mode, mode: str, start: str,
+                  screen: str = "") -> Iterator[tuple[str, View, str]]:
+    """A start screen as the box shows it with phones on (its hold of BACK
+    and the join card), and the phones' own screen opened from it."""
+    games = Games({mode: lambda: game}, mode, language(), phones_on=True)
+    games.handle(PhonesSeated(frozenset(seat for seat, _name in JOIN.seated), JOIN.seated), 0.0)
+    yield start, dataclasses.replace(games.view(0.0), join=JOIN), ""
+    if screen:
+        games.handle(Hold(Button.BACK), 0.0)
+        yield screen, dataclasses.replace(games.view(0.0), join=JOIN), ""
+        games.handle(Tap(Button.START), 0.0)
 
 
 def notices() -> list[str]:
@@ -69,7 +84,7 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     yield "1-start-notices", dataclasses.replace(
         start, status=_("Preparing the voice: {percent} %").format(percent=40)), \
         "; ".join(notices()[1:3])
-    yield "1-start-phones", dataclasses.replace(start, join=JOIN), ""
+    yield from _phones_views(flow, "one_night", "1-start-phones", "1-join-screen")
     flow.handle(Tap(Button.START), now)
     now = _until(flow, now, lambda: _step(flow) == "werewolves")
     yield "2-night-call", flow.view(now), ""
@@ -278,7 +293,7 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
         raise AssertionError(f"seat {seat} cannot be chosen")
 
     yield "d-timed-setup", d.view(), ""
-    yield "d-timed-setup-phones", dataclasses.replace(d.view(), join=JOIN), ""
+    yield from _phones_views(game, "newd3", "d-timed-setup-phones")
     d.tap(Button.START)
     seat = {role: s for s, role in enumerate(game.seats, 1)}
     wolf, alchemist, seer, guard = (seat[r] for r in ("wolf", "alchemist", "seer", "guard"))

@@ -63,7 +63,8 @@ class Phones:
 
     def _changed(self, seated: Seated) -> None:
         self.seated = seated            # on the server's thread: a copy, swapped whole
-        self.post(PhonesSeated(frozenset(seated.names)))     # the games hear it in turn
+        self.post(PhonesSeated(frozenset(seated.names),         # the games hear it in turn
+                               tuple(sorted(seated.names.items()))))
 
     def follow(self, game: Any, now: float) -> None:
         """After the box's screen changed: a new game's PIN, and each joined

@@ -52,6 +52,13 @@ class Ambience:
 
 
 @dataclass(frozen=True)
+class FreeSeat:
+    """The table gives a seat back from the box's phones screen: its phone
+    returns to the list of seats (the phones' adapter carries it out)."""
+    seat: int
+
+
+@dataclass(frozen=True)
 class Shutdown:
     """The power button was held: end the box (and, on the Pi, power off)."""
 
@@ -89,4 +96,4 @@ class Checkpoint:
 
 
 Effect = (Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm | Ambience
-          | Shutdown | Remember | ChangeSetting | Checkpoint)
+          | Shutdown | Remember | ChangeSetting | Checkpoint | FreeSeat)

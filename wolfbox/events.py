@@ -28,9 +28,14 @@ class PhoneChoice:
 
 @dataclass(frozen=True)
 class PhonesSeated:
-    """The seats that hold a phone now (public: the table sees who joined).
-    A game that deals or asks on phones reads it; the others ignore it."""
+    """The seats that hold a phone now, and the names their players gave
+    (public: the table sees who joined). A game that deals or asks on
+    phones reads it; the others ignore it."""
     seats: frozenset[int]
+    names: tuple[tuple[int, str], ...] = ()
+
+    def name(self, seat: int) -> str:
+        return dict(self.names).get(seat, "")
 
 
 PhoneEvent = PhoneChoice | PhonesSeated

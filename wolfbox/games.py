@@ -9,17 +9,21 @@ its package plus a line in GAMES and in the device's factories.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from .buttons import Button, Hold, Release, Tap
 from .effects import ChangeSetting, Effect
 from .events import Event, PhonesSeated
 from .i18n import LANGUAGE_KEY, N_, SOURCE, _, speaking
+from .join_screen import OPEN_HOLD, JoinScreen
 from .mode import Mode
 from .phone import PhoneView, public
 from .view import View
 
 MODE_KEY = "game.mode"
+PHONES_KEY = "phones.enabled"
 
 # Every game, by its config name, with its name on the screen, in the order offered.
 GAMES: dict[str, str] = {
@@ -42,8 +46,12 @@ def switch_note(mode: str) -> str:
         after=game_name(next_game(mode)), before=game_name(next_game(mode, -1)))
 
 
-def setup_holds_note(mode: str) -> str:
-    """What a start or setup screen says its holds do (the same on every game's)."""
+def setup_holds_note(mode: str, phones: bool = False) -> str:
+    """What a start or setup screen says its holds do (the same on every
+    game's; with phones on, BACK opens the phones' screen)."""
+    if phones:
+        return _("Hold NEXT: settings. Hold VOTE: {game}. Hold BACK: phones.").format(
+            game=game_name(next_game(mode)))
     return _("Hold NEXT: settings. Hold VOTE: {game}.").format(game=game_name(next_game(mode)))
 
 
@@ -62,8 +70,10 @@ class Games:
     # choice (a ChangeSetting of box.lang), never a global the games assign.
     lang: str = SOURCE
     _built: dict[str, Mode] = field(default_factory=dict)
+    phones_on: bool = False                     # the box's phones are on (its setting)
     _seated: PhonesSeated | None = None         # the last word of who holds a phone
     _told: set[str] = field(default_factory=set)    # the games that have heard it
+    _join: JoinScreen = field(default_factory=JoinScreen)   # the phones' screen, over a start
 
     def __post_init__(self) -> None:
         if self.name not in self.make:
@@ -93,6 +103,13 @@ class Games:
         with speaking(self.lang):
             if isinstance(event, PhonesSeated):
                 self._seated, self._told = event, set()
+            if isinstance(event, Tap | Hold | Release) and event.button is not Button.POWER:
+                if self._join.open:
+                    return self._join.handle(event, self._seats())
+                if isinstance(event, Hold) and event.button is Button.BACK \
+                        and self._join_offered(self.active.view(now)):
+                    self._join.show(self._seats())
+                    return []
             effects: list[Effect] = []
             if self._seated is not None and self.name not in self._told:
                 self._told.add(self.name)
@@ -111,7 +128,24 @@ class Games:
 
     def view(self, now: float) -> View:
         with speaking(self.lang):
-            return self.active.view(now)
+            if self._join.open:
+                return self._join.view(self._seated or PhonesSeated(frozenset()),
+                                       game_name(self.name))
+            view = self.active.view(now)
+            if self._join_offered(view):
+                view = dataclasses.replace(
+                    view, footer=setup_holds_note(self.name, phones=True),
+                    holds=(*view.holds, (Button.BACK, _(OPEN_HOLD))))
+            return view
+
+    def _seats(self) -> frozenset[int]:
+        return self._seated.seats if self._seated is not None else frozenset()
+
+    def _join_offered(self, view: View) -> bool:
+        """The phones' screen opens from a start or setup screen (the one
+        that says what its holds do) while phones are on."""
+        return self.phones_on and not self.active.busy() \
+            and view.footer == setup_holds_note(self.name)
 
     def phone_view(self, seat: int, now: float) -> PhoneView:
         """What `seat`'s phone shows (wolfbox.phone): the game's own view of
@@ -144,6 +178,8 @@ class Games:
                 continue
             if effect.key == LANGUAGE_KEY:
                 self.lang = str(effect.value)
+            if effect.key == PHONES_KEY:
+                self.phones_on = bool(effect.value)
             with speaking(self.lang):
                 for built in self._built.values():
                     if built is not active:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .config import Config
-from .games import GAMES, game_name
+from .games import GAMES, PHONES_KEY, game_name
 from .i18n import LANGUAGES, N_, _
 from .timer import clock_text
 
@@ -111,7 +111,7 @@ ITEMS: tuple[Item, ...] = (
          _percent, more=N_("Louder"), less=N_("Quieter")),
     Item("screen.brightness", N_("Brightness"), tuple(i / 10 for i in range(1, 11)), _percent,
          more=N_("Brighter"), less=N_("Dimmer")),
-    Item("phones.enabled", N_("Phones"), (False, True), _on_off,
+    Item(PHONES_KEY, N_("Phones"), (False, True), _on_off,
          N_("Players join on their own phones over the box's network; when on, this page "
             "shows how."), toggle=True, more=N_("On"), less=N_("Off")),
     Item("game.mode", N_("Game"), tuple(GAMES), game_name,

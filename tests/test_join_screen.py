@@ -1,0 +1,83 @@
+"""The phones' own screen on the box (issue 22): opened with a hold of BACK
+from any game's start or setup screen while phones are on; it shows the
+join card with room for the code, walks the seats that hold a phone, and
+frees one with a hold of VOTE (never a tap), sending that phone back to
+the list of seats."""
+
+from __future__ import annotations
+
+import pytest
+from test_phones_box import join, join_details, receive
+
+from helpers import phones_config
+from wolfbox.buttons import Button, Hold, Tap
+from wolfbox.effects import FreeSeat
+from wolfbox.events import PhonesSeated
+from wolfbox.games import setup_holds_note
+from wolfbox.join_screen import JoinScreen
+from wolfbox.view import Phase
+
+HOLD = 2.0           # longer than any hold time the box uses
+
+
+def test_the_screen_walks_the_seated_and_frees_only_on_a_hold():
+    screen = JoinScreen()
+    seated = frozenset({2, 5, 7})
+    screen.show(seated)
+    shown = screen.view(PhonesSeated(seated, ((2, "Ann"), (5, "Bo"))), "One Night")
+    assert (shown.big, shown.details[:2]) == ("Seat 2", ("Phones", "Ann"))
+    assert screen.handle(Tap(Button.BACK), seated) == []
+    assert screen.seat == 7                                       # round the table
+    screen.handle(Tap(Button.NEXT), seated)
+    assert screen.seat == 2
+    assert screen.handle(Tap(Button.VOTE), seated) == []          # a tap frees nobody
+    assert screen.handle(Hold(Button.VOTE), seated) == [FreeSeat(2)]
+    assert screen.seat == 5                                       # on to the next
+    assert screen.view(PhonesSeated(frozenset({5})), "x").big == "Seat 5"
+    empty = screen.view(PhonesSeated(frozenset()), "x")
+    assert empty.big == "" and empty.holds == ()                  # nothing to free
+    assert screen.handle(Hold(Button.VOTE), frozenset()) == []
+    screen.handle(Tap(Button.START), frozenset())
+    assert not screen.open
+
+
+@pytest.mark.parametrize("game", ["one_night", "dark_arts", "newd3"])
+def test_every_start_screen_offers_it_only_while_phones_are_on(tmp_path, pilots, game):
+    off = pilots.start(phones_config(tmp_path / "off", game, on=False))
+    off.settle()
+    assert off.view.footer == setup_holds_note(game)
+    assert Button.BACK not in dict(off.view.holds)
+    off.press(Button.BACK, hold=HOLD)                             # phones off: no screen
+    assert off.view.phase is not Phase.SETTINGS
+    pilot = pilots.start(phones_config(tmp_path / "on", game))
+    pilot.settle()
+    assert pilot.view.footer == setup_holds_note(game, phones=True)
+    pilot.press(Button.BACK, hold=HOLD)
+    assert pilot.view.phase is Phase.SETTINGS and pilot.view.details[0] == "Phones"
+    assert pilot.view.join is not None                            # the card, with its code
+    pilot.press(Button.START)                                     # done: back, no game begun
+    assert pilot.view.footer == setup_holds_note(game, phones=True)
+
+
+def test_a_seat_freed_on_the_box_sends_its_phone_back_to_the_seats(tmp_path, pilots):
+    pilot = pilots.start(phones_config(tmp_path))
+    url, pin = join_details(pilot)
+    with join(url, pin, 1, "Ann") as ann, join(url, pin, 3, "Bo") as bo:
+        pilot.settle()
+        assert pilot.view.join.seated == ((1, "Ann"), (3, "Bo"))
+        pilot.press(Button.BACK, hold=HOLD)
+        assert pilot.view.big == "Seat 1"
+        pilot.press(Button.NEXT)
+        assert (pilot.view.big, pilot.view.details[1]) == ("Seat 3", "Bo")
+        pilot.press(Button.VOTE)                                  # a tap: nothing happens
+        pilot.settle()
+        assert pilot.view.join.seated == ((1, "Ann"), (3, "Bo"))
+        pilot.press(Button.VOTE, hold=HOLD)                       # the hold frees seat 3
+        lobby = receive(bo, "lobby")
+        assert lobby["taken"] == {"1": "Ann"}
+        pilot.settle()
+        assert pilot.view.join.seated == ((1, "Ann"),)
+        assert pilot.view.big == "Seat 1"
+        assert receive(ann, "view")["seat_title"] == "Seat 1"      # seat 1 keeps its seat
+        bo.send('{"t": "join", "pin": "' + pin + '", "seat": 3, "name": "Cy"}')
+        assert receive(bo, "joined")["seat"] == 3                  # the seat is free again

@@ -1,0 +1,83 @@
+"""The phones' own screen on the box: how to join, who has, and a seat freed.
+
+Every game's start or setup screen shows a join card where it has room,
+but a setup full of words (German, a long deck) leaves none for the code,
+and a seat held by the wrong phone (a player who left, a phone picked up
+by someone else) has to be given back from the box. This screen does both,
+the same for every game: `wolfbox.games` opens it over a start screen with
+a hold of BACK while phones are on, and the device draws the join card on
+it as on any screen between games (its middle is nearly empty, so the code
+fits at the box's smallest size).
+
+Pure: it answers buttons with effects; the seats come from `PhonesSeated`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .buttons import Button, Hold, Release, Tap
+from .effects import Effect, FreeSeat
+from .events import PhonesSeated
+from .i18n import N_, _
+from .view import Phase, View
+
+DONE, NEXT_SEAT, PREVIOUS_SEAT = N_("Done"), N_("Next seat"), N_("Previous seat")
+FREE_HOLD = N_("Hold: free seat")
+OPEN_HOLD = N_("Hold: phones")
+
+
+@dataclass
+class JoinScreen:
+    """Open or not, and the seat picked among those that hold a phone."""
+    open: bool = False
+    seat: int = 0                 # 0: none picked (no phone has joined)
+
+    def show(self, seated: frozenset[int]) -> None:
+        self.open = True
+        self.seat = min(seated, default=0)
+
+    def handle(self, event: Tap | Hold | Release, seated: frozenset[int]) -> list[Effect]:
+        """A button on this screen. A seat is freed only by a hold, never by
+        a tap: a stray press must not send a player's phone away."""
+        if isinstance(event, Release):
+            return []
+        button = event.button
+        if isinstance(event, Hold) and button is Button.VOTE:
+            if self.seat in seated:
+                freed = self.seat
+                self.seat = _step(sorted(seated - {freed}), freed, +1)
+                return [FreeSeat(freed)]
+            return []
+        if button is Button.START:
+            self.open = False
+        elif button in (Button.NEXT, Button.BACK):
+            self.seat = _step(sorted(seated), self.seat, +1 if button is Button.NEXT else -1)
+        return []
+
+    def view(self, seated: PhonesSeated, title: str) -> View:
+        """The screen: the seat picked large with its player's name, and
+        what a hold of VOTE does."""
+        if self.seat not in seated.seats:
+            self.seat = _step(sorted(seated.seats), self.seat, +1)
+        if self.seat:
+            big = _("Seat {seat}").format(seat=self.seat)
+            note = _("Hold VOTE to free this seat: its phone goes back to the list of seats.")
+            name = seated.name(self.seat)
+            notes: tuple[str, ...] = (name, note) if name else (note,)
+        else:
+            big, notes = "", (_("No phone has joined yet."),)
+        holds = ((Button.VOTE, _(FREE_HOLD)),) if self.seat else ()
+        legend = ((Button.START, _(DONE)), *holds,
+                  (Button.NEXT, _(NEXT_SEAT)), (Button.BACK, _(PREVIOUS_SEAT)))
+        return View(phase=Phase.SETTINGS, title=title, big=big,
+                    details=(_("Phones"), *notes), legend=legend, holds=holds)
+
+
+def _step(seats: list[int], seat: int, step: int) -> int:
+    """The seat after (or before) `seat` among `seats`, round the table;
+    0 when nobody holds a phone."""
+    if not seats:
+        return 0
+    after = [s for s in seats if s > seat] if step > 0 else [s for s in seats if s < seat][::-1]
+    return after[0] if after else (seats[0] if step > 0 else seats[-1])
