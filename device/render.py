@@ -303,8 +303,8 @@ class CardPlan:
     at the right: from the title's
     top to the legend, the address and who has joined at the foot of the
     content beside it; or (`across`) above them and the footer, which then
-    run across the whole width. On the start screen the deck's notes may
-    give way to it (`notes` False). Compact: no code, the PIN and the
+    run across the whole width. Without `notes` (NO_CARD, where nothing
+    else fits), the start screen's deck notes give way. Compact: no code, the PIN and the
     address across the foot of the middle, with who has joined if `seats`
     (a screen whose own text fills it)."""
     smaller: int = 0
@@ -323,13 +323,11 @@ class NoRoom(Exception):
 
 def card_plans(view: View) -> list[CardPlan]:
     """The plans to try for a screen, best first: the largest code beside
-    everything the screen shows; on the start screen, the code in place of
-    the deck's notes; the compact line last."""
+    everything the screen shows; the compact line last. The deck's notes
+    never give way to the code: where it has no room, the phones' own
+    screen (a hold of BACK, wolfbox.join_screen) shows it."""
     sizes = [CardPlan(k, across) for k in range(QR_TRIES) for across in (False, True)]
-    plans = list(sizes)
-    if view.phase is Phase.IDLE and not view.seats and len(view.details) > 1:
-        plans += [replace(plan, notes=False) for plan in sizes]
-    return [*plans, CardPlan(compact=True), CardPlan(compact=True, seats=False)]
+    return [*sizes, CardPlan(compact=True), CardPlan(compact=True, seats=False)]
 
 
 def seats_taken(join: JoinCard) -> list[str]:

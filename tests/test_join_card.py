@@ -21,7 +21,9 @@ from wolfbox.darkarts.game import Game as MayorGame
 from wolfbox.device.render import Painter, render_view
 from wolfbox.device.screen import TerminalScreen
 from wolfbox.device.screenshots import round_views
+from wolfbox.events import PhonesSeated
 from wolfbox.i18n import _, speaking
+from wolfbox.join_screen import JoinScreen
 from wolfbox.newd3.game import Game as TimedGame
 from wolfbox.view import JoinCard, Phase, View
 
@@ -36,6 +38,14 @@ def painter() -> Iterator[Painter]:
     pygame.display.init()
     pygame.font.init()
     yield Painter()
+
+
+def phones_screen() -> View:
+    """The phones' own screen (wolfbox.join_screen), two seats taken."""
+    screen = JoinScreen()
+    seated = PhonesSeated(frozenset({2, 5}), CARD.seated)
+    screen.show(seated.seats)
+    return screen.view(seated, "One Night")
 
 
 def start_screen() -> View:
@@ -85,10 +95,14 @@ def test_the_code_drawn_is_the_pages_address_with_its_quiet_zone(painter, size, 
     page. Each module is whole pixels, at least 3 of them."""
     join = dataclasses.replace(CARD, url=url)
     want = segno_code(url)
-    # (The timed game's setup leaves room for a code of 25 modules, the
-    # address of a box on a home network; a longer one may get the compact line.)
+    # The phones' own screen has room for the code at every size. The
+    # timed game's setup leaves room for a code of 25 modules, the address
+    # of a box on a home network; a longer one may get the compact line
+    # there, and on One Night's start screen at 320x240 (its deck's notes
+    # never give way to the code).
     timed = list(setup_screens(TimedGame))[:1] if size in SIZES and url == URL else []
-    views = [start_screen(), *timed]
+    start = [start_screen()] if url == URL or size != (320, 240) else []
+    views = [phones_screen(), *start, *timed]
     for view in views:
         surface = render_view(dataclasses.replace(view, join=join), size, "", painter)
         square = white_square(surface)
