@@ -31,12 +31,13 @@ class PhoneLink:
 
     def __init__(self, config: PhonesConfig, game: Callable[[], Any],
                  clock: Callable[[], float], post: Callable[[object], None],
-                 wake: Callable[[], None], notice: Callable[[str], None],
+                 wake: Callable[[], None], notice: Callable[[str, tuple[str, ...]], None],
                  addresses: list[str] | None = None, port: int | None = None) -> None:
         self.config, self.game, self.clock = config, game, clock
         self.post, self.wake, self.notice = post, wake, notice
         self.addresses, self.port = addresses, port
         self.phones: Phones | None = None
+        self._waiting = ""              # the notice shown while the box has no network
 
     def turn(self, on: bool) -> None:
         if on and self.phones is None:
@@ -50,10 +51,19 @@ class PhoneLink:
             except OSError as e:
                 why = e.strerror or str(e)
                 log.warning("phones: cannot serve the page: %s", why)
-                self.notice(_("Phones: cannot serve their page ({why})").format(why=why))
+                self.notice(_("Phones: cannot serve their page ({why})").format(why=why), ())
                 return
-            log.info("phones: the page is at %s", " ".join(phones.urls))
             self.phones = phones
+            if phones.urls:
+                log.info("phones: the page is at %s", " ".join(phones.urls))
+            else:
+                # No network yet (a box that booted before its Wi-Fi): the
+                # server looks again, and the notice goes when one comes.
+                from wolfbox.phones.link import no_address
+                self._waiting = _("Phones: cannot serve their page ({why})").format(
+                    why=no_address())
+                log.warning("%s", self._waiting)
+                self.notice(self._waiting, ())
             self.follow()
         elif not on and self.phones is not None:
             self.phones.close()
@@ -72,6 +82,9 @@ class PhoneLink:
     def follow(self, *_view: object) -> None:
         """The box's screen changed: the phones follow it."""
         if self.phones is not None:
+            if self._waiting and self.phones.urls:
+                self.notice("", (self._waiting,))       # the network came: the page is up
+                self._waiting = ""
             self.phones.follow(self.game(), self.clock())
 
     def join_card(self) -> JoinCard | None:

@@ -30,6 +30,11 @@ log = logging.getLogger("wolfbox.phones")
 NO_SEATS = 0            # a game that does not say how many seats it has
 
 
+def no_address() -> str:
+    """Why there is no page to join (in the language spoken when it is said)."""
+    return _("no local network address; the installed service needs its installer's --phones")
+
+
 def words() -> dict[str, str]:
     """The page's own words, in the language spoken now."""
     return {"pin": _("The PIN on the box's screen"), "name": _("Your name"),
@@ -42,24 +47,33 @@ class Phones:
 
     def __init__(self, config: PhonesConfig, post: Callable[[object], None],
                  wake: Callable[[], None], clock: Callable[[], float] = time.monotonic,
-                 addresses: list[str] | None = None, port: int | None = None) -> None:
-        self.addresses = list(config.listen) or (addresses if addresses is not None
-                                                 else local_addresses())
+                 addresses: list[str] | None = None, port: int | None = None,
+                 find: Callable[[], list[str]] | None = None) -> None:
+        # The config's addresses are kept as they are; else the box's local
+        # ones, looked up again while it runs (`find`; tests give theirs).
+        if config.listen:
+            found, find = list(config.listen), None
+        else:
+            find = find or (None if addresses is not None else local_addresses)
+            found = addresses if addresses is not None else local_addresses()
         self.wake, self.post = wake, post
         self.seated = Seated("", {})
-        self.urls: list[str] = []
         self._busy = False
         self._seats = NO_SEATS
-        self.server = PhoneServer(Room(seats=NO_SEATS), post, self._changed, self.addresses,
-                                  config.port if port is None else port, clock)
+        self.server = PhoneServer(Room(seats=NO_SEATS), post, self._changed, found,
+                                  config.port if port is None else port, clock, find)
+
+    @property
+    def urls(self) -> list[str]:
+        """The page's addresses now (none while the box has no network)."""
+        return self.server.urls
 
     def start(self) -> list[str]:
-        """Listen; the page's addresses. OSError if no address can be had."""
-        if not self.addresses:
-            raise OSError(_("no local network address; the installed service needs its "
-                            "installer's --phones"))
-        self.urls = self.server.start()
-        return self.urls
+        """Listen; the page's addresses. OSError if an address cannot be
+        listened on, or none can be had and none will be looked for."""
+        if not self.server.addresses and self.server.find is None:
+            raise OSError(no_address())
+        return self.server.start()
 
     def _changed(self, seated: Seated) -> None:
         self.seated = seated            # on the server's thread: a copy, swapped whole

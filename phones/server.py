@@ -56,6 +56,7 @@ SECURITY_HEADERS = {
 }
 MESSAGES_PER_SECOND = 10          # a phone sending more is closed: no person taps that fast
 START_SECONDS = 10.0              # how long the server may take to start listening
+ADDRESS_LOOK_SECONDS = 10.0       # how often the box's own addresses are looked up again
 
 
 @dataclass(eq=False)               # each socket is itself: kept in a set by identity
@@ -84,13 +85,20 @@ class PhoneServer:
 
     def __init__(self, room: Room, post: Callable[[object], None],
                  changed: Callable[[Seated], None], addresses: list[str], port: int,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 find: Callable[[], list[str]] | None = None,
+                 look_every: float = ADDRESS_LOOK_SECONDS) -> None:
         self.room, self.post, self.changed = room, post, changed
         self.addresses, self.port, self.clock = addresses, port, clock
+        # Where the config names no address, the box's local addresses are
+        # looked up again now and then (`find`): a box that booted before
+        # its Wi-Fi, or was given a new address by DHCP, follows.
+        self.find, self.look_every = find, look_every
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="phones",
                                         daemon=True)
-        self._servers: list[Server] = []
+        self._servers: dict[str, Server] = {}
+        self._watch: asyncio.Task[None] | None = None
         self._phones: set[_Phone] = set()
         self._views: Mapping[int, bytes] = {}
         self._lobby: dict[str, object] = {}
@@ -137,17 +145,46 @@ class PhoneServer:
 
     # ------------------------------------------------------ the loop's side
     async def _listen(self) -> list[str]:
-        urls = []
         self.changed(Seated(self.room.pin, self.room.names()))
         for address in self.addresses:
-            server = await serve(self._talk, address, self.port, process_request=self._http,
-                                 max_size=protocol.MAX_MESSAGE_BYTES, max_queue=4,
-                                 compression=None, server_header=None, logger=log)
-            self._servers.append(server)
-            host, port = server.sockets[0].getsockname()[:2]
-            self.port = port                  # port 0 (tests): the one given, for every address
-            urls.append(f"http://{f'[{host}]' if ':' in host else host}:{port}/")
-        return urls
+            await self._serve(address)
+        if self.find is not None:
+            self._watch = self._loop.create_task(self._follow_addresses())
+        return self._urls()
+
+    async def _serve(self, address: str) -> None:
+        server = await serve(self._talk, address, self.port, process_request=self._http,
+                             max_size=protocol.MAX_MESSAGE_BYTES, max_queue=4,
+                             compression=None, server_header=None, logger=log)
+        self._servers[address] = server
+        self.port = server.sockets[0].getsockname()[1]  # port 0 (tests): one for every address
+
+    def _urls(self) -> list[str]:
+        return [f"http://{f'[{a}]' if ':' in a else a}:{self.port}/" for a in self._servers]
+
+    async def _follow_addresses(self) -> None:
+        """Every few seconds: listen on the box's local addresses as they
+        are now, and let the box know when the page's address changed."""
+        assert self.find is not None
+        while True:
+            await asyncio.sleep(self.look_every)
+            found = self.find()
+            if found == self.addresses:
+                continue
+            for gone in set(self._servers) - set(found):
+                server = self._servers.pop(gone)
+                server.close()
+                await server.wait_closed()
+            for address in found:
+                if address not in self._servers:
+                    try:
+                        await self._serve(address)
+                    except OSError as e:       # looked up again at the next look
+                        log.warning("phones: cannot listen on %s: %s", address, e.strerror)
+            self.addresses = found
+            self.urls = self._urls()
+            log.info("phones: the page is now at %s", " ".join(self.urls) or "no address")
+            self._seated()
 
     def _seated(self) -> None:
         self.changed(Seated(self.room.pin, self.room.names()))
@@ -168,7 +205,9 @@ class PhoneServer:
             self._seated()
 
     async def _shut(self) -> None:
-        for server in self._servers:
+        if self._watch is not None:
+            self._watch.cancel()
+        for server in self._servers.values():
             server.close()
             await server.wait_closed()
 

@@ -314,3 +314,45 @@ def test_fifty_phones_at_once_are_all_answered(served):
     for t in threads:
         t.join(WAIT * 3)
     assert answered == [5] * 50
+
+
+def test_the_server_follows_the_box_s_addresses_as_they_come_and_go():
+    """A box that booted before its network, then given another address:
+    the page comes up when an address does, and moves with it."""
+    now_at: list[str] = []
+    seated: list[Seated] = []
+    changed = threading.Condition()
+
+    def on_change(s: Seated) -> None:
+        with changed:
+            seated.append(s)
+            changed.notify_all()
+
+    def changes(count: int) -> None:
+        with changed:
+            assert changed.wait_for(lambda: len(seated) >= count, WAIT)
+
+    server = PhoneServer(Room(seats=5, pin="4821"), lambda e: None, on_change, [], 0,
+                         FakeClock(), find=lambda: list(now_at), look_every=0.01)
+    try:
+        assert server.start() == []                        # no network yet: no page
+        server.publish({}, {"title": "One Night"})
+        changes(1)
+        now_at.append("127.0.0.1")
+        changes(2)
+        (first,) = server.urls
+        assert first.startswith("http://127.0.0.1:")
+        with phone(first) as p:
+            p.send('{"t": "hello"}')
+            receive(p, "lobby")
+        now_at[:] = ["127.0.0.2"]                          # DHCP gave another address
+        changes(3)
+        (moved,) = server.urls
+        assert moved == first.replace("127.0.0.1", "127.0.0.2")    # the same port
+        with phone(moved) as p:
+            p.send('{"t": "hello"}')
+            assert receive(p, "lobby")["seats"] == 5
+        with pytest.raises(OSError):
+            phone(first)                                   # nothing left on the old one
+    finally:
+        server.close()
