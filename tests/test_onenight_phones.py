@@ -425,3 +425,17 @@ def test_a_seat_that_does_not_vote_casts_no_vote():
     t.until(lambda: t.f.phase is Phase.VERDICT)
     assert t.f.verdict is not None and t.f.verdict.dead == (2,)
     assert "Seat 4 did not vote." in t.f.phone_view(4, t.now).lines
+
+
+def test_the_referee_counts_no_vote_for_a_seat_that_did_not_vote():
+    """On phones a missing vote is no vote: it makes nobody the most voted,
+    and a dead Hunter or a Bodyguard who pointed at nobody takes nobody."""
+    from wolfbox.onenight.referee import NO_VOTE, Game, Player, judge
+    game = Game((Player("hunter", NO_VOTE), Player("werewolf", 1), Player("villager", 1),
+                 Player("bodyguard", NO_VOTE), Player("seer", NO_VOTE)))
+    verdict = judge(game)
+    assert verdict.dead == (1,)
+    assert verdict.why[:3] == (
+        "The Bodyguard at seat 4 pointed at nobody.",
+        "The most votes (2) went to seat 1 (Hunter), who dies.",
+        "The Hunter at seat 1 died and pointed at nobody.")
