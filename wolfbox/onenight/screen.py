@@ -15,10 +15,10 @@ from ..phone import PhoneView, public
 from ..timer import clock_text
 from ..view import Phase, View
 from . import lines
+from .entry import spoken_verdict
 from .model import ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
-from .entry import spoken_verdict
 from .night import step_title
 
 if TYPE_CHECKING:
