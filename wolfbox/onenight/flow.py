@@ -20,6 +20,7 @@ script night.py, the verdict referee.py and entry.py.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -30,9 +31,10 @@ from ..effects import Ambience, Cue, Effect, PlayCue, Remember, StopSpeech, Warm
 from ..engine import handling, pacing
 from ..engine.actions import Action, Actions, power_hold, start_holds
 from ..engine.speech import Speech
-from ..events import Event
+from ..events import Event, PhoneChoice, PhoneEvent, PhonesSeated
 from ..i18n import LANGUAGE_KEY, _
 from ..pages import PER_WORD
+from ..phone import PhoneView
 from ..settings_screen import SettingsScreen
 from ..timer import Countdown
 from ..view import Phase, View
@@ -45,6 +47,7 @@ from .model import ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
 from .night import NightOptions, Step, night_script, setup_notes
+from .phones import PhoneNight, not_on_phones, playable
 from .picker import Picker
 from .presets import describe
 from .referee import Verdict
@@ -64,6 +67,7 @@ class RoundSettings:
     tick_from: int = 10            # tick each second from here down
     per_word: float = PER_WORD     # caption time a word (scaled with speech speed)
     vote_hint_seconds: int = 60    # VOTE's light pulses from here to the end of discussion
+    phone_vote_hold: float = 10.0  # on phones, "VOTE!" leaves this long to tap a vote
 
     @classmethod
     def for_deck(cls, deck: Sequence[str], options: NightOptions | None = None,
@@ -131,6 +135,10 @@ class Flow:
     verdict: Verdict | None = None
     verdict_page: int = 0
     _to_say: list[str] = field(default_factory=list)   # the verdict's lines still to say
+    phones: frozenset[int] = field(default_factory=frozenset)   # the seats holding a phone
+    rng: random.Random = field(default_factory=random.Random)    # the phones' deals
+    table: PhoneNight | None = None     # the cards the box dealt to the phones, and the night
+    _rounds: int = 0                    # games dealt on phones: names their tasks
 
     def __post_init__(self) -> None:
         if self.picker is None:
@@ -166,7 +174,60 @@ class Flow:
 
     # ----------------------------------------------------------------- input
     def handle(self, event: Event, now: float) -> list[Effect]:
-        return handling.handle(self, event, now)
+        return handling.handle(self, event, now, phoned=self._phoned)
+
+    # ---------------------------------------------------------------- phones
+    def _phoned(self, event: PhoneEvent, now: float) -> list[Effect]:
+        """Who holds a phone decides whether the box deals the cards to the
+        phones; a seat's answer goes to the night or the vote on phones if
+        it answers the task open now, and changes nothing otherwise."""
+        if isinstance(event, PhonesSeated):
+            self.phones = event.seats
+            self._deal_if_ready()
+        elif isinstance(event, PhoneChoice) and self.playing():
+            assert self.table is not None
+            if self.phase is Phase.VOTE:
+                self.table.vote(event.seat, event.step, event.choice)
+            elif self.phase is Phase.NIGHT:
+                self.table.answer(event.seat, event.step, event.choice)
+        return []
+
+    def on_phones(self) -> bool:
+        """Every seat holds a phone and every card of the deck is played on
+        them: the box deals, and the night and the vote are on the phones."""
+        return self.phones >= set(range(1, self.table_seats + 1)) \
+            and playable(self.settings.deck)
+
+    def playing(self) -> bool:
+        """This game is played on the phones (dealt to them, and begun)."""
+        return self.table is not None and self.table.started
+
+    def _deal_if_ready(self) -> None:
+        """Before START, a deal for the phones once every seat holds one;
+        kept while the deck stays, so a phone that rejoins sees its card."""
+        if self.phase in (Phase.IDLE, Phase.SETTINGS) and self.on_phones() \
+                and (self.table is None or sorted(self.table.dealt) != sorted(self.settings.deck)):
+            self._rounds += 1
+            self.table = PhoneNight.deal(self.settings.deck, self.rng,
+                                         self.settings.options.lone_wolf, self._rounds)
+
+    def phone_note(self) -> str:
+        """What the start screen says of phones, once one has joined."""
+        if not self.phones:
+            return ""
+        if not playable(self.settings.deck):
+            return _("This deck needs the cards and the buttons: {roles} not on phones "
+                     "yet.").format(roles=describe(not_on_phones(self.settings.deck)))
+        if not self.on_phones():
+            return _("Cards on phones need a phone at every seat: {joined} of {seats} have "
+                     "joined.").format(joined=len(self.phones & set(range(1, self.table_seats
+                                                                          + 1))),
+                                       seats=self.table_seats)
+        return _("Cards on phones: each player's card is on their phone, behind its cover.")
+
+    def phone_view(self, seat: int, now: float) -> PhoneView:
+        """What `seat`'s phone shows (wolfbox.phone)."""
+        return shown.phone_view(self, seat, now)
 
     def tick(self, now: float) -> list[Effect]:
         """Move on past every deadline that has passed by `now`, in order
@@ -221,8 +282,9 @@ class Flow:
                         Button.NEXT: Action(_("Next"), lambda now: self._turn(+1)),
                         Button.BACK: Action(_("Undo"), self._referee_back)}
             case Phase.VERDICT:
-                taps = {Button.START: Action(_("Done"), self._to_idle),
-                        Button.BACK: Action(_("Correct"), self._correct)}
+                taps = {Button.START: Action(_("Done"), self._to_idle)}
+                if self.entry is not None:          # a verdict on phones has no entry
+                    taps[Button.BACK] = Action(_("Correct"), self._correct)
                 if len(self._verdict_pages()) > 1:
                     taps[Button.NEXT] = Action(_("More"), self._next_verdict_page)
                 return taps
@@ -241,6 +303,11 @@ class Flow:
 
     # --------------------------------------------------------------- actions
     def _start(self, now: float) -> list[Effect]:
+        if self.table is not None and self.on_phones():
+            self.table.lone_wolf = self.settings.options.lone_wolf
+            self.table.started = True
+        else:
+            self.table = None
         self.phase = Phase.NIGHT
         self.step_index = 0
         self._vote_at_dawn = False
@@ -251,6 +318,7 @@ class Flow:
         assert self.picker is not None
         self.settings = self.settings.with_deck(deck)
         self._idle_since = now
+        self._deal_if_ready()
         return [Remember(self.settings.deck, self.picker.players),
                 Warm(tuple(self.settings.lines()))]
 
@@ -328,8 +396,27 @@ class Flow:
         return [StopSpeech()]
 
     def _verdict_pages(self) -> tuple[tuple[str, ...], ...]:
+        """The verdict's reasons, then, for a game on phones, what happened."""
         assert self.verdict is not None
-        return pages.group(self.verdict.why, pages.RULES_LINES)
+        return pages.group(self.verdict.why, pages.RULES_LINES) + self._happened_pages()
+
+    def _happened_pages(self) -> tuple[tuple[str, ...], ...]:
+        if not self.playing():
+            return ()
+        assert self.table is not None
+        return pages.group(self.table.happened(), pages.RULES_LINES)
+
+    def _settle(self, now: float) -> list[Effect]:
+        """The vote on phones is over: the referee settles the game from the
+        cards at dawn and the votes, with nobody entering a card."""
+        assert self.table is not None
+        self.table.voting = False
+        self.timer = None
+        self.verdict = self.table.verdict()
+        self.verdict_page = 0
+        self.phase = Phase.VERDICT
+        self._to_say = spoken_verdict(self.verdict)
+        return [PlayCue(Cue.CHIME)] + self._say_next(now)
 
     def _next_verdict_page(self, now: float) -> list[Effect]:
         self.verdict_page = (self.verdict_page + 1) % len(self._verdict_pages())
@@ -391,6 +478,8 @@ class Flow:
         return self._cut() + self._stage_over(now)
 
     def _skip_vote(self, now: float) -> list[Effect]:
+        if self.playing():
+            return [StopSpeech()] + self._settle(now)
         return [StopSpeech()] + self._enter_reveal(now)
 
     def _add_time(self, now: float) -> list[Effect]:
@@ -415,6 +504,9 @@ class Flow:
         self.speech.silence()
         self._idle_since = now
         self.entry, self.verdict, self._to_say = None, None, []
+        if self.playing():                        # the next game gets a deal of its own
+            self.table = None
+        self._deal_if_ready()
         return [Ambience(False)] if was_night else []
 
     # ---------------------------------------------------------------- stages
@@ -437,6 +529,12 @@ class Flow:
         self.stage = stage
         self.speech.silence()
         step = self.settings.night[self.step_index]
+        if self.playing():
+            assert self.table is not None
+            if stage == _SPEAK:
+                self.table.begin(step.id)       # the call's task opens on the phones
+            elif stage == _AFTER:
+                self.table.close()              # eyes close: it can no longer be answered
         if stage == _SPEAK:
             return self._say(now, step.text, holds=True)
         if stage == _WAIT:
@@ -453,6 +551,8 @@ class Flow:
             case Phase.VOTE:
                 if self.beat + 1 < len(lines.COUNTDOWN):
                     return self._vote_beat(now, self.beat + 1)
+                if self.playing():
+                    return self._settle(now)
                 return self._enter_reveal(now)
             case Phase.VERDICT:
                 return self._say_next(now)
@@ -508,8 +608,11 @@ class Flow:
         last = beat == len(lines.COUNTDOWN) - 1
         effects: list[Effect] = [PlayCue(Cue.VOTE)] if last else []
         effects += self._say(now, _(lines.COUNTDOWN[beat]), holds=False)
-        self.timer = Countdown.start(now, self.settings.vote_hold if last
-                                     else self.settings.vote_beat)
+        hold = self.settings.phone_vote_hold if self.playing() else self.settings.vote_hold
+        if self.playing():
+            assert self.table is not None
+            self.table.voting = True            # from "3" on, every phone may vote
+        self.timer = Countdown.start(now, hold if last else self.settings.vote_beat)
         return effects
 
     def _enter_reveal(self, now: float) -> list[Effect]:
@@ -557,7 +660,8 @@ class Flow:
 
     def _idle_pages(self) -> tuple[tuple[str, ...], ...]:
         deck = self.settings.deck
-        return pages.group([describe(deck), *setup_notes(deck)], pages.IDLE_LINES)
+        note = [n for n in (self.phone_note(),) if n]
+        return pages.group([describe(deck), *note, *setup_notes(deck)], pages.IDLE_LINES)
 
     def view(self, now: float) -> View:
         """The screen model (wolfbox.mode.Mode), drawn by screen.py."""
@@ -573,8 +677,11 @@ class Flow:
         return players_for(self.settings.deck)
 
     def busy(self) -> bool:
-        """A round, or answers being given to the referee, is under way."""
-        return self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE, Phase.REFEREE)
+        """A round, or answers being given to the referee, is under way; a
+        game on phones until the table leaves its verdict (the phones keep
+        their seats to read what happened)."""
+        return self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE, Phase.REFEREE) \
+            or (self.phase is Phase.VERDICT and self.playing())
 
     def check(self, now: float) -> None:
         """Raise AssertionError if the flow is in a state it should never reach."""

@@ -79,6 +79,11 @@ _EXAMPLE = '{"card": "werewolf", "vote": 2}'
 _LONGEST_QUOTE = 40
 
 
+# A seat that did not vote: on the phones a missing answer is no action,
+# like a player who points at nobody (the JSON asks every seat for a vote).
+NO_VOTE = 0
+
+
 class RefereeError(UserError):
     pass
 
@@ -86,7 +91,7 @@ class RefereeError(UserError):
 @dataclass(frozen=True)
 class Player:
     card: str                    # role id of the card in front of the player at dawn
-    vote: int                    # the seat pointed at (1-based)
+    vote: int                    # the seat pointed at (1-based); NO_VOTE: none (phones)
     became: str | None = None    # JSON "as": what a Doppelganger copied / a PI became
 
 
@@ -370,8 +375,11 @@ def judge(game: Game) -> Verdict:
     # 000 "Bodyguard": "the player that the Bodyguard points to cannot be
     # killed"; 000 "Doppelganger and Daybreak": her "vote" protects. 001
     # "王子：不能被杀死": the Prince cannot be killed.
-    protected = {t.vote[g] for g in guards} | set(princes)
+    protected = {t.vote[g] for g in guards if t.vote[g] in t.seats} | set(princes)
     for g in guards:
+        if t.vote[g] not in t.seats:
+            why.append(_("The Bodyguard at seat {guard} pointed at nobody.").format(guard=g))
+            continue
         why.append(_("The Bodyguard at seat {guard} protects {seat}: that player cannot be "
                      "killed, and the Bodyguard's point is not a vote.").format(
             guard=g, seat=t.label(t.vote[g])))
@@ -438,7 +446,7 @@ def _vote_deaths(t: _Table, guards: Sequence[int],
     circle). A protected seat is passed over and the next most-voted die, if
     they have two votes or more (000 "Bodyguard", 001 "王子"); with several
     protected seats at the top, all of them are passed over the same way."""
-    tally = Counter(t.vote[s] for s in t.seats if s not in guards)
+    tally = Counter(t.vote[s] for s in t.seats if s not in guards and t.vote[s] in t.seats)
     most = max(tally.values(), default=0)
     if most < 2:
         return [], [_("No player got two votes or more, so the vote kills nobody.")]
@@ -482,7 +490,10 @@ def _hunter_steps(t: _Table, dead: list[int], protected: set[int]) -> list[str]:
         if t.role[hunter] != "hunter":
             continue
         target = t.vote[hunter]
-        if target in dead:
+        if target not in t.seats:
+            steps.append(_("The Hunter at seat {hunter} died and pointed at nobody.").format(
+                hunter=hunter))
+        elif target in dead:
             steps.append(_("The Hunter at seat {hunter} died and points at {seat}, who is "
                            "already dead.").format(hunter=hunter, seat=t.label(target)))
         elif target in protected:

@@ -11,9 +11,11 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note
 from ..i18n import _, ngettext
+from ..phone import PhoneView, public
 from ..timer import clock_text
 from ..view import Phase, View
 from . import lines
+from .entry import spoken_verdict
 from .model import ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
@@ -79,8 +81,14 @@ def _referee_view(game: Flow, base: View) -> View:
 def _verdict_view(game: Flow, base: View) -> View:
     shown = game._verdict_pages()
     page = game.verdict_page % len(shown)
-    title = _("Verdict") if len(shown) == 1 else _("Verdict · {page}/{pages}").format(
-        page=page + 1, pages=len(shown))
+    happened = len(game._happened_pages())
+    if page >= len(shown) - happened:       # a game on phones: what happened, after the reasons
+        title = _("What happened · {page}/{pages}").format(
+            page=page - (len(shown) - happened) + 1, pages=happened)
+    elif len(shown) == 1:
+        title = _("Verdict")
+    else:
+        title = _("Verdict · {page}/{pages}").format(page=page + 1, pages=len(shown))
     return dataclasses.replace(base, title=title, details=shown[page], caption="")
 
 
@@ -116,3 +124,28 @@ def _hint(game: Flow, now: float) -> Button | None:
     if game.phase is Phase.REVEAL:
         return Button.START
     return None
+
+
+def phone_view(game: Flow, seat: int, now: float) -> PhoneView:
+    """What `seat`'s phone shows: the box's public screen and, in a game
+    on phones, this seat's own card, task and results behind the cover
+    (never another seat's); once the verdict is given, the verdict and
+    every move of the night, the same for every seat."""
+    base = public(view(game, now), seat)
+    table = game.table
+    if table is None or seat not in table.seats:
+        return base
+    if not table.started:                     # dealt, before START
+        if game.phase is Phase.IDLE and game.on_phones():
+            return dataclasses.replace(base, secret=table.secret(seat))
+        return base
+    if game.phase is Phase.VERDICT:
+        assert game.verdict is not None
+        return dataclasses.replace(
+            base, title=_("Verdict"),
+            lines=(*spoken_verdict(game.verdict), *game.verdict.why, _("What happened:"),
+                   *table.happened()))
+    if game.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
+        task = table.vote_task(seat) if game.phase is Phase.VOTE else table.task(seat)
+        return dataclasses.replace(base, secret=table.secret(seat), task=task)
+    return base
