@@ -33,7 +33,7 @@ screenshots: install
 	$(BIN)/wolfbox screenshot --lang zh --out docs/screenshots/zh --size 480x320
 	# the phones' page, as Chromium shows it at 360x740 (needs Debian's chromium)
 	WOLFBOX_PHONE_SHOTS=docs/screenshots/phones $(BIN)/python -m pytest -q -p no:randomly \
-	  tests/test_phones_browser.py
+	  tests/test_phones_browser.py tests/test_timed_phones_browser.py
 
 # `make pi-check clean` removes the check's arm64 system (build/pi-check) and
 # nothing else: with pi-check among the goals, clean leaves the venv alone.

@@ -64,15 +64,16 @@ def words(view: PhoneView) -> str:
     return "\n".join(parts)
 
 
-def play(t: Table, plot: dict[int, Iterable[int]] = {}, act: dict[int, int] = {}) -> None:
+def play(t: Table, plot: dict[int, Iterable[int]] | None = None,
+         act: dict[int, int] | None = None) -> None:
     """The night on phones: in the plot each seat taps its seats in turn,
     in the actions each seat taps one; then to its messages."""
     to(t, Kind.PLOT)
-    for seat, targets in plot.items():
+    for seat, targets in (plot or {}).items():
         for target in targets:
             tap(t, seat, target)
     to(t, Kind.ACT)
-    for seat, target in act.items():
+    for seat, target in (act or {}).items():
         tap(t, seat, target)
     to(t, Kind.READ)
 
@@ -204,8 +205,8 @@ def test_the_pack_decides_by_plurality_ties_at_random(victims, knives, kills, ho
         to(t, Kind.ACT)
         assert t.g.kill is not None
         outcomes.add((t.g.kill.target, t.g.kill.knife))
-        assert "Tonight's kill: seat {}, the knife seat {}.".format(
-            t.g.kill.target, t.g.kill.knife) in phone(t, 1).secret
+        assert f"Tonight's kill: seat {t.g.kill.target}, the knife seat {t.g.kill.knife}." \
+            in phone(t, 1).secret
     assert {target for target, _k in outcomes} == kills
     assert {knife for _t, knife in outcomes} == holders
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 from test_phones_browser import (  # noqa: F401 (the fixture)
     CHROMIUM,
+    SHOTS,
     WAIT_MS,
     browser,
     open_phone,
     playwright,
     pytestmark,
-    SHOTS,
 )
 
 from helpers import phones_config
@@ -58,8 +58,8 @@ def hold_cover(page) -> str:
     return page.inner_text("#secret")
 
 
-def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(  # noqa: F811
-        tmp_path, pilots, browser):
+def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
+        tmp_path, pilots, browser):  # noqa: F811 (the fixture)
     pilot = pilots.start(phones_config(tmp_path, "newd3"), said.all_lines(), warm=False)
     pilot.settle()
     card = pilot.view.join
