@@ -7,7 +7,11 @@ every setup in 004's order and each seat for its private message, with
 windows of fixed length (wolfbox.newd3.turns), so nothing about the cards
 shows in what is said or when; it resolves the night with
 wolfbox.newd3.resolve, announces the dawn, runs the day's two clocks, and
-applies the table's vote with the strict majority.
+applies the table's vote with the strict majority. With a phone at every
+living seat (issue 22) a night is 004's own instead: the Wolves' plot, every
+action at once and every message at once, each a window of the same task
+for every seat (turns.phone_night_turns, screen.phone_view), resolved by
+the same rules.
 
 Secrets on the screen: between turns the screen is dimmed to black; in a
 turn it shows only the turn's own screen, the same for a role that is in
