@@ -57,7 +57,9 @@ TARGETS = {"idle_cpu_percent": 1.0, "button_to_screen_ms_p99": 20.0,
            "games_rss_mb_all": 80.0, "renderer_peak_rss_mb": 250.0,
            # phones at the table (bench/phones.py)
            "phone_to_box_ms_p99": 50.0, "idle_cpu_ratio_phones": 1.5,
-           "phones_extra_rss_mb": 30.0}
+           "phones_extra_rss_mb": 30.0,
+           # the timed game on phones, box time (bench/timed.py)
+           "timed_deal_window_phones_s": 30.0, "timed_night_phones_s": 90.0}
 AT_LEAST = {"render_vs_cli_ratio": 5.0}
 CLI_LINES = 12          # lines rendered both ways for render_vs_cli_ratio
 
@@ -209,6 +211,14 @@ def phones_figures() -> dict[str, float]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def timed_figures() -> dict[str, float]:
+    """bench/timed.py: the timed game's deal and night with and without
+    phones, on the game's own fake clock."""
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("timed.py"))],
+                         capture_output=True, text=True, check=True, timeout=300)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="wolfbox-bench-"))
     config = Config()
@@ -229,6 +239,7 @@ def main() -> int:
     games.update(games_rss("--all", str(GAMES_ALL)))
     print("the phones: idle with nine joined, taps from twenty ...", flush=True)
     phones = phones_figures()
+    phones.update(timed_figures())
     print("running the box ...", flush=True)
 
     parts = build(config, "window", pin_factory=mock_factory(), stdin_keys=False)

@@ -7,7 +7,11 @@ every setup in 004's order and each seat for its private message, with
 windows of fixed length (wolfbox.newd3.turns), so nothing about the cards
 shows in what is said or when; it resolves the night with
 wolfbox.newd3.resolve, announces the dawn, runs the day's two clocks, and
-applies the table's vote with the strict majority.
+applies the table's vote with the strict majority. With a phone at every
+living seat (issue 22) a night is 004's own instead: the Wolves' plot, every
+action at once and every message at once, each a window of the same task
+for every seat (turns.phone_night_turns, screen.phone_view), resolved by
+the same rules.
 
 Secrets on the screen: between turns the screen is dimmed to black; in a
 turn it shows only the turn's own screen, the same for a role that is in
@@ -77,6 +81,7 @@ from .model import (
 )
 from .resolve import Kill, Night, resolve
 from .roles import (
+    ROLES,
     Team,
     is_wolf_team,
     role_name,
@@ -86,7 +91,20 @@ from .roles import (
 from .screen import _result_words
 from .setups import PLAYERS, SETUPS, describe
 from .tracker import possible_setups
-from .turns import Kind, Turn, deal_turns, night_turns, phone_deal_turns
+from .turns import (
+    Kind,
+    Turn,
+    deal_turns,
+    night_turns,
+    phone_deal_turns,
+    phone_night_turns,
+)
+
+# The windows of a night on phones in which every living seat answers a task.
+NIGHT_TASKS = (Kind.PLOT, Kind.ACT)
+# The turns in which a night's messages are read: once they begin, the
+# night's choices are all made (see _turn_next).
+READING = (Kind.LOOK, Kind.READ)
 
 
 @dataclass
@@ -130,6 +148,9 @@ class Game:
     _early_hold: bool = False
     phones: frozenset[int] = frozenset()        # the seats that hold a phone (public)
     phone_votes: dict[int, int] = field(default_factory=dict)   # today's: voter -> seat
+    # A night on phones: each living seat's answer in the window open now
+    # (an actor's target, a Wolf's last tap, a decoy's), shown on its phone
+    marks: dict[int, int] = field(default_factory=dict)
     # the day
     count_in: int = 0
     tally: int = 0                          # the seat with the most votes
@@ -160,6 +181,10 @@ class Game:
         if isinstance(event, PhonesSeated):
             self.phones = event.seats
             return []
+        if self.night_task() is not None and event.step == self.night_step():
+            if len(event.choice) == 1:
+                self._night_answer(event.seat, event.choice[0])
+            return []
         voter, target = event.seat, event.choice[0] if len(event.choice) == 1 else 0
         if event.step == self.vote_step() and self.stage in (Stage.VOTE, Stage.POINT) \
                 and self.voting_on_phones() and voter not in self.dead \
@@ -169,7 +194,55 @@ class Game:
 
     def voting_on_phones(self) -> bool:
         """Every living seat holds a phone: the day's vote is taken on them."""
+        return self.living_on_phones()
+
+    def living_on_phones(self) -> bool:
+        """Every living seat holds a phone: the day's vote and the night are
+        played on them (a dead seat's phone only follows the box)."""
         return set(SEATS) - set(self.dead) <= self.phones
+
+    # ====================================================== a night on phones
+    def night_task(self) -> Kind | None:
+        """The night window on phones open now (PLOT or ACT), if any."""
+        if self.stage is not Stage.NIGHT or not self.turns or self.turn_stage != _WAIT:
+            return None
+        kind = self._turn().kind
+        return kind if kind in NIGHT_TASKS else None
+
+    def night_step(self) -> str:
+        """The name of the night window open now, as the phones answer it."""
+        return f"night{self.night}.{self._turn().id}"
+
+    def night_options(self, seat: int) -> tuple[int, ...]:
+        """What a living seat may tap in the window open now, the same kind
+        of options for every seat whatever its card: in the Wolves' plot
+        every living seat (a Wolf taps a Town seat for the victim, itself
+        or its partner for the knife); in the actions every other living
+        seat (004: nobody targets themselves)."""
+        living = tuple(s for s in SEATS if s not in self.dead)
+        if self.night_task() is Kind.ACT:
+            return tuple(s for s in living if s != seat)
+        return living
+
+    def pack(self) -> list[int]:
+        """The living Wolves, in seat order: each marks in its own slot."""
+        return self._wolves()
+
+    def _night_answer(self, seat: int, target: int) -> None:
+        """A living seat's tap in a night window: kept as its mark (the
+        last tap counts); a Wolf's tap in the plot is also its vote, for the
+        victim (a Town seat) or for the knife (a Wolf). Anything else
+        changes nothing."""
+        if seat not in SEATS or seat in self.dead or target not in self.night_options(seat):
+            return
+        self.marks[seat] = target
+        pack = self.pack()
+        if self.night_task() is Kind.PLOT and seat in pack:
+            slot = pack.index(seat)
+            if is_wolf_team(self.seats[target - 1]):
+                self.knives[slot] = target
+            else:
+                self.victims[slot] = target
 
     def vote_step(self) -> str:
         """The name of today's vote, as the phones answer it."""
@@ -378,10 +451,14 @@ class Game:
         self.turn_stage, self.alert = stage, ""
         self._second_hold.disarm()
         turn = self._turn()
+        if stage == _SPEAK and turn.over:
+            return self._turn_stage(now, _WAIT)
         if stage == _WAIT:
             self.timer = Countdown.start(now, turn.seconds)
             self._open_window(now, turn)
-            return []
+            return self._say_now(now, turn.wake) if turn.over else []
+        if stage == _AFTER and not turn.sleep:
+            return self._turn_next(now)
         return self._speak(now, turn.wake if stage == _SPEAK else turn.sleep)
 
     def _turn_next(self, now: float) -> list[Effect]:
@@ -394,7 +471,7 @@ class Game:
         if self.turn_index + 1 < len(self.turns):
             self.turn_index += 1
             effects: list[Effect] = []
-            if self._turn().kind is Kind.LOOK and self.outcome is None:
+            if self._turn().kind in READING and self.outcome is None:
                 # Every choice is in: resolve, and keep the choices, so a
                 # power cut from here on does not ask for them again.
                 self._resolve()
@@ -413,6 +490,7 @@ class Game:
             self._show(now)
         self.chosen, self.kill_step, self.refused = None, 0, None
         self.victims, self.knives = [None] * WOLF_SLOTS, [None] * WOLF_SLOTS
+        self.marks = {}
         # No seat is pointed at until NEXT or BACK is pressed, and the cursor
         # then stops on every living seat: a window must look the same
         # whoever is dealt the role, so nothing on it (where the cursor
@@ -427,8 +505,15 @@ class Game:
             actor = self._actor(turn.role)
             if actor is not None and self.chosen is not None:
                 self.actions[actor] = self.chosen
-        elif turn.kind is Kind.KILL:
+        elif turn.kind in (Kind.KILL, Kind.PLOT):
             self.kill = self._pack_choice()
+        elif turn.kind is Kind.ACT:
+            # The roles that act: their taps are their actions; every other
+            # seat's answer was a decoy and changes nothing.
+            for seat, target in self.marks.items():
+                if ROLES[self.seats[seat - 1]].ability is not None:
+                    self.actions[seat] = target
+        self.marks = {}
 
     def _actor(self, role: str) -> int | None:
         """The living seat with `role`, if it is dealt and alive."""
@@ -539,12 +624,19 @@ class Game:
         self.outcome, self.killed = None, None
         if not chosen:
             self.actions, self.kill = {}, None
-        self.turns, self.turn_index, self.turn_stage = night_turns(self.options.times), 0, _SPEAK
+        # With a phone at every living seat, 004's own night (issue 22);
+        # else the box's, a role at a time. Decided as the night falls.
+        on_phones = self.living_on_phones()
+        self.turns = phone_night_turns() if on_phones else night_turns(self.options.times)
+        self.turn_index, self.turn_stage = 0, _SPEAK
         if chosen:
-            self.turn_index = next(i for i, t in enumerate(self.turns) if t.kind is Kind.LOOK)
+            self.turn_index = next(i for i, t in enumerate(self.turns) if t.kind in READING)
             self._resolve()
         effects: list[Effect] = [self._take_checkpoint(), PlayCue(Cue.CHIME), Ambience(True)]
-        effects += self._speak(now, said.night_falls(number))
+        falls = said.phone_night_falls if on_phones else said.night_falls
+        effects += self._speak(now, falls(number))
+        if self._turn().over:               # its call is said over its window
+            return effects
         return effects + self._speak(now, self._turn().wake)
 
     def _resolve(self) -> None:

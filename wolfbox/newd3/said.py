@@ -13,7 +13,7 @@ from ..i18n import N_, _, ngettext
 from .roles import ROLES, Team, role_name, team_of
 from .rules import MAX_NIGHTS, votes_needed
 from .setups import PLAYERS
-from .turns import CALLS, deal_turns, night_turns, phone_deal_turns
+from .turns import CALLS, deal_turns, night_turns, phone_deal_turns, phone_night_turns
 
 # Said before the deal: a seat's number is how the box calls it all game.
 SEATING = N_("Seat 1 is the player facing the screen; the seats count on clockwise, to "
@@ -44,6 +44,11 @@ END_LINES = {"town": TOWN_WINS, "wolves": WOLVES_WIN, "draw": DRAW}
 
 def night_falls(night: int) -> str:
     return _("Night {night}. Everyone, close your eyes.").format(night=night)
+
+
+def phone_night_falls(night: int) -> str:
+    """A night on phones: eyes stay on the phone, never on the table."""
+    return _("Night {night}. Everyone, eyes on your phone.").format(night=night)
 
 
 def day_begins(day: int) -> str:
@@ -108,6 +113,8 @@ def all_lines() -> list[str]:
     out_lines += [night_falls(n) for n in range(1, MAX_NIGHTS + 1)]
     out_lines += [_(c.wake) for c in CALLS] + [_(c.sleep) for c in CALLS]
     out_lines += [t for turn in night_turns() for t in (turn.wake, turn.sleep)]
+    out_lines += [phone_night_falls(n) for n in range(1, MAX_NIGHTS + 1)]
+    out_lines += [t for turn in phone_night_turns() for t in (turn.wake, turn.sleep) if t]
     seats = range(1, PLAYERS + 1)
     out_lines += [killed(s) for s in seats]
     out_lines += [was(s, r) for s in seats for r in ROLES]

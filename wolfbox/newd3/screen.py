@@ -143,6 +143,12 @@ def _turn_view(game: Game, v: View, now: float) -> View:
     if turn.kind is Kind.PHONES:
         return r(v, phase=Phase.DISCUSSION, title=_("The deal · {clock}").format(clock=clock),
                  big=clock, caption=_("Look at your phone: hold its cover to see your card."))
+    if turn.kind in (Kind.PLOT, Kind.ACT, Kind.READ):
+        # A night on phones: the box shows only its clock, the same for
+        # every setup; each seat reads and answers on its own phone.
+        return r(v, phase=Phase.DISCUSSION, title=_("Night {n} · {clock}").format(
+            n=game.night, clock=clock), big=clock,
+            caption=game.caption or _("Eyes on your phone: hold its cover to read it."))
     if turn.kind is Kind.PLAN:
         who = _("Wolves") if turn.id == "wolves" else _("Nobles")
         return r(v, phase=Phase.DISCUSSION, title=_("{who} · plan").format(who=who),
@@ -177,6 +183,10 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
             and game._turn().kind is Kind.PHONES and 1 <= seat <= len(game.seats):
         _name, role, notes = _card(game, seat)
         return dataclasses.replace(base, secret=(role, *notes))
+    if game.stage is Stage.NIGHT and game.turns and game.turn_stage == _WAIT \
+            and game._turn().kind in (Kind.PLOT, Kind.ACT, Kind.READ) \
+            and seat in SEATS and seat not in game.dead:
+        return _night_on_phone(game, base, seat)
     if game.stage in (Stage.VOTE, Stage.POINT) and game.voting_on_phones() \
             and seat in SEATS and seat not in game.dead:
         # Every living seat is asked the same, with the same choices but
@@ -187,6 +197,60 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
             game.vote_step(), _("Your vote: whom do you vote out?"), options,
             tuple(v for v in (game.phone_votes.get(seat),) if v is not None)))
     return base
+
+
+def _night_on_phone(game: Game, base: PhoneView, seat: int) -> PhoneView:
+    """A living seat's phone in a night on phones. Every seat gets the same
+    prompt and the same kind of options (see Game.night_options), its own
+    last tap marked; what its tap does is in its secret: the Wolves' plot
+    (with the partner's marks, the pack's own secret), its role's action,
+    or a decoy that changes nothing. In the messages' window, its message."""
+    kind = game._turn().kind
+    if kind is Kind.READ:
+        return dataclasses.replace(base, secret=game.message(seat))
+    role = game.seats[seat - 1]
+    if kind is Kind.PLOT and seat in game.pack():
+        does = _("Tap a Town seat: your victim. Tap yourself or your partner: who holds "
+                 "the knife. Your partner sees your marks.") if len(game.pack()) > 1 else \
+            _("Tap a Town seat: your victim. You hold the knife.")
+        secret = (role_name(role), does, *_pack_marks(game, seat))
+    elif kind is Kind.ACT and ROLES[role].ability is not None:
+        secret = (role_name(role), _(_ACTION_QUESTIONS[role]),
+                  _("Tap a seat; you can change it until the time is up."))
+    else:
+        secret = (role_name(role), _(
+            "Nothing to do now: tap whoever seems most suspicious to you; it changes "
+            "nothing."))
+    if kind is Kind.ACT and seat in game.pack():
+        secret += (_kill_line(game),)
+    options = tuple((s, _seat_word(s)) for s in game.night_options(seat))
+    mark = game.marks.get(seat)
+    return dataclasses.replace(base, secret=secret, task=Task(
+        game.night_step(), _("Tonight: choose a seat"), options,
+        (mark,) if mark is not None else ()))
+
+
+def _pack_marks(game: Game, seat: int) -> tuple[str, ...]:
+    """Each living Wolf's marks as they stand, this seat's first."""
+    pack = game.pack()
+    lines = []
+    for wolf in sorted(pack, key=lambda s: s != seat):
+        slot = pack.index(wolf)
+        victim, knife = game.victims[slot], game.knives[slot]
+        marks = _("victim: {victim} · knife: {knife}").format(
+            victim=victim if victim is not None else "–",
+            knife=knife if knife is not None else "–")
+        lines.append(_("You: {marks}").format(marks=marks) if wolf == seat else
+                     _("Seat {seat}, your partner: {marks}").format(seat=wolf, marks=marks))
+    return tuple(lines)
+
+
+def _kill_line(game: Game) -> str:
+    """What the pack decided in its plot, for the Wolves' eyes only."""
+    if game.kill is None:
+        return _("No kill tonight: no victim was marked.")
+    return _("Tonight's kill: seat {target}, the knife seat {knife}.").format(
+        target=game.kill.target, knife=game.kill.knife)
 
 
 def _pointed(game: Game) -> str:

@@ -46,7 +46,7 @@ from enum import StrEnum
 
 from ..i18n import N_, _
 from .roles import ALCHEMIST, CHEF, DAIRY_MAID, GUARD, PRIEST, SEER, TRACK_READER
-from .rules import COORDINATION
+from .rules import ACTIONS, COORDINATION
 from .setups import PLAYERS
 
 
@@ -58,6 +58,10 @@ class Kind(StrEnum):
     KILL = "kill"        # the Wolves choose a victim and the knife
     LOOK = "look"        # one seat holds VOTE to read its message of the night
     PHONES = "phones"    # the deal on phones: every seat at once, each on its own
+    # A night on phones (issue 22): every living seat at once, each on its own
+    PLOT = "plot"        # the Wolves mark the kill, every other seat a decoy
+    ACT = "act"          # every ability at once, every other seat a decoy
+    READ = "read"        # every living seat reads its message
 
 
 @dataclass(frozen=True)
@@ -138,6 +142,9 @@ class Turn:
     seconds: float       # the window
     seat: int = 0        # CARD and LOOK: the seat called
     role: str = ""       # CHOOSE: the role whose ability it is
+    # The wake is said over the window, which opens at once (a night on
+    # phones: 004's windows back to back, each player reads the phone)
+    over: bool = False
 
 
 def card_wake(seat: int) -> str:
@@ -185,3 +192,28 @@ def night_turns(times: Times = Times()) -> tuple[Turn, ...]:
     turns += [Turn("look", Kind.LOOK, look_wake(s), seat_sleep(s), times.look, seat=s)
               for s in range(1, PLAYERS + 1)]
     return tuple(turns)
+
+
+# Issue 22: with a phone at every living seat, a night is 004's own shape:
+# the Wolves' coordination (30 s), every action at once (45 s), then every
+# living seat's message at the same moment, each window with the same
+# task for every seat (the roles that act choose, the others answer a
+# decoy). Each window's call is said over it: the phone shows what to do,
+# the voice only marks the change, so the night is 004's 75 s of windows,
+# the night's first line and the messages' window (at most 90 s in all).
+# Reading a message: the cover held (no walk to the box), two short
+# sentences (2.9 s) and a mental step: about 5 s, so 10 s.
+PHONE_PLOT_SECONDS = float(COORDINATION)
+PHONE_ACT_SECONDS = float(ACTIONS)
+PHONE_READ_SECONDS = 10.0
+PHONE_PLOT_WAKE = N_("Wolves, mark your victim on your phone; everyone else, answer yours.")
+PHONE_ACT_WAKE = N_("Now every role acts: everyone, answer on your phone.")
+PHONE_READ_WAKE = N_("Hold your phone's cover to read your message.")
+
+
+def phone_night_turns() -> tuple[Turn, ...]:
+    """A night when every living seat holds a phone: three windows for all,
+    the same every night of every game, whatever the cards and the dead."""
+    return (Turn("plot", Kind.PLOT, _(PHONE_PLOT_WAKE), "", PHONE_PLOT_SECONDS, over=True),
+            Turn("act", Kind.ACT, _(PHONE_ACT_WAKE), "", PHONE_ACT_SECONDS, over=True),
+            Turn("read", Kind.READ, _(PHONE_READ_WAKE), "", PHONE_READ_SECONDS, over=True))

@@ -1,0 +1,133 @@
+"""A night of the timed game on nine phones in Chromium (issue 22, item 5):
+the Wolves' marks live on each other's phone, every seat's task in the
+45 s window, then every seat's message at once. Debian's Chromium driven
+by Playwright against the real box on loopback, the box on its fake
+clock; skipped where either is missing."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from test_phones_browser import (  # noqa: F401 (the fixture)
+    CHROMIUM,
+    SHOTS,
+    WAIT_MS,
+    browser,
+    open_phone,
+    playwright,
+    pytestmark,
+)
+
+from helpers import phones_config
+from wolfbox.buttons import Button
+from wolfbox.newd3 import said
+from wolfbox.newd3.game import Stage
+from wolfbox.newd3.roles import role_name
+from wolfbox.newd3.turns import Kind
+
+__all__ = ["CHROMIUM", "pytestmark"]       # skipped as test_phones_browser is
+
+
+def shoot(page, name: str) -> None:
+    """test_phones_browser's shoot(), the whole page: a secret held open
+    runs below the phone's fold."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
+
+
+def heard(pilot, done) -> None:
+    """The box acts on what the phones sent until `done()` (each wait ends
+    when something arrives; the bound only stops a test that went wrong)."""
+    for _ in range(60):
+        if done():
+            return
+        pilot.box.act(pilot.box.inbox.wait(0.5))
+    raise AssertionError("the box never heard the phone")
+
+
+def hold_cover(page) -> str:
+    """Press and hold the cover: the secret's words; then let go."""
+    cover = page.locator("#cover")
+    cover.wait_for(state="visible", timeout=WAIT_MS)
+    box = cover.bounding_box()
+    page.mouse.move(box["x"] + 10, box["y"] + 10)
+    page.mouse.down()
+    playwright.expect(page.locator("#secret")).to_be_visible(timeout=WAIT_MS)
+    return page.inner_text("#secret")
+
+
+def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
+        tmp_path, pilots, browser):  # noqa: F811 (the fixture)
+    pilot = pilots.start(phones_config(tmp_path, "newd3"), said.all_lines(), warm=False)
+    pilot.settle()
+    card = pilot.view.join
+    pages = {}
+    for seat in range(1, 10):
+        page, problems = open_phone(browser, card.url)
+        page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
+        page.fill("#pin", card.pin)
+        page.fill("#name", f"P{seat}")
+        page.click(f"#seats button >> nth={seat - 1}")
+        page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
+        pages[seat] = (page, problems)
+    game = pilot.box.flow.active
+    heard(pilot, lambda: game.phones == frozenset(range(1, 10)))
+    game.choice = "A1"                                        # a Seer and a Guard in play
+    game.rng = random.Random(3)                               # the same deal every run
+    pilot.press(Button.START)
+    pilot.until(lambda: game.stage is Stage.DISCUSSION, limit=300, step=0.5)
+    pilot.press(Button.VOTE, hold=2.1)                        # talk cut short
+    pilot.until(lambda: game.stage is Stage.RESULT, limit=120, step=0.5)
+    pilot.press(Button.START)                                 # nobody voted: nobody out
+    pilot.until(lambda: game.night_task() is Kind.PLOT, limit=60, step=0.5)
+
+    seats = game.seats
+    first, second = (s for s in range(1, 10) if seats[s - 1] in ("wolf", "alchemist"))
+    seer = seats.index("seer") + 1
+    victim = next(s for s in range(1, 10) if seats[s - 1] == "sheep")
+    wolf = pages[first][0]
+    wolf.locator("#options button", has_text=f"Seat {victim}").first.click(timeout=WAIT_MS)
+    heard(pilot, lambda: game.marks.get(first) == victim)
+    playwright.expect(wolf.locator("#options button.chosen")).to_have_text(
+        f"Seat {victim}", timeout=WAIT_MS)
+    partner = pages[second][0]
+    # The partner holds the cover: the first Wolf's mark is there, live.
+    playwright.expect(partner.locator("#secret")).to_contain_text(
+        f"Seat {first}, your partner: victim: {victim}", timeout=WAIT_MS)
+    assert role_name(seats[second - 1]) in hold_cover(partner)
+    shoot(partner, "en-timed-plot.png")
+    partner.mouse.up()
+    decoy = pages[seer][0]                                    # the Seer, a decoy now
+    assert f"victim: {victim}" not in (decoy.text_content("#seat") or "")
+    playwright.expect(decoy.locator("#options button")).to_have_count(9)
+    assert decoy.inner_text("#prompt") == wolf.inner_text("#prompt")
+
+    pilot.until(lambda: game.night_task() is Kind.ACT, limit=60, step=0.5)
+    page = pages[seer][0]
+    playwright.expect(page.locator("#options button")).to_have_count(8, timeout=WAIT_MS)
+    page.locator("#options button", has_text=f"Seat {first}").first.click(timeout=WAIT_MS)
+    heard(pilot, lambda: game.marks.get(seer) == first)
+    playwright.expect(page.locator("#options button.chosen")).to_have_text(
+        f"Seat {first}", timeout=WAIT_MS)
+    assert "Whom do you inspect?" in hold_cover(page)
+    shoot(page, "en-timed-act.png")
+    page.mouse.up()
+    for seat in range(1, 10):                                 # the same task on every phone
+        playwright.expect(pages[seat][0].locator("#options button")).to_have_count(
+            8, timeout=WAIT_MS)
+        assert pages[seat][0].inner_text("#prompt") == page.inner_text("#prompt")
+
+    pilot.until(lambda: game.turns[game.turn_index].kind is Kind.READ
+                and game.turn_stage == "wait", limit=60, step=0.5)
+    for seat in range(1, 10):                                 # every message at once
+        playwright.expect(pages[seat][0].locator("#task")).to_be_hidden(timeout=WAIT_MS)
+        playwright.expect(pages[seat][0].locator("#secret")).to_contain_text(
+            game.message(seat)[1], timeout=WAIT_MS)
+    assert "is on the Wolves' side" in hold_cover(page)
+    shoot(page, "en-timed-message.png")
+    page.mouse.up()
+    pilot.until(lambda: game.stage is not Stage.NIGHT, limit=60, step=0.5)
+    assert game.killed == victim
+    assert all(problems == [] for _page, problems in pages.values())
