@@ -485,3 +485,33 @@ def test_an_undo_takes_the_hands_back_with_the_vote():
     assert t.g.stage is Stage.ROLE
     t.press(Hold(Button.VOTE))
     assert t.g.stage is Stage.RESULT and t.g.hands == 3 and t.g.hand_votes[4] is True
+
+
+def test_a_double_tap_confirms_one_question_and_counts_two_hands():
+    t = table()
+    t.press(START)
+    t.lovers_to_dawn()
+    tap(t, "Seat 7")
+    tap(t, "Died")
+    tap(t, "Villager")
+    tap(t, "OK")
+    ok = console(t)                                          # the card shown back
+    okay = next(i for i, w in ok.options if w == "OK")
+    t.press(PhoneChoice(MAYOR, ok.step, (okay,)))
+    t.press(PhoneChoice(MAYOR, ok.step, (okay,)))            # the same tap again, at once
+    assert t.g.ring.dead == {7: "villager"}
+    assert t.g.stage is Stage.DAWN                           # the dawn is not closed by it
+    t.dawn_over()
+    t.press(VOTE_)
+    t.seat(2)
+    t.press(VOTE_)
+    t.settle()
+    t.press(VOTE_)
+    t.settle()
+    t.press(VOTE_)
+    t.stage_is(Stage.COUNT)
+    count = console(t)
+    plus = next(i for i, w in count.options if w == "Hand +1")
+    t.press(PhoneChoice(MAYOR, count.step, (plus,)))
+    t.press(PhoneChoice(MAYOR, count.step, (plus,)))         # as two presses of VOTE
+    assert t.g.hands == 2

@@ -18,9 +18,11 @@ it, and an entry made on the phone is shown back for a yes exactly as one
 made on the buttons. Nothing is entered by one stray tap: pointing at a
 seat or a card enters nothing, and every entry still waits for its OK.
 
-Every option of a console belongs to one moment (`step`: the stage and
-the count of presses so far), so a tap sent from a screen the box has
-since left changes nothing.
+A tap counts only on the console it was made on: its `step` names the
+stage, the seat it is about and every option with what is marked, so a
+tap sent from a console that has changed since (a double tap on OK that
+would confirm the next question too) changes nothing, and a press on the
+box that changes nothing on the console leaves the Mayor's taps good.
 
 The hand count: when the Mayor calls the vote and every seat that may vote
 (the living but the accused: 003, "The accused is not allowed to vote")
@@ -31,6 +33,7 @@ the Mayor, to confirm (OK) or to recount by hand.
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -70,8 +73,11 @@ Meaning = Press | Point
 
 
 def step(game: Game) -> str:
-    """The console's moment: a tap sent from an older one is ignored."""
-    return f"mayor.{game.stage}.{game.presses}"
+    """The console as it stands, in a few characters: a tap sent from
+    another console than this one is ignored."""
+    words = repr((game.reading, game.paused, game.dying, game.accused, _chosen(game),
+                  [(i, w) for i, w, _meant in options(game)]))
+    return f"mayor.{game.stage}.{zlib.crc32(words.encode()):08x}"
 
 
 def _movers(game: Game) -> frozenset[Button]:

@@ -143,9 +143,6 @@ class Game:
     dealt: tuple[str, ...] | None = None     # each seat's card, where the box dealt them
     hands_on_phones: bool = False            # this call's hands are raised on the phones
     hand_votes: dict[int, bool] = field(default_factory=dict)   # voter -> hand up
-    # Presses that did something, from the buttons or the console: the
-    # console's moment (console.step), so a stale tap changes nothing.
-    presses: int = field(default=0, compare=False)
     rng: random.Random = field(default_factory=random.SystemRandom, compare=False, repr=False)
     # The game before each entry, the last last: what a hold of VOTE goes back to.
     _undo: list[dict[str, Any]] = field(default_factory=list)
@@ -203,7 +200,6 @@ class Game:
         question of a first BACK hold unless it is the second."""
         if action is not None:
             self.alert = ""
-            self.presses += 1
             self._second_hold.lapse_unless(action, self._abandon)
 
     def tick(self, now: float) -> list[DarkEffect]:

@@ -76,7 +76,7 @@ NO_ROLE, NO_SEAT = -1, 0
 # (speech, timers, the pause, the open book, messages on the screen).
 _NOT_UNDONE = frozenset({"options", "paused", "reading", "alert", "caption", "timer", "page",
                          "speech",
-                         "_second_hold", "_undo", "phones", "rng", "presses"})
+                         "_second_hold", "_undo", "phones", "rng"})
 
 
 DarkEffect = Effect
