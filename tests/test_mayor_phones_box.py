@@ -176,6 +176,7 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
         assert enc("The Mayor's console") not in stream[seat]
         assert enc("Seat 3 · Lover") not in stream[seat]                    # nor the Lovers
     assert not any(enc(card) in stream[MAYOR] for card in cards.values())   # the Mayor: none
+    assert all(m.get("secret") in (None, []) for m in got[MAYOR])
     assert b'"step":"mayor.' in stream[MAYOR] and enc("Seat 3 · Lover") in stream[MAYOR]
     # Every word a player's phone was sent is on the box's public screen,
     # its own card and question, or the dead as the box turned them up.
@@ -186,6 +187,7 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
         for m in got[seat]:
             if m["t"] != "view":
                 continue
+            assert m["secret"] in ([], cards[seat]), (seat, m["secret"])    # its own alone
             words = [m["title"], m["big"], *m["lines"]]
             if m["task"] is not None:
                 assert m["task"]["step"].startswith("hands.")
