@@ -64,7 +64,7 @@ from ..phone import PhoneView
 from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown
 from ..view import View
-from . import rules, said, saved
+from . import console, rules, said, saved
 from . import screen as shown
 from .book import ACCUSATION, DEATH, HEARTBREAK, LYNCH, NIGHT, SHOT, VOTE, WIN, Book, Record
 from .model import (
@@ -141,6 +141,8 @@ class Game:
     _second_hold: SecondHold = field(default_factory=SecondHold)   # BACK held once: ask
     phones: frozenset[int] = frozenset()     # the seats that hold a phone (public)
     dealt: tuple[str, ...] | None = None     # each seat's card, where the box dealt them
+    hands_on_phones: bool = False            # this call's hands are raised on the phones
+    hand_votes: dict[int, bool] = field(default_factory=dict)   # voter -> hand up
     rng: random.Random = field(default_factory=random.SystemRandom, compare=False, repr=False)
     # The game before each entry, the last last: what a hold of VOTE goes back to.
     _undo: list[dict[str, Any]] = field(default_factory=list)
@@ -151,10 +153,42 @@ class Game:
 
     def _phoned(self, event: PhoneEvent, now: float) -> list[DarkEffect]:
         """Who holds a phone decides whether the box deals the next game's
-        cards to the phones; a choice sent from a phone is not asked for."""
+        cards to the phones and takes the hand counts on them. The Mayor's
+        phone is the console: its tap becomes the presses of the buttons it
+        stands for, through `handle`, as if pressed on the box. A voter's
+        tap is its hand, while the hands are up. Anything else a phone
+        sends changes nothing."""
         if isinstance(event, PhonesSeated):
             self.phones = event.seats
+            return []
+        if event.seat == self.mayor_seat:
+            meant = console.meaning(self, event.step, event.choice)
+            if isinstance(meant, console.Press):
+                return self.handle(meant.event, now)
+            if isinstance(meant, console.Point):
+                return self._point(meant.cursor, now)
+            return []
+        up = console.hand(self, event.seat, event.step, event.choice)
+        if up is not None:
+            self.hand_votes[event.seat] = up
         return []
+
+    def _point(self, cursor: int, now: float) -> list[DarkEffect]:
+        """The picker brought to `cursor` by NEXT, a press at a time, as the
+        Mayor would on the box (a seat or card the console offers is one
+        NEXT can reach)."""
+        effects: list[DarkEffect] = []
+        stage = self.stage
+        for _press in range(MAX_PLAYERS + len(CHOSEN) + 2):
+            if self.cursor == cursor or self.stage is not stage:
+                break
+            effects += self.handle(Tap(Button.NEXT), now)
+        return effects
+
+    @property
+    def mayor_seat(self) -> int:
+        """The Mayor's phone: the seat after the last player's (console.py)."""
+        return self.players + 1
 
     def phone_view(self, seat: int, now: float) -> PhoneView:
         """What `seat`'s phone shows (wolfbox.phone): the public screen and,
@@ -624,6 +658,9 @@ class Game:
     def _call_hands(self, now: float) -> list[DarkEffect]:
         self.timer = None
         self.stage, self.hands, self.adjust, self.adjusting = Stage.HANDS, 0, 0, False
+        # Every seat that may vote holds a phone: the hands go up on them.
+        self.hands_on_phones = console.voters(self) <= self.phones
+        self.hand_votes = {}
         # The beat starts when the line has been said (see _line_finished);
         # a line still waiting (a defence the Mayor cut short) is dropped.
         return self._say_now(now, said.raise_hands(self.accused))
@@ -632,7 +669,15 @@ class Game:
         effects: list[DarkEffect] = [StopSpeech()] if self.speech.silence() else []
         self.timer = None
         self.stage = Stage.COUNT
-        return effects + [PlayCue(Cue.VOTE)]
+        effects.append(PlayCue(Cue.VOTE))
+        if self.hands_on_phones:
+            # The box counts the hands up on the phones and shows the
+            # result to the Mayor: OK, or a recount by hand from it.
+            most = rules.most_hands(self._living())
+            self.hands = min(most, sum(self.hand_votes.get(s, False)
+                                       for s in console.voters(self)))
+            return effects + self._counted(now)
+        return effects
 
     def _count(self, step: int) -> list[DarkEffect]:
         living = self._living()
@@ -725,7 +770,8 @@ class Game:
         if self.stage is Stage.NIGHT and self.night_stage in (_SPEAK, _AFTER):
             return self._night_next(now)
         if self.stage is Stage.HANDS and self.timer is None:
-            self.timer = Countdown.start(now, self.options.hands_beat)
+            self.timer = Countdown.start(now, self.options.phone_hands_seconds
+                                         if self.hands_on_phones else self.options.hands_beat)
         return []
 
     # ================================================================ seats
@@ -837,8 +883,9 @@ class Game:
 
     @property
     def table_seats(self) -> int:
-        """The seats at the table (the Mayor's setup chooses how many)."""
-        return self.players
+        """The seats at the table (the Mayor's setup chooses how many), and,
+        while a game is under way, one more: the Mayor's (console.py)."""
+        return self.players + 1 if self.busy() else self.players
 
     def busy(self) -> bool:
         """A game is under way: a stray quit key must ask twice."""

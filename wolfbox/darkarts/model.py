@@ -98,6 +98,9 @@ class Options:
     discussion_seconds: float | None = None              # None: no limit (003)
     defence_seconds: float | None = None                 # None: no limit
     hands_beat: float = 4.0                              # 003: "around 3-5 seconds"
+    # The hands on the phones: a phone is found and tapped more slowly than
+    # a hand goes up, and nobody counts round the table after it.
+    phone_hands_seconds: float = 10.0
     fixed: frozenset[str] = frozenset()                  # config keys the file sets
     line_gap: float = 0.6                                # silence after a line
     per_word: float = pages.PER_WORD                     # caption time a word

@@ -13,7 +13,7 @@ from ..i18n import _, copies, listed, ngettext
 from ..phone import PhoneView, public
 from ..timer import clock_text
 from ..view import Phase, Seat, View
-from . import rules
+from . import console, rules
 from .model import (
     _CARD,
     _DAWN,
@@ -36,14 +36,33 @@ if TYPE_CHECKING:
 
 
 def phone_view(game: Game, seat: int, now: float) -> PhoneView:
-    """What `seat`'s phone shows: the box's public screen, and, where the
-    box dealt the cards to the phones, this seat's card (and no other)
-    behind the cover, the whole game long."""
-    base = public(screen(game, now).view, seat)
+    """What `seat`'s phone shows. The Mayor's (the seat after the table's,
+    while a game is under way): the box's screen and the console. A
+    player's: the box's public screen and who is dead with which card;
+    while the hands are up on the phones, the question to a seat that may
+    vote; and, where the box dealt the cards to the phones, this seat's
+    card (and no other) behind the cover, the whole game long."""
+    shown = screen(game, now).view
+    if seat == game.mayor_seat and game.busy():
+        return console.view(game, shown, seat)
+    base = public(shown, seat)
+    base = dataclasses.replace(base, lines=base.lines + _dead_words(game),
+                               task=console.hands_task(game, seat))
     if game.dealt is None or not 1 <= seat <= len(game.dealt) or game.stage is Stage.SETUP:
         return base
     return dataclasses.replace(base, secret=(
         role_name(game.dealt[seat - 1]), _("Your card for the whole game: keep it to yourself.")))
+
+
+def _dead_words(game: Game) -> tuple[str, ...]:
+    """The dead and their cards, as turned up for the table: on every
+    phone, since a phone has no seat ring to show them."""
+    ring = game.ring
+    if ring is None or not ring.dead or game.stage in (Stage.SETUP, Stage.RESUME):
+        return ()
+    dead = listed([_("seat {seat} ({role})").format(seat=s, role=role_name(r))
+                   for s, r in sorted(ring.dead.items())])
+    return (_("Dead: {dead}").format(dead=dead),)
 
 
 def screen(game: Game, now: float) -> Screen:
@@ -135,8 +154,14 @@ def _stage_view(game: Game, v: View, now: float) -> View:
             return r(v, title=_("Seat {seat} · Defence").format(seat=game.accused),
                      big=clock, hint=Button.VOTE)
         case Stage.HANDS:
+            lynch = _("To lynch seat {seat}").format(seat=game.accused)
+            if not game.hands_on_phones:
+                return r(v, title=_("Raise your hands"), big=_seat_word(game.accused),
+                         details=(lynch,))
+            phones = _("On the phones: {clock}").format(clock=clock) if clock \
+                else _("On the phones")
             return r(v, title=_("Raise your hands"), big=_seat_word(game.accused),
-                     details=(_("To lynch seat {seat}").format(seat=game.accused),))
+                     details=(lynch, phones))
         case Stage.COUNT | Stage.RESULT:
             details = _count_details(game)
             if game.stage is Stage.RESULT:     # the verdict first, as it was said
