@@ -91,12 +91,17 @@ class Phones:
         self._busy, self._seats = busy, seats
         with speaking(game.lang):
             said = words()
-            views = {}
+            views, labels = {}, {}
             for seat in range(1, seats + 1):          # ready before a phone takes the seat
                 view = dataclasses.asdict(game.phone_view(seat, now))
-                views[seat] = protocol.encode("view", **view, words=said, lang=game.lang,
-                                              seat_title=_("Seat {seat}").format(seat=seat))
-            lobby = {"title": game_name(game.name), "words": said, "lang": game.lang}
+                label = view.pop("label")
+                if label:
+                    labels[str(seat)] = label
+                views[seat] = protocol.encode(
+                    "view", **view, words=said, lang=game.lang,
+                    seat_title=label or _("Seat {seat}").format(seat=seat))
+            lobby = {"title": game_name(game.name), "words": said, "lang": game.lang,
+                     "labels": labels}
         self.server.publish(protocol.padded(views), lobby)
 
     def close(self) -> None:

@@ -13,6 +13,7 @@ import pytest
 from test_darkarts_game import BACK, NEXT, ROLES7, START, VOTE_, Table, says
 
 from wolfbox.buttons import Button, Hold
+from wolfbox.darkarts import console as console_ids
 from wolfbox.darkarts.game import Game, Options, Stage
 from wolfbox.darkarts.saved import CannotResume
 from wolfbox.events import PhoneChoice, PhonesSeated
@@ -33,11 +34,16 @@ def console(t: Table):
     return task
 
 
+def offered(task) -> tuple:
+    """The console's choices: the seats or cards, then the buttons' actions."""
+    return (*task.options, *task.actions)
+
+
 def tap(t: Table, words: str) -> list:
     """The Mayor taps the console's option with these words."""
     task = console(t)
-    ids = [i for i, w in task.options if w == words]
-    assert ids, f"{words!r} is not offered: {[w for _i, w in task.options]}"
+    ids = [i for i, w in offered(task) if w == words]
+    assert ids, f"{words!r} is not offered: {[w for _i, w in offered(task)]}"
     return t.press(PhoneChoice(MAYOR, task.step, (ids[0],)))
 
 
@@ -188,7 +194,9 @@ def test_a_picker_on_the_console_starts_on_nothing_and_nothing_is_entered_by_one
     t.press(START)
     t.lovers_to_dawn()
     task = console(t)
-    words = [w for _i, w in task.options]
+    assert [w for _i, w in task.options] == [f"Seat {s}" for s in range(1, 8)]
+    assert all(i >= console_ids.TAP_IDS for i, _w in task.actions)   # drawn apart
+    words = [w for _i, w in offered(task)]
     assert words[:8] == [f"Seat {s}" for s in range(1, 8)] + ["Nobody died"]
     assert "Died" in words and "Next seat" not in words     # a seat is tapped, not stepped to
     tap(t, "Seat 7")                        # pointing enters nothing
@@ -196,7 +204,7 @@ def test_a_picker_on_the_console_starts_on_nothing_and_nothing_is_entered_by_one
     tap(t, "Died")
     task = console(t)
     assert task.chosen == ()                # no card offered first
-    assert "OK" in [w for _i, w in task.options]
+    assert "OK" in [w for _i, w in offered(task)]
     tap(t, "OK")                            # an OK on no card: refused, as on the box
     assert t.g.stage is Stage.ROLE and t.g.alert.startswith("No card chosen yet")
     assert t.g.phone_view(MAYOR, t.now).lines[0] == t.g.alert   # the Mayor reads why
@@ -236,6 +244,8 @@ def test_the_console_is_on_the_mayors_phone_alone_and_only_during_a_game():
     assert t.g.phone_view(MAYOR, t.now).task is None
     t.press(START)
     assert t.g.table_seats == 8             # the game: the Mayor's seat opens
+    assert t.g.phone_view(MAYOR, t.now).label == "Mayor"        # named so on its phone
+    assert {t.g.phone_view(seat, t.now).label for seat in PLAYERS} == {""}
     seen = set()
     for _ in range(4000):
         if t.g.stage is Stage.END:
@@ -260,7 +270,7 @@ def _play_on(t: Table) -> None:
     if g.stage is Stage.LOVERS:
         return lovers_console(t)
     if g.stage is Stage.DAWN:
-        words = [w for _i, w in console(t).options]
+        words = [w for _i, w in offered(console(t))]
         tap(t, "No more deaths" if "No more deaths" in words else "Nobody died")
         return None
     if g.stage is Stage.DISCUSSION:
@@ -398,7 +408,7 @@ def test_a_tap_the_console_does_not_offer_now_changes_nothing():
     t.lovers_to_dawn()
     task = console(t)
     before = state(t.g)
-    died = next(i for i, w in task.options if w == "Died")
+    died = next(i for i, w in offered(task) if w == "Died")
     t.press(PhoneChoice(MAYOR, "mayor.dawn.0", (died,)))     # from an older screen
     t.press(PhoneChoice(MAYOR, task.step, (999,)))           # no such option
     t.press(PhoneChoice(MAYOR, task.step, (3, died)))        # two at once
@@ -496,7 +506,7 @@ def test_a_double_tap_confirms_one_question_and_counts_two_hands():
     tap(t, "Villager")
     tap(t, "OK")
     ok = console(t)                                          # the card shown back
-    okay = next(i for i, w in ok.options if w == "OK")
+    okay = next(i for i, w in offered(ok) if w == "OK")
     t.press(PhoneChoice(MAYOR, ok.step, (okay,)))
     t.press(PhoneChoice(MAYOR, ok.step, (okay,)))            # the same tap again, at once
     assert t.g.ring.dead == {7: "villager"}
@@ -511,7 +521,7 @@ def test_a_double_tap_confirms_one_question_and_counts_two_hands():
     t.press(VOTE_)
     t.stage_is(Stage.COUNT)
     count = console(t)
-    plus = next(i for i, w in count.options if w == "Hand +1")
+    plus = next(i for i, w in offered(count) if w == "Hand +1")
     t.press(PhoneChoice(MAYOR, count.step, (plus,)))
     t.press(PhoneChoice(MAYOR, count.step, (plus,)))         # as two presses of VOTE
     assert t.g.hands == 2

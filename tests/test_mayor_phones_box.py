@@ -71,8 +71,9 @@ class Mayor:
             shown = receive(self.phone, "view",
                             lambda m: m["task"] is not None and m["task"]["step"] == now)
         self.last = shown
-        ids = [i for i, w in shown["task"]["options"] if w == words]
-        assert ids, f"{words!r} not on the console: {shown['task']['options']}"
+        offered = shown["task"]["options"] + shown["task"]["actions"]
+        ids = [i for i, w in offered if w == words]
+        assert ids, f"{words!r} not on the console: {offered}"
         if ids[0] in shown["task"]["chosen"]:
             return                                  # marked already: a tap changes nothing
         self.phone.send(json.dumps({"t": "choose", "step": now, "choice": ids[:1]}))
@@ -191,7 +192,8 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
             words = [m["title"], m["big"], *m["lines"]]
             if m["task"] is not None:
                 assert m["task"]["step"].startswith("hands.")
-                words += [w for _i, w in m["task"]["options"] if w not in hands]
+                words += [w for _i, w in m["task"]["options"] + m["task"]["actions"]
+                          if w not in hands]
                 assert m["task"]["prompt"].startswith("Raise your hand to lynch seat ")
             for word in words:
                 assert not word or word in public or word == LOOK or word.startswith("Dead: "), \

@@ -50,13 +50,15 @@ class Console:
         for i, (option, _words) in enumerate(task.options):
             if option in task.chosen:
                 playwright.expect(buttons.nth(i)).to_have_class("chosen", timeout=WAIT_MS)
+        playwright.expect(self.page.locator("#actions button")).to_have_text(
+            [w for _i, w in task.actions], timeout=WAIT_MS)
 
     def tap(self, words: str, done=None) -> None:
         """Tap `words`; the box has heard it when the console changes (or
         when `done()`, for a tap that leaves the console as it was)."""
         self.shows_now()
         before = console.step(self.game)
-        self.page.locator("#options").get_by_role("button", name=words, exact=True).click(
+        self.page.locator("#task").get_by_role("button", name=words, exact=True).click(
             timeout=WAIT_MS)
         box_hears(self.pilot, done or (lambda: console.step(self.game) != before))
         self.shows_now()

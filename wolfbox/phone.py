@@ -28,6 +28,9 @@ class Task:
     options: tuple[tuple[int, str], ...]
     chosen: tuple[int, ...] = ()
     pick: int = 1
+    # Buttons of another kind, drawn apart under the options (the Mayor's
+    # console: OK, Change, Undo under the seats or cards); answered alike.
+    actions: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class PhoneView:
     secret: tuple[str, ...] = ()
     dim: bool = False
     task: Task | None = None
+    label: str = ""            # what the phone calls its seat, where not "Seat N" (the Mayor)
 
 
 def public(view: View, seat: int) -> PhoneView:

@@ -47,13 +47,13 @@
     seats.textContent = "";
     for (var n = 1; n <= m.seats; n++) {
       var b = document.createElement("button");
-      var taken = m.taken[String(n)];
+      var taken = m.taken[String(n)], label = (m.labels || {})[String(n)];
       b.textContent = String(n);
-      if (taken !== undefined) {
+      if (taken !== undefined || label) {
         var who = document.createElement("small");
-        who.textContent = taken;
+        who.textContent = taken !== undefined ? taken : label;
         b.appendChild(who);
-        b.disabled = true;
+        b.disabled = taken !== undefined;
       }
       b.onclick = (function (number) {
         return function () {
@@ -98,12 +98,19 @@
   // The box decides, and marks what it took.
   var picking = { step: null, ids: [] };
   function task(t) {
-    var box = $("task"), options = $("options");
+    var box = $("task"), options = $("options"), actions = $("actions");
     box.hidden = !t;
     options.textContent = "";
+    actions.textContent = "";
     if (!t) { return; }
     if (picking.step !== t.step) { picking = { step: t.step, ids: [] }; }
     text($("prompt"), t.prompt);
+    t.actions.forEach(function (action) {
+      var b = document.createElement("button");
+      b.textContent = action[1];
+      b.onclick = function () { send({ t: "choose", step: t.step, choice: [action[0]] }); };
+      actions.appendChild(b);
+    });
     t.options.forEach(function (option) {
       var id = option[0], b = document.createElement("button");
       b.textContent = option[1];

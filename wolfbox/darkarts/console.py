@@ -135,8 +135,10 @@ def task(game: Game) -> Task | None:
     """The console's task, while a game is under way."""
     if not game.busy():
         return None
+    offered = [(i, words) for i, words, _meant in options(game)]
     return Task(step(game), _("The Mayor's console"),
-                tuple((i, words) for i, words, _meant in options(game)), _chosen(game))
+                tuple(o for o in offered if o[0] < TAP_IDS), _chosen(game),
+                actions=tuple(o for o in offered if o[0] >= TAP_IDS))
 
 
 def meaning(game: Game, asked: str, choice: tuple[int, ...]) -> Meaning | None:
@@ -152,7 +154,8 @@ def view(game: Game, shown: View, seat: int) -> PhoneView:
     for the Mayor's eyes, the Lovers being entered, included), its alert,
     and the console."""
     lines = tuple(t for t in (shown.alert, shown.caption, *shown.details) if t)
-    return PhoneView(seat, shown.title, shown.big, lines, dim=shown.dim, task=task(game))
+    return PhoneView(seat, shown.title, shown.big, lines, dim=shown.dim, task=task(game),
+                     label=_("Mayor"))
 
 
 # ------------------------------------------------------- the hand count
