@@ -52,6 +52,7 @@ def _phones_views(game: Mode, mode: str, start: str,
         games.handle(Hold(Button.BACK), 0.0)
         yield screen, dataclasses.replace(games.view(0.0), join=JOIN), ""
         games.handle(Tap(Button.START), 0.0)
+    games.handle(PhonesSeated(frozenset()), 0.0)            # the rest is played without
 
 
 def notices() -> list[str]:
@@ -186,6 +187,7 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
         d.run(lambda: game.speech.line is None)
 
     yield "c-mayor-setup", d.view(), ""
+    yield from _phones_views(game, "dark_arts", "c-mayor-setup-phones")
     d.tap(Button.START)
     d.run(lambda: bool(d.view().big))
     yield "c-mayor-night", d.view(), ""

@@ -190,3 +190,32 @@ def test_with_a_living_seat_short_of_a_phone_the_table_points_and_enters_the_cou
     assert t.g.phone_view(1, t.now).task is None
     t.until(lambda: t.g.stage in (Stage.TALLY, Stage.RESULT))
     assert t.g.stage is Stage.TALLY
+
+
+# ------------------------------------------- what the setups say of phones
+@pytest.mark.parametrize("phones, says", [
+    (set(), "Nine players. Seat 1 faces the screen"),
+    ({2, 5}, "Phones at 2 of 9 seats: the deal, the nights and the votes go on the phones"),
+    (set(SEATS), "A phone at every seat: the deal, the nights and the votes are on the phones"),
+])
+def test_the_timed_setup_says_what_the_phones_will_do(phones, says):
+    t = Table(Game(rng=random.Random(1)))
+    t.press(PhonesSeated(frozenset(phones)))
+    assert t.g.stage is Stage.SETUP
+    assert any(line.startswith(says) for line in t.g.view(t.now).details)
+
+
+@pytest.mark.parametrize("phones, says", [
+    (set(), "Seat 1 faces the screen"),
+    ({1, 2, 3}, "Phones at 3 of 7 seats: the box deals the cards to the phones once"),
+    (set(range(1, 8)), "A phone at every seat: the box deals the cards to the phones. The "
+                       "Mayor's phone takes seat 8 once the game starts."),
+])
+def test_the_mayors_setup_says_what_the_phones_will_do(phones, says):
+    from test_darkarts_game import ROLES7
+    from test_darkarts_game import Table as MayorTable
+
+    from wolfbox.darkarts.game import Game as Mayor
+    t = MayorTable(Mayor(players=7, chosen=dict(ROLES7), rng=random.Random(1)))
+    t.press(PhonesSeated(frozenset(phones)))
+    assert any(line.startswith(says) for line in t.g.view(t.now).details)

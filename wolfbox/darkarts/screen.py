@@ -244,7 +244,21 @@ def _setup_details(game: Game) -> tuple[str, ...]:
     setup = rules.Setup.of(game.players, game.chosen)
     deal = listed([copies(role_name(r), n) for r, n in setup.counts.items()])
     return (name, _("Deal: {cards}").format(cards=deal),
-            _("Seat 1 faces the screen; seats go clockwise."))
+            _phones_note(game) or _("Seat 1 faces the screen; seats go clockwise."))
+
+
+def _phones_note(game: Game) -> str:
+    """What the setup says of phones once one has joined: the box deals the
+    cards to them only with a phone at every seat; the Mayor's phone takes
+    the seat after the last player's when the game starts."""
+    if not game.phones:
+        return ""
+    seats = set(range(1, game.players + 1))
+    if game.phones >= seats:
+        return _("A phone at every seat: the box deals the cards to the phones. The Mayor's "
+                 "phone takes seat {mayor} once the game starts.").format(mayor=game.players + 1)
+    return _("Phones at {joined} of {seats} seats: the box deals the cards to the phones once "
+             "every seat holds one.").format(joined=len(game.phones & seats), seats=len(seats))
 
 
 def _resume_words(game: Game) -> str:

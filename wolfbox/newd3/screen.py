@@ -349,8 +349,19 @@ def _setup_details(game: Game) -> tuple[str, ...]:
         what = _("One of the nine setups, dealt in secret.")
     else:
         what = describe(game.choice)
-    return (_("Setup"), what, _("Nine players. Seat 1 faces the screen; seats go "
-                                "clockwise."))
+    return (_("Setup"), what, _phones_note(game) or _("Nine players. Seat 1 faces the screen; "
+                                                     "seats go clockwise."))
+
+
+def _phones_note(game: Game) -> str:
+    """What the setup says of phones once one has joined: the deal, the
+    nights and the votes go on them only with a phone at every seat."""
+    if not game.phones:
+        return ""
+    if game.phones >= set(SEATS):
+        return _("A phone at every seat: the deal, the nights and the votes are on the phones.")
+    return _("Phones at {joined} of 9 seats: the deal, the nights and the votes go on the "
+             "phones once every seat holds one.").format(joined=len(game.phones & set(SEATS)))
 
 
 def _resume_words(game: Game) -> str:
