@@ -6,18 +6,38 @@ the list of seats."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
+from collections.abc import Iterator
+
+import pygame
 import pytest
+from test_device_render import SIZES, check
+from test_join_card import CARD
 from test_phones_box import join, join_details, receive
 
 from helpers import phones_config
 from wolfbox.buttons import Button, Hold, Tap
+from wolfbox.config import Config
+from wolfbox.device.render import Painter
+from wolfbox.darkarts.game import Game as MayorGame
 from wolfbox.effects import FreeSeat
 from wolfbox.events import PhonesSeated
-from wolfbox.games import setup_holds_note
+from wolfbox.games import Games, setup_holds_note
+from wolfbox.i18n import speaking
 from wolfbox.join_screen import JoinScreen
+from wolfbox.newd3.game import Game as TimedGame
+from wolfbox.onenight.flow import Flow, RoundSettings
 from wolfbox.view import Phase
 
 HOLD = 2.0           # longer than any hold time the box uses
+
+
+@pytest.fixture(scope="module")
+def painter() -> Iterator[Painter]:
+    pygame.display.init()
+    pygame.font.init()
+    yield Painter()
 
 
 def test_the_screen_walks_the_seated_and_frees_only_on_a_hold():
@@ -81,3 +101,27 @@ def test_a_seat_freed_on_the_box_sends_its_phone_back_to_the_seats(tmp_path, pil
         assert receive(ann, "view")["seat_title"] == "Seat 1"      # seat 1 keeps its seat
         bo.send('{"t": "join", "pin": "' + pin + '", "seat": 3, "name": "Cy"}')
         assert receive(bo, "joined")["seat"] == 3                  # the seat is free again
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("size", SIZES)
+def test_every_start_screen_with_phones_reads_with_its_card(painter, size, lang):
+    """Every game's start or setup screen as the box shows it with phones
+    on (its hold of BACK, what it says of the phones at a few, and at every,
+    seat), the join card beside it, and the phones screen: every text whole,
+    over the floor, apart (the render tests' own checks)."""
+    makes = {"one_night": lambda: Flow(RoundSettings.from_config(Config())),
+             "dark_arts": lambda: MayorGame(rng=random.Random(1)),
+             "newd3": lambda: TimedGame(rng=random.Random(1))}
+    for mode, make in makes.items():
+        games = Games({mode: make}, mode, lang, phones_on=True)
+        seats = games.table_seats
+        for seated in ({2}, set(range(1, seats + 1))):
+            games.handle(PhonesSeated(frozenset(seated), tuple((s, f"P{s}") for s in seated)),
+                         0.0)
+            with speaking(lang):
+                check(painter, dataclasses.replace(games.view(0.0), join=CARD), size)
+            games.handle(Hold(Button.BACK), 0.0)
+            with speaking(lang):
+                check(painter, dataclasses.replace(games.view(0.0), join=CARD), size)
+            games.handle(Tap(Button.START), 0.0)
