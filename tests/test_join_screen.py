@@ -19,8 +19,8 @@ from test_phones_box import join, join_details, receive
 from helpers import phones_config
 from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config
-from wolfbox.device.render import Painter
 from wolfbox.darkarts.game import Game as MayorGame
+from wolfbox.device.render import Painter
 from wolfbox.effects import FreeSeat
 from wolfbox.events import PhonesSeated
 from wolfbox.games import Games, setup_holds_note
