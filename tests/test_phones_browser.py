@@ -44,10 +44,38 @@ def open_phone(browser, url: str):
     return page, problems
 
 
-def shoot(page, name: str) -> None:
+def shoot(page, name: str, full_page: bool = False) -> None:
+    """The page as a picture for the README, where `make screenshots` asks
+    (`full_page`: a held secret runs below the phone's fold)."""
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / name))
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=full_page)
+
+
+def seat_phones(browser, card, seats) -> dict:
+    """A phone in Chromium at each of `seats`, joined with the PIN the box
+    shows (as P1, P2...): {seat: (page, the page's script errors)}."""
+    pages = {}
+    for seat in seats:
+        page, problems = open_phone(browser, card.url)
+        page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
+        page.fill("#pin", card.pin)
+        page.fill("#name", f"P{seat}")
+        page.click(f"#seats button >> nth={seat - 1}")
+        page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
+        pages[seat] = (page, problems)
+    return pages
+
+
+def hold_cover(page) -> str:
+    """Press and hold the cover (and keep holding): the secret's words."""
+    cover = page.locator("#cover")
+    cover.wait_for(state="visible", timeout=WAIT_MS)
+    box = cover.bounding_box()
+    page.mouse.move(box["x"] + 10, box["y"] + 10)
+    page.mouse.down()
+    playwright.expect(page.locator("#secret")).to_be_visible(timeout=WAIT_MS)
+    return page.inner_text("#secret")
 
 
 def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_box(
@@ -100,16 +128,7 @@ def test_nine_browsers_get_their_cards_and_vote_in_the_timed_game(tmp_path, pilo
     from wolfbox.newd3.game import Stage
     pilot = pilots.start(phones_config(tmp_path, "newd3"), said.all_lines(), warm=False)
     pilot.settle()
-    card = pilot.view.join
-    pages = {}
-    for seat in range(1, 10):
-        page, problems = open_phone(browser, card.url)
-        page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
-        page.fill("#pin", card.pin)
-        page.fill("#name", f"P{seat}")
-        page.click(f"#seats button >> nth={seat - 1}")
-        page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
-        pages[seat] = (page, problems)
+    pages = seat_phones(browser, pilot.view.join, range(1, 10))
     for _ in range(50):                                       # the box hears all nine
         if pilot.box.flow.active.phones == frozenset(range(1, 10)):
             break

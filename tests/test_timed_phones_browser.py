@@ -7,16 +7,16 @@ clock; skipped where either is missing."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from test_phones_browser import (  # noqa: F401 (the fixture)
     CHROMIUM,
-    SHOTS,
     WAIT_MS,
     browser,
-    open_phone,
+    hold_cover,
     playwright,
     pytestmark,
+    seat_phones,
+    shoot,
 )
 
 from helpers import phones_config
@@ -29,14 +29,6 @@ from wolfbox.newd3.turns import Kind
 __all__ = ["CHROMIUM", "pytestmark"]       # skipped as test_phones_browser is
 
 
-def shoot(page, name: str) -> None:
-    """test_phones_browser's shoot(), the whole page: a secret held open
-    runs below the phone's fold."""
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
-
-
 def heard(pilot, done) -> None:
     """The box acts on what the phones sent until `done()` (each wait ends
     when something arrives; the bound only stops a test that went wrong)."""
@@ -47,31 +39,11 @@ def heard(pilot, done) -> None:
     raise AssertionError("the box never heard the phone")
 
 
-def hold_cover(page) -> str:
-    """Press and hold the cover: the secret's words; then let go."""
-    cover = page.locator("#cover")
-    cover.wait_for(state="visible", timeout=WAIT_MS)
-    box = cover.bounding_box()
-    page.mouse.move(box["x"] + 10, box["y"] + 10)
-    page.mouse.down()
-    playwright.expect(page.locator("#secret")).to_be_visible(timeout=WAIT_MS)
-    return page.inner_text("#secret")
-
-
 def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
         tmp_path, pilots, browser):  # noqa: F811 (the fixture)
     pilot = pilots.start(phones_config(tmp_path, "newd3"), said.all_lines(), warm=False)
     pilot.settle()
-    card = pilot.view.join
-    pages = {}
-    for seat in range(1, 10):
-        page, problems = open_phone(browser, card.url)
-        page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
-        page.fill("#pin", card.pin)
-        page.fill("#name", f"P{seat}")
-        page.click(f"#seats button >> nth={seat - 1}")
-        page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
-        pages[seat] = (page, problems)
+    pages = seat_phones(browser, pilot.view.join, range(1, 10))
     game = pilot.box.flow.active
     heard(pilot, lambda: game.phones == frozenset(range(1, 10)))
     game.choice = "A1"                                        # a Seer and a Guard in play
@@ -97,7 +69,7 @@ def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
     playwright.expect(partner.locator("#secret")).to_contain_text(
         f"Seat {first}, your partner: victim: {victim}", timeout=WAIT_MS)
     assert role_name(seats[second - 1]) in hold_cover(partner)
-    shoot(partner, "en-timed-plot.png")
+    shoot(partner, "en-timed-plot.png", full_page=True)
     partner.mouse.up()
     decoy = pages[seer][0]                                    # the Seer, a decoy now
     assert f"victim: {victim}" not in (decoy.text_content("#seat") or "")
@@ -112,7 +84,7 @@ def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
     playwright.expect(page.locator("#options button.chosen")).to_have_text(
         f"Seat {first}", timeout=WAIT_MS)
     assert "Whom do you inspect?" in hold_cover(page)
-    shoot(page, "en-timed-act.png")
+    shoot(page, "en-timed-act.png", full_page=True)
     page.mouse.up()
     for seat in range(1, 10):                                 # the same task on every phone
         playwright.expect(pages[seat][0].locator("#options button")).to_have_count(
@@ -126,7 +98,7 @@ def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
         playwright.expect(pages[seat][0].locator("#secret")).to_contain_text(
             game.message(seat)[1], timeout=WAIT_MS)
     assert "is on the Wolves' side" in hold_cover(page)
-    shoot(page, "en-timed-message.png")
+    shoot(page, "en-timed-message.png", full_page=True)
     page.mouse.up()
     pilot.until(lambda: game.stage is not Stage.NIGHT, limit=60, step=0.5)
     assert game.killed == victim
