@@ -160,8 +160,8 @@ def seed_dealing(deck, roles) -> int:
     raise AssertionError(f"no seed deals {roles} to the seats")
 
 
-def test_the_aura_seer_sees_on_her_phone_who_looked_at_a_card(tmp_path, pilots,  # noqa: F811
-                                                             browser):
+def test_the_aura_seer_sees_on_her_phone_who_looked_at_a_card(
+        tmp_path, pilots, browser):  # noqa: F811
     config = phones_config(tmp_path)
     config.game.deck = list(AURA)
     pilot = pilots.start(config)
@@ -194,8 +194,8 @@ def test_the_aura_seer_sees_on_her_phone_who_looked_at_a_card(tmp_path, pilots, 
     assert all(problems == [] for _page, problems in pages.values())
 
 
-def test_own_cards_each_phone_enters_its_card_turned_up(tmp_path, pilots,  # noqa: F811
-                                                       browser):
+def test_own_cards_each_phone_enters_its_card_turned_up(
+        tmp_path, pilots, browser):  # noqa: F811
     config = phones_config(tmp_path)
     config.game.deck = list(DECK)
     config.game.cards_on_phones = False

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from ..i18n import N_, _
 from ..phone import Task
-from .deck import CENTER_CARDS, players_for
+from .deck import players_for
 from .night import center_wolf_card
 from .owncards import take_vote, vote_task
 from .referee import ARTIFACTS, NO_VOTE, PI_BECOMES, Game, Player, Verdict, judge
@@ -464,8 +464,8 @@ class PhoneNight:
             self._touch(seat)
             old = [self.cards[s - 1] for s in places]
             step = 1 if way == UP else -1
-            for k, s in enumerate(places):
-                self.cards[places[(k + step) % len(places)] - 1] = old[k]
+            for k, card in enumerate(old):
+                self.cards[places[(k + step) % len(places)] - 1] = card
         if way == UP:
             self._result(seat, _("Every other card moved one seat up."))
             self.moves.append(_("{who} moved every other card one seat up.").format(
