@@ -168,8 +168,9 @@ def test_answers_out_of_turn_change_nothing():
     assert t.f.own.votes == {} and t.f.own.answers == {}
 
 
-def test_cards_on_phones_is_a_setting_of_the_box():
+def test_cards_on_phones_is_the_default_and_own_cards_a_setting_of_the_config():
+    assert SettingsScreen().config.game.cards_on_phones is True
     t = OwnTable(DECK, own=False)
-    assert t.f.table is not None                          # the default: the box deals
-    item = next(i for i in menu.ITEMS if i.key == "game.cards_on_phones")
-    assert item.games == ("one_night",)
+    assert t.f.table is not None and not t.f.own_cards()  # the box deals
+    t.press(START)
+    assert t.f.own is None and t.f.playing()

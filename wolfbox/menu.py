@@ -104,10 +104,6 @@ ITEMS: tuple[Item, ...] = (
     Item("game.lone_wolf", N_("Lone wolf"), (False, True), _on_off,
          N_("A werewolf who wakes alone may look at a center card."), toggle=True,
          more=N_("On"), less=N_("Off"), games=("one_night",)),
-    Item("game.cards_on_phones", N_("Cards on phones"), (False, True), _on_off,
-         N_("With a phone at every seat: on, the box deals the cards to the phones; off, the "
-            "table plays its own cards and the phones take the vote and the cards turned "
-            "up."), toggle=True, more=N_("On"), less=N_("Off"), games=("one_night",)),
     Item("sound.ambience", N_("Night ambience"), (False, True), _on_off,
          N_("A quiet sound at night that covers the small noises of the table."), toggle=True,
          more=N_("On"), less=N_("Off")),

@@ -46,7 +46,7 @@ from .model import AFTER as _AFTER
 from .model import ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
-from .night import WAKE_UP_ID, NightOptions, Step, night_script, setup_notes
+from .night import NightOptions, Step, night_script, setup_notes
 from .owncards import OwnCards
 from .phones import PhoneNight
 from .picker import Picker
@@ -111,8 +111,6 @@ class RoundSettings:
         out: list[str] = []
         for step in self.night:
             out += [step.text] + ([step.after] if step.after else [])
-        other = dataclasses.replace(self.options, phones=not self.options.phones)
-        out += [s.text for s in night_script(self.deck, other) if s.id == WAKE_UP_ID]
         out.append(lines.discussion_start(round(self.discussion_seconds)))
         out += [lines.warning(w) for w in sorted(self.warnings, reverse=True)]
         out.append(lines.added(self.add_seconds))
@@ -196,7 +194,10 @@ class Flow:
         it answers the task open now, and changes nothing otherwise."""
         if isinstance(event, PhonesSeated):
             self.phones = event.seats
+            dealt = self.table
             self._deal_if_ready()
+            if self.table is not dealt:         # its night's own dawn line, rendered ahead
+                return [Warm(tuple(self.settings.with_phones(True).lines()))]
         elif isinstance(event, PhoneChoice) and self.playing():
             assert self.table is not None
             if self.phase is Phase.VOTE:
