@@ -129,11 +129,11 @@ def test_the_deal_stays_while_the_deck_stays_and_a_new_game_is_dealt_anew():
 
 @pytest.mark.parametrize("phones, deck, note", [
     ({1, 2, 3, 4}, BASE5, "Cards on phones need a phone at every seat: 4 of 5 have joined."),
-    (set(range(1, 6)), ["werewolf", "werewolf", "seer", "robber", "sentinel", "villager",
-                        "villager", "drunk"],
-     "This deck needs the cards and the buttons: Sentinel not on phones yet."),
+    ({1, 2, 4, 5}, ["werewolf", "werewolf", "seer", "robber", "sentinel", "villager",
+                    "villager", "drunk"],
+     "Cards on phones need a phone at every seat: 4 of 5 have joined."),
 ])
-def test_a_seat_short_of_a_phone_or_a_card_not_on_phones_plays_as_before(phones, deck, note):
+def test_a_seat_short_of_a_phone_plays_as_before(phones, deck, note):
     t = Table(deck[:5], deck[5:], phones=phones)
     assert t.f.table is None
     assert note in start_screen(t.f)
@@ -151,19 +151,29 @@ def test_no_word_of_phones_on_a_box_no_phone_has_joined():
 
 
 # ----------------------------------------------------------------- the night
+WAKE_CARDS = ("Everyone, reach out and touch your own card. Now open your eyes: it is "
+              "morning in the village.")
+WAKE_PHONES = "Everyone, open your eyes: it is morning in the village."
+
+
 def test_the_night_on_phones_says_the_same_lines_at_the_same_times():
-    """Whatever is tapped, the narration is today's, to the millisecond."""
+    """Whatever is tapped, the narration is today's, to the millisecond;
+    but for dawn, which has no card on the table to touch, the same line
+    whatever was dealt."""
     runs = []
-    for phones in (set(range(1, 6)), set()):
+    for phones, seer in ((set(range(1, 6)), 2), (set(range(1, 6)), None), (set(), None)):
         t = base5(phones=phones)
         t.press(START)
-        if phones:
+        if seer:
             t.call("seer")
-            t.choose(2, 1)
-            t.everyone_else({2})
+            t.choose(seer, 1)
+            t.everyone_else({seer})
         t.until(lambda t=t: t.f.phase is Phase.DISCUSSION)
         runs.append(t.said)
     assert runs[0] == runs[1]
+    dawn = [text for _when, text in runs[0]].index(WAKE_PHONES)
+    assert runs[0][:dawn] == runs[2][:dawn]          # the night itself: the same to the ms
+    assert runs[0][dawn] == (runs[2][dawn][0], WAKE_PHONES) and runs[2][dawn][1] == WAKE_CARDS
 
 
 def test_every_seat_gets_a_task_of_the_same_shape_at_every_call():

@@ -19,10 +19,15 @@ from websockets.sync.client import ClientConnection, connect
 from helpers import phones_config
 from wolfbox.buttons import Button
 from wolfbox.onenight.phones import PhoneNight
+from wolfbox.onenight.roles import role_name
 from wolfbox.view import Phase
 
 DECK = ["doppelganger", "werewolf", "werewolf", "seer", "robber", "troublemaker", "drunk",
         "insomniac"]
+# Daybreak and the Bonus pack: a shield, the center werewolf card, the investigator, the
+# witch, the idiot, the revealer, the curator, and the Doppelganger's later calls.
+DAYBREAK = ["doppelganger", "sentinel", "alpha_wolf", "werewolf", "paranormal_investigator",
+            "witch", "village_idiot", "revealer", "curator"]
 SEATS = range(1, 6)
 
 
@@ -53,16 +58,25 @@ def frames_by_seat(sent) -> dict[int, list[bytes]]:  # noqa: F811
 
 
 def answer(pilot, socket: ClientConnection, seat: int, table, chosen: dict) -> None:
-    """The seat's phone answers its task as it is shown: the first options."""
+    """The seat's phone answers its task as it is shown: the first options,
+    or the next ones if the rules refuse them (a shielded card)."""
     task = table.task(seat) if pilot.box.flow.active.phase is Phase.NIGHT \
         else table.vote_task(seat)
     shown = receive(socket, "view", lambda m: m["task"] is not None
                     and m["task"]["step"] == task.step)["task"]
-    choice = [o for o, _w in shown["options"]][:shown["pick"]]
-    socket.send(json.dumps({"t": "choose", "step": shown["step"], "choice": choice}))
-    chosen[(seat, shown["step"])] = choice
-    box_hears(pilot, lambda: table.task(seat) != task if task.step.endswith(
-        tuple("012")) else table.votes.get(seat) == choice[0])
+    ids = [o for o, _w in shown["options"]]
+    for k in range(len(ids) - shown["pick"] + 1):
+        choice = ids[k:k + shown["pick"]]
+        table.refused.pop(seat, None) if task.step.endswith(tuple("012")) else None
+        socket.send(json.dumps({"t": "choose", "step": shown["step"], "choice": choice}))
+        chosen[(seat, shown["step"])] = choice
+        if not task.step.endswith(tuple("012")):
+            box_hears(pilot, lambda c=choice: table.votes.get(seat) == c[0])
+            return
+        box_hears(pilot, lambda: table.task(seat) != task or seat in table.refused)
+        if table.task(seat) != task:
+            return
+    raise AssertionError(f"seat {seat}: every answer refused")
 
 
 def told(monkeypatch) -> dict[int, set[str]]:
@@ -70,6 +84,18 @@ def told(monkeypatch) -> dict[int, set[str]]:
     composes it): its role's instructions and what its actions showed."""
     own: dict[int, set[str]] = {}
     real_result, real_asked = PhoneNight._result, PhoneNight._asked
+    real_answer, real_token = PhoneNight.answer, PhoneNight._token
+
+    def answered(self, seat, step, choice):
+        taken = real_answer(self, seat, step, choice)
+        if seat in self.refused:                          # why its answer was refused
+            own.setdefault(seat, set()).add(self.refused[seat])
+        return taken
+
+    def token(self, seat):
+        texts = real_token(self, seat)
+        own.setdefault(seat, set()).update(texts)
+        return texts
 
     def result(self, seat, text):
         own.setdefault(seat, set()).add(text)
@@ -77,18 +103,21 @@ def told(monkeypatch) -> dict[int, set[str]]:
 
     def asked(self, seat):
         text = real_asked(self, seat)
-        own.setdefault(seat, set()).add(text)
+        if not text.startswith("Not your call"):      # everyone's decoy: a stopped role's too
+            own.setdefault(seat, set()).add(text)
         return text
     monkeypatch.setattr(PhoneNight, "_result", result)
     monkeypatch.setattr(PhoneNight, "_asked", asked)
+    monkeypatch.setattr(PhoneNight, "answer", answered)
+    monkeypatch.setattr(PhoneNight, "_token", token)
     return own
 
 
 def play(tmp_path, pilots, sent, monkeypatch, seed: int,  # noqa: F811
-         drop: int | None = None) -> None:
+         drop: int | None = None, deck: list[str] = DECK) -> None:
     own = told(monkeypatch)
     config = phones_config(tmp_path)
-    config.game.deck = list(DECK)
+    config.game.deck = list(deck)
     pilot = pilots.start(config)
     game = pilot.box.flow.active
     game.rng = random.Random(seed)
@@ -100,10 +129,10 @@ def play(tmp_path, pilots, sent, monkeypatch, seed: int,  # noqa: F811
             phones[seat], tokens[seat] = join(stack, url, pin, seat)
         pilot.settle()
         table = game.table
-        assert table is not None and sorted(table.dealt) == sorted(DECK)
+        assert table is not None and sorted(table.dealt) == sorted(deck)
         for seat in SEATS:                               # its card, before the night
             receive(phones[seat], "view", lambda m, s=seat: m["secret"][:1] == [
-                f"Your card: {table.dealt[s - 1].capitalize()}"])
+                "Your card: " + role_name(table.dealt[s - 1])])
         pilot.press(Button.START)
         calls = 0
         while True:
@@ -121,7 +150,8 @@ def play(tmp_path, pilots, sent, monkeypatch, seed: int,  # noqa: F811
                 back = receive(phones[drop], "view", lambda m: m["task"] is not None)
                 assert back["task"]["chosen"] == chosen[(drop, back["task"]["step"])]
             pilot.until(lambda c=call: table.call != c or not table.open, step=1.0)
-        assert calls == 8 and table.moves                # every call of the deck was made
+        tasks = [s for s in game.settings.night if s.id not in ("close_eyes", "wake_up")]
+        assert calls == len(tasks) and table.moves       # every call of the deck was made
         pilot.until(lambda: game.phase is Phase.DISCUSSION)
         pilot.press(Button.VOTE)                         # the table votes now
         pilot.until(lambda: table.voting)
@@ -133,8 +163,9 @@ def play(tmp_path, pilots, sent, monkeypatch, seed: int,  # noqa: F811
             shown = receive(phones[seat], "view", lambda m: "What happened:" in m["lines"])
             assert shown["lines"][-len(table.happened()):] == table.happened()
     for seat in SEATS:
-        own.setdefault(seat, set()).add(f"Your card: {table.dealt[seat - 1].capitalize()}")
+        own.setdefault(seat, set()).add("Your card: " + role_name(table.dealt[seat - 1]))
     check_privacy(frames_by_seat(sent), chosen, own)
+    return table
 
 
 def check_privacy(frames: dict[int, list[bytes]], chosen: dict,
@@ -172,3 +203,10 @@ def check_privacy(frames: dict[int, list[bytes]], chosen: dict,
 def test_a_whole_game_on_phones_sends_each_phone_only_its_own_secrets(
         tmp_path, pilots, sent, monkeypatch, seed, drop):  # noqa: F811
     play(tmp_path, pilots, sent, monkeypatch, seed, drop)
+
+
+@pytest.mark.parametrize("seed, drop", [(3, None), (4, 2)])
+def test_a_daybreak_game_on_phones_sends_each_phone_only_its_own_secrets(
+        tmp_path, pilots, sent, monkeypatch, seed, drop):  # noqa: F811
+    table = play(tmp_path, pilots, sent, monkeypatch, seed, drop, DAYBREAK)
+    assert table.shields and table.artifacts              # the night marked cards

@@ -130,3 +130,106 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
             f"swapped the cards of seat {a} and seat {b}", timeout=WAIT_MS)
     shoot(pages[maker][0], "en-onenight-what-happened.png")
     assert all(problems == [] for _page, problems in pages.values())
+
+
+def join_all(pilot, browser, seats) -> dict:  # noqa: F811
+    card = pilot.view.join
+    pages = {}
+    for seat in seats:
+        page, problems = open_phone(browser, card.url)
+        page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
+        page.fill("#pin", card.pin)
+        page.fill("#name", f"P{seat}")
+        page.click(f"#seats button >> nth={seat - 1}")
+        page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
+        pages[seat] = (page, problems)
+    return pages
+
+
+AURA = ["aura_seer", "seer", "werewolf", "werewolf", "villager", "villager", "robber",
+        "troublemaker"]
+
+
+def seed_dealing(deck, roles) -> int:
+    """A seed whose deal puts every one of `roles` at a seat."""
+    for seed in range(200):
+        flow = Flow(RoundSettings.for_deck(deck), rng=random.Random(seed))
+        flow.handle(PhonesSeated(frozenset(SEATS)), 0.0)
+        if flow.table is not None and all(r in flow.table.dealt[:5] for r in roles):
+            return seed
+    raise AssertionError(f"no seed deals {roles} to the seats")
+
+
+def test_the_aura_seer_sees_on_her_phone_who_looked_at_a_card(
+        tmp_path, pilots, browser):  # noqa: F811
+    config = phones_config(tmp_path)
+    config.game.deck = list(AURA)
+    pilot = pilots.start(config)
+    pilot.settle()
+    game = pilot.box.flow.active
+    game.rng = random.Random(seed_dealing(AURA, ("aura_seer", "seer")))
+    pages = join_all(pilot, browser, SEATS)
+    hear(pilot, lambda: game.table is not None)
+    table = game.table
+    seer, aura = table.dealt.index("seer") + 1, table.dealt.index("aura_seer") + 1
+    target = next(s for s in SEATS if s not in (seer, aura))
+    pilot.press(Button.START)
+    pilot.until(lambda: table.call == "seer" and table.open, step=1.0)
+    page = pages[seer][0]
+    page.locator("#options button", has_text=f"Seat {target}").click(timeout=WAIT_MS)
+    hear(pilot, lambda: table.touched == [seer])
+    pilot.until(lambda: table.call == "aura_seer" and table.open, step=1.0)
+    page = pages[aura][0]
+    playwright.expect(page.locator("#options button")).to_have_count(4, timeout=WAIT_MS)
+    hold_cover(page)
+    playwright.expect(page.locator("#secret")).to_contain_text(
+        f"Looked at or moved a card tonight: Seat {seer}.", timeout=WAIT_MS)
+    shoot(page, "en-onenight-aura-seer.png")
+    let_go(page)
+    other = pages[target][0]
+    hold_cover(other)
+    assert "Not your call" in other.inner_text("#secret")
+    assert f"Seat {seer}" not in other.inner_text("#secret")
+    let_go(other)
+    assert all(problems == [] for _page, problems in pages.values())
+
+
+def test_own_cards_each_phone_enters_its_card_turned_up(
+        tmp_path, pilots, browser):  # noqa: F811
+    config = phones_config(tmp_path)
+    config.game.deck = list(DECK)
+    config.game.cards_on_phones = False
+    pilot = pilots.start(config)
+    pilot.settle()
+    game = pilot.box.flow.active
+    pages = join_all(pilot, browser, SEATS)
+    hear(pilot, lambda: game.own_cards())
+    assert game.table is None                          # the box deals nothing
+    pilot.press(Button.START)
+    pilot.until(lambda: game.phase is Phase.DISCUSSION, step=1.0)
+    pilot.press(Button.VOTE)
+    pilot.until(lambda: game.own is not None and game.own.voting, step=0.25)
+    for seat in SEATS:
+        vote = 2 if seat != 2 else 1
+        pages[seat][0].locator("#options button", has_text=f"Seat {vote}").click(
+            timeout=WAIT_MS)
+        hear(pilot, lambda s=seat, v=vote: game.own.votes.get(s) == v)
+    pilot.until(lambda: game.phase is Phase.REFEREE, step=0.5)
+    dealt = ["werewolf", "seer", "robber", "villager", "troublemaker"]
+    for seat, role in zip(SEATS, dealt, strict=True):
+        page = pages[seat][0]
+        playwright.expect(page.locator("#task")).to_contain_text(
+            "Turn up your card: which is it?", timeout=WAIT_MS)
+        if seat == 2:
+            shoot(page, "en-onenight-own-card.png")
+        page.locator("#options button", has_text=role.capitalize()).first.click(
+            timeout=WAIT_MS)
+        if seat < 5:
+            hear(pilot, lambda s=seat: game.own.done(s))
+    hear(pilot, lambda: game.phase is Phase.VERDICT)
+    assert game.verdict is not None and game.verdict.dead == (2,)
+    for seat in SEATS:
+        playwright.expect(pages[seat][0].locator("#lines")).to_contain_text(
+            "Seat 2 dies.", timeout=WAIT_MS)
+    shoot(pages[2][0], "en-onenight-own-verdict.png")
+    assert all(problems == [] for _page, problems in pages.values())

@@ -47,7 +47,8 @@ from .model import ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
 from .night import NightOptions, Step, night_script, setup_notes
-from .phones import PhoneNight, not_on_phones, playable
+from .owncards import OwnCards
+from .phones import PhoneNight
 from .picker import Picker
 from .presets import describe
 from .referee import Verdict
@@ -96,6 +97,15 @@ class RoundSettings:
         return dataclasses.replace(self, deck=tuple(deck),
                                    night=tuple(night_script(deck, self.options)))
 
+    def with_phones(self, phones: bool) -> RoundSettings:
+        """The night told for cards on the phones (nothing on the table to
+        touch at dawn) or on the table; the same for every deal."""
+        if phones == self.options.phones:
+            return self
+        options = dataclasses.replace(self.options, phones=phones)
+        return dataclasses.replace(self, options=options,
+                                   night=tuple(night_script(self.deck, options)))
+
     def lines(self) -> list[str]:
         """Every line a round can say, in the order it is first needed."""
         out: list[str] = []
@@ -139,6 +149,7 @@ class Flow:
     rng: random.Random = field(default_factory=random.Random)    # the phones' deals
     table: PhoneNight | None = None     # the cards the box dealt to the phones, and the night
     _rounds: int = 0                    # games dealt on phones: names their tasks
+    own: OwnCards | None = None         # a game of the table's own cards, voted on the phones
 
     def __post_init__(self) -> None:
         if self.picker is None:
@@ -183,20 +194,43 @@ class Flow:
         it answers the task open now, and changes nothing otherwise."""
         if isinstance(event, PhonesSeated):
             self.phones = event.seats
+            dealt = self.table
             self._deal_if_ready()
+            if self.table is not dealt:         # its night's own dawn line, rendered ahead
+                return [Warm(tuple(self.settings.with_phones(True).lines()))]
         elif isinstance(event, PhoneChoice) and self.playing():
             assert self.table is not None
             if self.phase is Phase.VOTE:
                 self.table.vote(event.seat, event.step, event.choice)
             elif self.phase is Phase.NIGHT:
                 self.table.answer(event.seat, event.step, event.choice)
+        elif isinstance(event, PhoneChoice) and self.own is not None:
+            if self.phase is Phase.VOTE:
+                self.own.vote(event.seat, event.step, event.choice)
+            elif self.phase is Phase.REFEREE and self.own.entering \
+                    and self.own.enter(event.seat, event.step, event.choice) \
+                    and self.own.complete():
+                return self._settle(now)
         return []
 
+    def all_seated(self) -> bool:
+        """Every seat of the deck holds a phone."""
+        return self.phones >= set(range(1, self.table_seats + 1))
+
+    def cards_on_phones(self) -> bool:
+        """The table chose the box's deal on the phones over its own cards."""
+        return section.of(self.config).cards_on_phones
+
     def on_phones(self) -> bool:
-        """Every seat holds a phone and every card of the deck is played on
-        them: the box deals, and the night and the vote are on the phones."""
-        return self.phones >= set(range(1, self.table_seats + 1)) \
-            and playable(self.settings.deck)
+        """Every seat holds a phone and the table plays the cards on them:
+        the box deals, and the night and the vote are on the phones."""
+        return self.all_seated() and self.cards_on_phones()
+
+    def own_cards(self) -> bool:
+        """Every seat holds a phone and the table plays its own cards: the
+        night is as without phones; the vote and the cards turned up are on
+        the phones."""
+        return self.all_seated() and not self.cards_on_phones()
 
     def playing(self) -> bool:
         """This game is played on the phones (dealt to them, and begun)."""
@@ -215,9 +249,9 @@ class Flow:
         """What the start screen says of phones, once one has joined."""
         if not self.phones:
             return ""
-        if not playable(self.settings.deck):
-            return _("This deck needs the cards and the buttons: {roles} not on phones "
-                     "yet.").format(roles=describe(not_on_phones(self.settings.deck)))
+        if self.own_cards():
+            return _("Own cards: play the night with the real cards; the phones take the "
+                     "vote, then each player enters the card turned up.")
         if not self.on_phones():
             return _("Cards on phones need a phone at every seat: {joined} of {seats} have "
                      "joined.").format(joined=len(self.phones & set(range(1, self.table_seats
@@ -276,6 +310,8 @@ class Flow:
             case Phase.REVEAL:      # one page: START alone ends it (no two buttons say "Done")
                 return {Button.START: Action(_("Done"), self._to_idle),
                         Button.VOTE: Action(_("Referee"), self._open_referee)}
+            case Phase.REFEREE if self.own is not None:
+                return {Button.BACK: Action(_("On the box"), self._own_on_box)}
             case Phase.REFEREE:
                 return {Button.START: Action(_("OK"), self._answer),
                         Button.VOTE: Action(_("Previous"), lambda now: self._turn(-1)),
@@ -303,11 +339,16 @@ class Flow:
 
     # --------------------------------------------------------------- actions
     def _start(self, now: float) -> list[Effect]:
+        self.own = None
         if self.table is not None and self.on_phones():
             self.table.lone_wolf = self.settings.options.lone_wolf
             self.table.started = True
         else:
             self.table = None
+            if self.own_cards():
+                self._rounds += 1
+                self.own = OwnCards(self.settings.deck, self._rounds)
+        self.settings = self.settings.with_phones(self.playing())
         self.phase = Phase.NIGHT
         self.step_index = 0
         self._vote_at_dawn = False
@@ -406,13 +447,41 @@ class Flow:
         assert self.table is not None
         return pages.group(self.table.happened(), pages.RULES_LINES)
 
-    def _settle(self, now: float) -> list[Effect]:
-        """The vote on phones is over: the referee settles the game from the
-        cards at dawn and the votes, with nobody entering a card."""
-        assert self.table is not None
-        self.table.voting = False
+    def phone_votes(self) -> bool:
+        """The vote is taken on the phones (cards on them, or the table's own)."""
+        return self.playing() or self.own is not None
+
+    def _after_phone_vote(self, now: float) -> list[Effect]:
+        """The vote on phones is over: with the cards on the phones the
+        referee settles the game at once; with the table's own cards, each
+        player turns up their card and enters it on their phone."""
+        if self.own is None:
+            return self._settle(now)
+        self.own.voting = False
+        self.own.entering = True
+        self.phase = Phase.REFEREE
         self.timer = None
-        self.verdict = self.table.verdict()
+        return [PlayCue(Cue.CHIME)] + self._say(now, _(lines.REVEAL), holds=False)
+
+    def _own_on_box(self, now: float) -> list[Effect]:
+        """A phone short at the end: the cards are entered on the box, as
+        without phones, with the votes the phones gave kept out of it."""
+        self.own = None
+        self.phase = Phase.REVEAL
+        return self._open_referee(now)
+
+    def _settle(self, now: float) -> list[Effect]:
+        """The game is over on the phones: the referee settles it from the
+        cards at dawn (the box's deal, or the cards the phones entered) and
+        the votes, with nobody entering a card on the box."""
+        self.timer = None
+        if self.own is not None:
+            self.own.entering = False
+            self.verdict = self.own.verdict()
+        else:
+            assert self.table is not None
+            self.table.voting = False
+            self.verdict = self.table.verdict()
         self.verdict_page = 0
         self.phase = Phase.VERDICT
         self._to_say = spoken_verdict(self.verdict)
@@ -447,6 +516,7 @@ class Flow:
             return []
         config = menu.with_value(self.config, "game.deck", list(self.settings.deck))
         self.settings = RoundSettings.from_config(config)
+        self._deal_if_ready()                   # cards on phones, turned on with every seat held
         return [Warm(tuple(self.settings.lines()))]
 
     def _vote_now(self, now: float) -> list[Effect]:
@@ -478,8 +548,8 @@ class Flow:
         return self._cut() + self._stage_over(now)
 
     def _skip_vote(self, now: float) -> list[Effect]:
-        if self.playing():
-            return [StopSpeech()] + self._settle(now)
+        if self.phone_votes():
+            return [StopSpeech()] + self._after_phone_vote(now)
         return [StopSpeech()] + self._enter_reveal(now)
 
     def _add_time(self, now: float) -> list[Effect]:
@@ -506,6 +576,7 @@ class Flow:
         self.entry, self.verdict, self._to_say = None, None, []
         if self.playing():                        # the next game gets a deal of its own
             self.table = None
+        self.own = None
         self._deal_if_ready()
         return [Ambience(False)] if was_night else []
 
@@ -551,8 +622,8 @@ class Flow:
             case Phase.VOTE:
                 if self.beat + 1 < len(lines.COUNTDOWN):
                     return self._vote_beat(now, self.beat + 1)
-                if self.playing():
-                    return self._settle(now)
+                if self.phone_votes():
+                    return self._after_phone_vote(now)
                 return self._enter_reveal(now)
             case Phase.VERDICT:
                 return self._say_next(now)
@@ -608,10 +679,11 @@ class Flow:
         last = beat == len(lines.COUNTDOWN) - 1
         effects: list[Effect] = [PlayCue(Cue.VOTE)] if last else []
         effects += self._say(now, _(lines.COUNTDOWN[beat]), holds=False)
-        hold = self.settings.phone_vote_hold if self.playing() else self.settings.vote_hold
-        if self.playing():
-            assert self.table is not None
+        hold = self.settings.phone_vote_hold if self.phone_votes() else self.settings.vote_hold
+        if self.table is not None and self.playing():
             self.table.voting = True            # from "3" on, every phone may vote
+        if self.own is not None:
+            self.own.voting = True
         self.timer = Countdown.start(now, hold if last else self.settings.vote_beat)
         return effects
 
@@ -681,7 +753,7 @@ class Flow:
         game on phones until the table leaves its verdict (the phones keep
         their seats to read what happened)."""
         return self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE, Phase.REFEREE) \
-            or (self.phase is Phase.VERDICT and self.playing())
+            or (self.phase is Phase.VERDICT and self.phone_votes())
 
     def check(self, now: float) -> None:
         """Raise AssertionError if the flow is in a state it should never reach."""

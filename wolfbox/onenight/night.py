@@ -36,6 +36,7 @@ class NightOptions:
     lone_wolf: bool = True                   # a lone werewolf may look at a center card (002)
     scale: float = 1.0                       # multiplies every role's action time
     action_seconds: Mapping[str, float] = field(default_factory=dict)   # per-role override
+    phones: bool = False                     # the cards are on the players' phones, not the table
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,14 @@ def _masons_wake(t: Table) -> str:
 
 
 def _wake_up(t: Table) -> str:
+    if t.options.phones:
+        # No card lies on the table to touch; the same line whatever was dealt.
+        text = _("Everyone, open your eyes: it is morning in the village.")
+        if t.has("curator"):
+            return _sentences(text, _("Everyone, hold your phone's cover now and read it, "
+                                      "secretly: it tells you if an artifact token lies on "
+                                      "your card."))
+        return text
     text = _("Everyone, reach out and touch your own card. Now open your eyes: it is morning "
              "in the village.")
     if t.has("curator"):
@@ -350,18 +359,22 @@ def night_script(deck: Sequence[str], options: NightOptions | None = None) -> li
     return steps
 
 
+def center_wolf_card(deck: Sequence[str]) -> str:
+    """The card an Alpha Wolf deck lays across the center. Any werewolf card
+    will do (000); a plain Werewolf when there is one, so the roles a
+    scenario lists are the ones dealt."""
+    wolves = sorted(r for r in set(deck) if r in WEREWOLF_CARDS)
+    return "werewolf" if "werewolf" in wolves else wolves[0]
+
+
 def setup_notes(deck: Sequence[str]) -> list[str]:
     """What this deck needs on the table beyond dealing the cards."""
     roles = set(deck)
     notes = []
     if "alpha_wolf" in roles:
-        # Any werewolf card will do (000); a plain Werewolf when there is one, so the
-        # roles a scenario lists are the ones dealt.
-        wolves = sorted(r for r in roles if r in WEREWOLF_CARDS)
-        card = "werewolf" if "werewolf" in wolves else wolves[0]
         # TRANSLATORS: {card} is a role name, as "Werewolf" or "Dream Wolf".
         notes.append(_("Lay a {card} card face down across the center: the center werewolf "
-                       "card.").format(card=role_name(card)))
+                       "card.").format(card=role_name(center_wolf_card(deck))))
     if "sentinel" in roles:
         notes.append(_("Put the shield token beside the center cards."))
     if "curator" in roles:
@@ -422,8 +435,9 @@ def all_lines(options: NightOptions | None = None) -> list[str]:
         decks += [preset.deck(n) for n in preset.players() if n <= MAX_PLAYERS]
     out: list[str] = []
     for deck in decks:
-        for step in night_script(deck, options):
-            out += [step.text] + ([step.after] if step.after else [])
+        for phones in (False, True):          # the cards on the table, or on the phones
+            for step in night_script(deck, dataclasses.replace(options, phones=phones)):
+                out += [step.text] + ([step.after] if step.after else [])
     return list(dict.fromkeys(out))
 
 

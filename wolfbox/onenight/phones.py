@@ -10,14 +10,21 @@ a call opens and closes when the flow's narration says so, so the night
 keeps today's timing whatever is tapped.
 
 One shape for everyone (PHONES.md rule 3): at every call every seat gets
-the same task (the same prompt, the same kind of options with its own
-seat left out, the same pick); only the words behind the cover differ.
-Within a call only the called role moves cards, so an answer is applied
-the moment it arrives, in the night's order, and the seat sees its result
-at once; each seat's first answer to a task is final (a Seer looks once).
+the same task (the same prompt, the same kind of options, the same pick);
+only the words behind the cover differ. Within a call only the called
+role moves cards, so an answer is applied the moment it arrives, in the
+night's order, and the seat sees its result at once; each seat's first
+answer to a task is final (a Seer looks once). An answer the rules forbid
+the acting seat (a shielded card, the Alpha Wolf's werewolf) is refused
+behind its cover and it may choose again; the other seats see nothing.
 The Doppelganger's call asks every seat three times (copy, then up to two
 picks for a copy that acts at once), so her copy's action has the same
 shape as everybody's taps.
+
+What the rules settle at the vote (a Doppelganger's copy, what the
+Paranormal Investigator became, the artifacts) goes to the referee
+(referee.py) with the cards at dawn; the night's own rules (shields, the
+Revealer's flip, who became what) are here, with the referee's tables.
 """
 
 from __future__ import annotations
@@ -26,53 +33,76 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..phone import Task
-from .deck import CENTER_CARDS, players_for
-from .referee import NO_VOTE, Game, Player, Verdict, judge
-from .roles import role_name
+from .deck import players_for
+from .night import center_wolf_card
+from .owncards import take_vote, vote_task
+from .referee import ARTIFACTS, NO_VOTE, PI_BECOMES, Game, Player, Verdict, judge
+from .roles import WEREWOLVES, role_name
 
-# The roles the phones play whole: the base game's, and the cards with no
-# night action (the referee settles those at the vote). A deck with any
-# other card plays on the box's buttons as before.
-PHONE_ROLES = frozenset({
-    "doppelganger", "werewolf", "minion", "mason", "seer", "robber", "troublemaker",
-    "drunk", "insomniac", "villager", "hunter", "tanner", "bodyguard", "prince", "cursed",
-})
+CENTER = 100                     # option id of center card k: CENTER + k (101..103; 104 the
+WOLF_CARD = CENTER + 4           # center werewolf card of an Alpha Wolf deck)
+PAIR = 200                       # two center cards a and b: PAIR + 10a + b (212, 213, 223...)
+UP, DOWN = 301, 302              # the Village Idiot's two ways
+SEATS, ALL, CENTERS, CENTER_PAIRS, SIDES = "seats", "all", "centers", "pairs", "sides"
 
-CENTER = 100                     # option id of center card k: CENTER + k (101..103)
-PAIR = 200                       # two center cards a and b: PAIR + 10a + b (212, 213, 223)
-PAIRS = ((1, 2), (1, 3), (2, 3))
-SEATS, CENTERS, CENTER_PAIRS = "seats", "centers", "pairs"
+Shape = tuple[tuple[tuple[str, ...], int], ...]
 
 # Each call the phones answer: per stage, the kinds of options and the pick.
-# The Doppelganger's call has three stages for every seat alike.
-_ANY = ((SEATS, CENTERS), 1)
-SHAPES: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = {
-    "doppelganger": (((SEATS,), 1), _ANY, _ANY),
-    "doppelganger_minion": (((SEATS,), 1),),
+# SEATS leaves each seat's own seat out; ALL keeps it (the Witch and the
+# Curator may choose their own card), for every seat alike.
+_SEAT = (((SEATS,), 1),)
+SHAPES: dict[str, Shape] = {
+    "sentinel": _SEAT,
+    "doppelganger": (((SEATS,), 1),),            # and two more stages: doppelganger_shape()
+    "doppelganger_minion": _SEAT,
     "werewolves": (((CENTERS,), 1),),
-    "minion": (((SEATS,), 1),),
-    "masons": (((SEATS,), 1),),
+    "alpha_wolf": _SEAT,
+    "mystic_wolf": _SEAT,
+    "minion": _SEAT,
+    "masons": _SEAT,
     "seer": (((SEATS, CENTER_PAIRS), 1),),
-    "robber": (((SEATS,), 1),),
+    "apprentice_seer": (((CENTERS,), 1),),
+    "paranormal_investigator": (((SEATS,), 1), ((SEATS,), 1)),
+    "robber": _SEAT,
+    "witch": (((CENTERS,), 1), ((ALL,), 1)),
     "troublemaker": (((SEATS,), 2),),
+    "village_idiot": (((SIDES,), 1),),
+    "aura_seer": _SEAT,
+    "doppelganger_aura_seer": _SEAT,
     "drunk": (((CENTERS,), 1),),
-    "insomniac": (((SEATS,), 1),),
-    "doppelganger_insomniac": (((SEATS,), 1),),
+    "insomniac": _SEAT,
+    "doppelganger_insomniac": _SEAT,
+    "revealer": _SEAT,
+    "doppelganger_revealer": _SEAT,
+    "curator": (((ALL,), 1),),
+    "doppelganger_curator": (((ALL,), 1),),
 }
-# The copies that act during the Doppelganger's own call (000, rules facts).
-ACTS_AT_ONCE = ("seer", "robber", "troublemaker", "drunk")
+AWAKE_WOLVES = ("werewolf", "alpha_wolf", "mystic_wolf")   # the Dream Wolf sleeps (000)
+# 000 "Revealer": a werewolf or the Tanner goes back face down.
+HIDDEN_WHEN_REVEALED = WEREWOLVES | {"tanner"}
+
+# What an artifact tells the player it lies on (000 "Artifacts"), in our words.
+ARTIFACT_TEXT = {
+    "claw": N_("You are now a Werewolf."),
+    "brand": N_("You are now a Villager, with no special power."),
+    "cudgel": N_("You are now a Tanner: you win only if you die."),
+    "void": N_("It has no effect."),
+    "mute": N_("You may not speak: gestures only, until the game is over."),
+    "shroud": N_("Turn your chair, body and face away from the others: you may speak, but "
+                 "not look at them."),
+}
 
 
-def playable(deck: Sequence[str]) -> bool:
-    """Every card of `deck` is played whole on the phones."""
-    return all(r in PHONE_ROLES for r in deck)
-
-
-def not_on_phones(deck: Sequence[str]) -> list[str]:
-    """The deck's roles whose action is not on the phones yet, in deck order."""
-    return list(dict.fromkeys(r for r in deck if r not in PHONE_ROLES))
+def doppelganger_shape(deck: Sequence[str]) -> Shape:
+    """The Doppelganger's call: whom she copies, then two picks for a copy
+    that acts at once. The picks offer what the deck's copies need (the
+    deck is public, so the shape tells nobody anything)."""
+    kinds = [ALL if "witch" in deck else SEATS, CENTERS]
+    if "village_idiot" in deck:
+        kinds.append(SIDES)
+    return (((SEATS,), 1), (tuple(kinds), 1), (tuple(kinds), 1))
 
 
 def seat_word(seat: int) -> str:
@@ -80,7 +110,20 @@ def seat_word(seat: int) -> str:
 
 
 def center_word(n: int) -> str:
+    if n == WOLF_CARD - CENTER:
+        return _("The center werewolf card")
     return _("Center card {n}").format(n=n)
+
+
+def place_word(place: int) -> str:
+    return seat_word(place) if place < CENTER else center_word(place - CENTER)
+
+
+def center_phrase(n: int) -> str:
+    """A center card within a sentence of what happened."""
+    if n == WOLF_CARD - CENTER:
+        return _("the center werewolf card")
+    return _("center card {n}").format(n=n)
 
 
 def seat_list(seats: Sequence[int]) -> str:
@@ -95,22 +138,38 @@ def _nothing() -> str:
     return _("Not your call: tap any choice; it changes nothing.")
 
 
+def _tap_any(text: str) -> str:
+    return _("{told} Tap any choice; it changes nothing.").format(told=text)
+
+
+class Refused(Exception):
+    """An answer the rules forbid the acting seat: why, for its cover."""
+
+
 @dataclass
 class PhoneNight:
     """The deal the box made and what the night has done to it."""
-    dealt: tuple[str, ...]                 # seats 1..n, then the center cards 1..3
+    dealt: tuple[str, ...]                 # seats 1..n, the center cards 1..3, the wolf card
     lone_wolf: bool = True
     round: int = 0                         # names this game's tasks
+    tokens: tuple[str, ...] = tuple(ARTIFACTS)   # the artifact tokens, shuffled face down
     cards: list[str] = field(default_factory=list)   # the cards now, in the same places
     copied: str | None = None              # what the Doppelganger copied
+    became: dict[str, str] = field(default_factory=dict)   # card -> what its player became
+    shields: list[int] = field(default_factory=list)       # seats whose card is shielded
+    artifacts: dict[int, str] = field(default_factory=dict)   # seat -> artifact on its card
+    revealed: dict[int, str] = field(default_factory=dict)    # seat -> card left face up
+    touched: list[int] = field(default_factory=list)       # seats that looked or moved
     call: str = ""                         # the call being made
     open: bool = False                     # its task can be answered
     answers: dict[tuple[str, int], list[tuple[int, ...]]] = field(default_factory=dict)
     results: dict[int, list[str]] = field(default_factory=dict)   # this call's, per seat
+    refused: dict[int, str] = field(default_factory=dict)         # this call's, per seat
     moves: list[str] = field(default_factory=list)                # the whole night's
     votes: dict[int, int] = field(default_factory=dict)
     voting: bool = False
     started: bool = False                  # the night has begun (not only dealt)
+    dawn: bool = False                     # the night is over: the table sees its marks
 
     def __post_init__(self) -> None:
         if not self.cards:
@@ -119,10 +178,16 @@ class PhoneNight:
     @classmethod
     def deal(cls, deck: Sequence[str], rng: random.Random, lone_wolf: bool = True,
              round: int = 0) -> PhoneNight:
-        """The deck shuffled with the game's own random source."""
+        """The deck shuffled with the game's own random source; with the
+        Alpha Wolf a werewolf card lies apart as the center werewolf card."""
         cards = list(deck)
+        wolf = center_wolf_card(deck) if "alpha_wolf" in deck else None
+        if wolf is not None:
+            cards.remove(wolf)
         rng.shuffle(cards)
-        return cls(tuple(cards), lone_wolf, round)
+        tokens = list(ARTIFACTS)
+        rng.shuffle(tokens)
+        return cls(tuple(cards + ([wolf] if wolf else [])), lone_wolf, round, tuple(tokens))
 
     # ----------------------------------------------------------- the table
     @property
@@ -133,35 +198,53 @@ class PhoneNight:
     def seats(self) -> range:
         return range(1, self.players + 1)
 
+    @property
+    def centers(self) -> range:
+        """The center cards' numbers: 1..3, and 4 for the center werewolf card."""
+        return range(1, len(self.dealt) - self.players + 1)
+
     def card(self, seat: int) -> str:
         """The card a seat was dealt (what it acts as at night)."""
         return self.dealt[seat - 1]
 
+    def _at(self, place: int) -> int:
+        return place - 1 if place < CENTER else self.players + place - CENTER - 1
+
     def center(self, n: int) -> str:
-        return self.cards[self.players + n - 1]
+        return self.cards[self._at(CENTER + n)]
+
+    def role(self, seat: int) -> str:
+        """The role a seat acts as tonight: its card, or the Doppelganger's copy."""
+        if self.card(seat) == "doppelganger" and self.copied:
+            return self.copied
+        return self.card(seat)
 
     def _is(self, seat: int, role: str) -> bool:
-        """The seat acts as `role`: dealt it, or the Doppelganger who copied it."""
-        return self.card(seat) == role or (self.card(seat) == "doppelganger"
-                                           and self.copied == role)
+        return self.role(seat) == role
+
+    def awake_wolves(self) -> list[int]:
+        return [s for s in self.seats if self.role(s) in AWAKE_WOLVES]
 
     def wolves(self) -> list[int]:
-        return [s for s in self.seats if self._is(s, "werewolf")]
+        """The werewolves the wolves and the Minion see: awake, or a Dream
+        Wolf's thumb (000)."""
+        return [s for s in self.seats if self.role(s) in AWAKE_WOLVES + ("dream_wolf",)]
 
     def _doppelganger(self, seat: int) -> bool:
         return self.card(seat) == "doppelganger"
 
     def acts(self, call: str, seat: int) -> bool:
         """`seat` is the one (or one of those) called by `call`."""
+        if call == "doppelganger":
+            return self._doppelganger(seat)
+        if call.startswith("doppelganger_"):
+            return self._doppelganger(seat) and self.copied == call.split("_", 1)[1]
         match call:
-            case "doppelganger":
-                return self._doppelganger(seat)
-            case "doppelganger_minion" | "doppelganger_insomniac":
-                return self._doppelganger(seat) and self.copied == call.split("_", 1)[1]
             case "werewolves":
                 return seat in self.wolves()
             case "masons":
                 return self._is(seat, "mason")
+        # A copy that acted at once, or wakes with another call, is not called again.
         return self.card(seat) == call
 
     def who(self, seat: int) -> str:
@@ -174,10 +257,16 @@ class PhoneNight:
         return _("Seat {seat} ({role})").format(seat=seat, role=role)
 
     # ------------------------------------------------------------ the calls
+    def shape(self, call: str) -> Shape:
+        if call == "doppelganger":
+            return doppelganger_shape(self.dealt)
+        return SHAPES[call]
+
     def begin(self, call: str) -> None:
         """A new step of the night: its task opens if it has one; the last
         step's results are no longer shown."""
-        self.call, self.open, self.results = call, call in SHAPES, {}
+        self.call, self.open, self.results, self.refused = call, call in SHAPES, {}, {}
+        self.dawn = self.dawn or call == "wake_up"
 
     def close(self) -> None:
         """The call's eyes close: its task can no longer be answered."""
@@ -193,7 +282,7 @@ class PhoneNight:
         """`seat`'s task at the open call, the same shape for every seat."""
         if not self.open or seat not in self.seats:
             return None
-        shapes = SHAPES[self.call]
+        shapes = self.shape(self.call)
         done = self.stage(seat)
         stage = min(done, len(shapes) - 1)
         kinds, pick = shapes[stage]
@@ -205,51 +294,79 @@ class PhoneNight:
         out: list[tuple[int, str]] = []
         if SEATS in kinds:
             out += [(s, seat_word(s)) for s in self.seats if s != seat]
+        if ALL in kinds:
+            out += [(s, seat_word(s)) for s in self.seats]
         if CENTERS in kinds:
-            out += [(CENTER + n, center_word(n)) for n in range(1, CENTER_CARDS + 1)]
+            out += [(CENTER + n, center_word(n)) for n in self.centers]
         if CENTER_PAIRS in kinds:
             out += [(PAIR + 10 * a + b, _("Center cards {a} and {b}").format(a=a, b=b))
-                    for a, b in PAIRS]
+                    for a in self.centers for b in self.centers if a < b]
+        if SIDES in kinds:
+            out += [(UP, _("Every card one seat up (1 → 2)")),
+                    (DOWN, _("Every card one seat down (2 → 1)"))]
         return tuple(out)
 
     def answer(self, seat: int, step: str, choice: tuple[int, ...]) -> bool:
         """A seat's answer: taken if it answers the task it was given (an
         allowed option, as many as the pick, all different), else ignored.
-        The acting seat's answer is applied at once."""
+        The acting seat's answer is applied at once; one the rules forbid
+        it is refused, with why behind its cover, and it may choose again."""
         task = self.task(seat)
         if task is None or task.chosen or step != task.step or len(choice) != task.pick \
                 or len(set(choice)) != len(choice) \
                 or not set(choice) <= {o for o, _words in task.options}:
             return False
         stage = self.stage(seat)
-        self.answers.setdefault((self.call, seat), []).append(tuple(choice))
+        taken = self.answers.setdefault((self.call, seat), [])
+        taken.append(tuple(choice))
         if self.acts(self.call, seat):
-            self._act(seat, stage, tuple(choice))
+            try:
+                self._act(seat, stage, tuple(choice))
+            except Refused as why:
+                taken.pop()
+                self.refused[seat] = str(why)
+                return False
+        self.refused.pop(seat, None)
         return True
 
     # ------------------------------------------------------------- actions
     def _result(self, seat: int, text: str) -> None:
         self.results.setdefault(seat, []).append(text)
 
-    def _look(self, seat: int, target: int) -> None:
+    def _touch(self, seat: int) -> None:
+        """`seat` looked at or moved a card: the Aura Seer will see it."""
+        if seat not in self.touched:
+            self.touched.append(seat)
+
+    def _free(self, *places: int) -> None:
+        """Shielded cards may not be looked at, moved or given a token (000)."""
+        for place in places:
+            if place in self.shields:
+                raise Refused(_("{seat}'s card has the shield: it may not be looked at or "
+                                "moved. Choose another.").format(seat=seat_word(place)))
+
+    def _look(self, seat: int, target: int) -> str:
+        self._free(target)
+        self._touch(seat)
+        role = self.cards[self._at(target)]
+        self._result(seat, _("{card}: {role}.").format(card=place_word(target),
+                                                      role=role_name(role)))
         if target >= CENTER:
-            n = target - CENTER
-            self._result(seat, _("{card}: {role}.").format(card=center_word(n),
-                                                          role=role_name(self.center(n))))
-            self.moves.append(_("{who} looked at center card {n}: {role}.").format(
-                who=self.who(seat), n=n, role=role_name(self.center(n))))
-            return
-        role = role_name(self.cards[target - 1])
-        self._result(seat, _("{card}: {role}.").format(card=seat_word(target), role=role))
-        self.moves.append(_("{who} looked at seat {seat}'s card: {role}.").format(
-            who=self.who(seat), seat=target, role=role))
+            self.moves.append(_("{who} looked at {card}: {role}.").format(
+                who=self.who(seat), card=center_phrase(target - CENTER), role=role_name(role)))
+        else:
+            self.moves.append(_("{who} looked at seat {seat}'s card: {role}.").format(
+                who=self.who(seat), seat=target, role=role_name(role)))
+        return role
 
     def _swap(self, a: int, b: int) -> None:
         """Swap the cards at two places (seats 1..n; center cards CENTER+k)."""
-        i, j = (p - 1 if p < CENTER else self.players + p - CENTER - 1 for p in (a, b))
+        i, j = self._at(a), self._at(b)
         self.cards[i], self.cards[j] = self.cards[j], self.cards[i]
 
     def _rob(self, seat: int, target: int) -> None:
+        self._free(seat, target)
+        self._touch(seat)
         self._swap(seat, target)
         role = role_name(self.cards[seat - 1])
         self._result(seat, _("You took {seat}'s card: you are now the {role}.").format(
@@ -258,6 +375,8 @@ class PhoneNight:
             who=self.who(seat), seat=target, role=role))
 
     def _trouble(self, seat: int, a: int, b: int) -> None:
+        self._free(a, b)
+        self._touch(seat)
         self._swap(a, b)
         self._result(seat, _("You swapped the cards of {first} and {second}.").format(
             first=seat_word(a), second=seat_word(b)))
@@ -265,28 +384,176 @@ class PhoneNight:
             who=self.who(seat), first=a, second=b))
 
     def _drink(self, seat: int, target: int) -> None:
+        self._free(seat)
+        self._touch(seat)
         self._swap(seat, target)
-        n = target - CENTER
-        self._result(seat, _("You took {card}, without looking.").format(card=center_word(n)))
-        self.moves.append(_("{who} swapped cards with center card {n} and took the "
-                            "{role}.").format(who=self.who(seat), n=n,
-                                              role=role_name(self.cards[seat - 1])))
+        self._result(seat, _("You took {card}, without looking.").format(
+            card=place_word(target)))
+        self.moves.append(_("{who} swapped cards with {card} and took the {role}.").format(
+            who=self.who(seat), card=center_phrase(target - CENTER),
+            role=role_name(self.cards[seat - 1])))
+
+    def _shield(self, seat: int, target: int) -> None:
+        if target == seat or target in self.shields:
+            raise Refused(_("Choose another player's card, one without a shield."))
+        self.shields.append(target)
+        self._result(seat, _("You put the shield on {seat}'s card.").format(
+            seat=seat_word(target)))
+        self.moves.append(_("{who} put the shield on seat {seat}'s card.").format(
+            who=self.who(seat), seat=target))
+
+    def _alpha(self, seat: int, target: int, wolves: Sequence[int]) -> None:
+        """000: the center werewolf card for a non-werewolf player's card
+        (not the Alpha Wolf's own, nor another werewolf's), unseen."""
+        if target == seat or target in wolves:
+            raise Refused(_("{seat} is a werewolf: choose a player who is not.").format(
+                seat=seat_word(target)))
+        self._free(target)
+        self._touch(seat)
+        self._swap(target, WOLF_CARD)
+        self._result(seat, _("You swapped the center werewolf card with {seat}'s card, "
+                             "without looking.").format(seat=seat_word(target)))
+        self.moves.append(_("{who} gave seat {seat} the center werewolf card ({role}).").format(
+            who=self.who(seat), seat=target, role=role_name(self.cards[target - 1])))
+
+    def _investigate(self, seat: int, stage: int, target: int, first: int | None) -> None:
+        """000: up to two players' cards, one at a time; a werewolf or the
+        Tanner stops him and he becomes it (not what a Doppelganger copied)."""
+        card = self.card(seat)
+        if card in self.became or (first is not None and target == first):
+            return                                 # he has stopped, or looks again: nothing
+        role = self._look(seat, target)
+        found = "werewolf" if role in WEREWOLVES else "tanner" if role == "tanner" else None
+        if found is not None and found in PI_BECOMES:
+            # The change goes with the card: whoever holds it at dawn is what it became.
+            self.became[card] = found
+            self._result(seat, _("You stop: you are now a {role}.").format(
+                role=role_name(found)))
+            self.moves.append(_("{who} became a {role}.").format(who=self.who(seat),
+                                                                  role=role_name(found)))
+
+    def _witch(self, seat: int, stage: int, option: int, earlier: int | None) -> None:
+        """000: a center card looked at must be swapped with any player's."""
+        if stage == 0 or earlier is None:
+            if option < CENTER:
+                return                             # a Doppelganger's pick of no use
+            self._look(seat, option)
+            return
+        if earlier < CENTER or option >= CENTER:
+            return
+        self._free(option)
+        self._swap(earlier, option)
+        if option == seat:
+            self._result(seat, _("You took {card}: you are now the {role}.").format(
+                card=place_word(earlier), role=role_name(self.cards[seat - 1])))
+        else:
+            self._result(seat, _("You swapped {card} with {seat}'s card.").format(
+                card=place_word(earlier), seat=seat_word(option)))
+        self.moves.append(_("{who} swapped {card} with seat {seat}'s card, who now has the "
+                            "{role}.").format(who=self.who(seat),
+                                              card=center_phrase(earlier - CENTER),
+                                              seat=option,
+                                              role=role_name(self.cards[option - 1])))
+
+    def _idiot(self, seat: int, way: int) -> None:
+        """000: every other player's card, but shielded ones, one place on."""
+        if way not in (UP, DOWN):
+            return
+        places = [s for s in self.seats if s != seat and s not in self.shields]
+        if len(places) > 1:
+            self._touch(seat)
+            old = [self.cards[s - 1] for s in places]
+            step = 1 if way == UP else -1
+            for k, card in enumerate(old):
+                self.cards[places[(k + step) % len(places)] - 1] = card
+        if way == UP:
+            self._result(seat, _("Every other card moved one seat up."))
+            self.moves.append(_("{who} moved every other card one seat up.").format(
+                who=self.who(seat)))
+        else:
+            self._result(seat, _("Every other card moved one seat down."))
+            self.moves.append(_("{who} moved every other card one seat down.").format(
+                who=self.who(seat)))
+
+    def _reveal(self, seat: int, target: int) -> None:
+        """000: another player's card face up; a werewolf or the Tanner goes
+        back face down."""
+        self._free(target)
+        role = self.cards[target - 1]
+        if role in HIDDEN_WHEN_REVEALED:
+            self._result(seat, _("{seat}'s card: {role}. You turned it face down again.").format(
+                seat=seat_word(target), role=role_name(role)))
+            self.moves.append(_("{who} turned up seat {seat}'s card, the {role}, and turned it "
+                                "down again.").format(who=self.who(seat), seat=target,
+                                                      role=role_name(role)))
+            return
+        self.revealed[target] = role
+        self._result(seat, _("{seat}'s card: {role}. It stays face up for everyone to "
+                             "see.").format(seat=seat_word(target), role=role_name(role)))
+        self.moves.append(_("{who} turned up seat {seat}'s card: the {role}.").format(
+            who=self.who(seat), seat=target, role=role_name(role)))
+
+    def _curate(self, seat: int, target: int) -> None:
+        """000: a random token face down on any card with no shield (and, for
+        the Doppelganger-Curator, no token)."""
+        if target in self.artifacts:
+            raise Refused(_("{seat}'s card has a token already: choose another.").format(
+                seat=seat_word(target)))
+        if target in self.shields:
+            raise Refused(_("{seat}'s card has the shield: it may not have a token. Choose "
+                            "another.").format(seat=seat_word(target)))
+        token = self.tokens[len(self.artifacts)]
+        self.artifacts[target] = token
+        self._result(seat, _("You put an artifact token face down on {seat}'s card.").format(
+            seat=seat_word(target)))
+        self.moves.append(_("{who} put the {artifact} on seat {seat}'s card.").format(
+            who=self.who(seat), artifact=_(ARTIFACTS[token]), seat=target))
+
+    def _aura(self, seat: int) -> str:
+        """000: the Aura Seer sees every player who looked at or moved a card."""
+        seen = [s for s in self.touched if s != seat]
+        if seen:
+            return _tap_any(_("You are the Aura Seer. Looked at or moved a card tonight: "
+                              "{seats}.").format(seats=seat_list(sorted(seen))))
+        return _tap_any(_("You are the Aura Seer. Nobody else looked at or moved a card "
+                          "tonight."))
 
     def _act(self, seat: int, stage: int, choice: tuple[int, ...]) -> None:
         first = choice[0]
+        picks = [c[0] for c in self.answers[(self.call, seat)]]
+        earlier = picks[0] if stage == 1 else None
         match self.call:
             case "doppelganger":
                 self._as_doppelganger(seat, stage, first)
-            case "werewolves" if self._lone() and self.lone_wolf:
+            case "werewolves" if self._lone() and self.lone_wolf \
+                    and seat in self.awake_wolves():
+                self._look(seat, first)
+            case "sentinel":
+                self._shield(seat, first)
+            case "alpha_wolf":
+                self._alpha(seat, first, self.wolves())
+            case "mystic_wolf":
                 self._look(seat, first)
             case "seer":
                 self._seer(seat, first)
+            case "apprentice_seer":
+                self._look(seat, first)
+            case "paranormal_investigator":
+                self._investigate(seat, stage, first, earlier)
             case "robber":
                 self._rob(seat, first)
+            case "witch":
+                self._witch(seat, stage, first, earlier)
             case "troublemaker":
                 self._trouble(seat, choice[0], choice[1])
+            case "village_idiot":
+                self._idiot(seat, first)
             case "drunk":
                 self._drink(seat, first)
+            case "revealer" | "doppelganger_revealer":
+                self._reveal(seat, first)
+            case "curator" | "doppelganger_curator":
+                self._curate(seat, first)
 
     def _seer(self, seat: int, option: int) -> None:
         if option >= PAIR:
@@ -298,9 +565,11 @@ class PhoneNight:
 
     def _as_doppelganger(self, seat: int, stage: int, option: int) -> None:
         """Stage 0 copies a player's card; stages 1 and 2 are the copy's
-        action where it acts at once (a player, or center cards)."""
+        action where it acts at once (000 "Doppelganger and Daybreak")."""
         picks = [c[0] for c in self.answers[(self.call, seat)]]
         if stage == 0:
+            self._free(option)
+            self._touch(seat)
             self.copied = self.cards[option - 1]
             role = role_name(self.copied)
             self._result(seat, _("{seat}'s card is the {role}: you are now the {role}.").format(
@@ -311,27 +580,50 @@ class PhoneNight:
             return
         earlier = picks[1] if stage == 2 else None
         player = option < CENTER
+        own = option == seat
         match self.copied:
-            case "seer" if stage == 1 or (earlier is not None and earlier >= CENTER
-                                          and not player and option != earlier):
+            case "seer" if stage == 1 and not own or (earlier is not None and earlier >= CENTER
+                                                      and not player and option != earlier):
                 self._look(seat, option)
-            case "robber" if stage == 1 and player:
+            case "robber" if stage == 1 and player and not own:
                 self._rob(seat, option)
             case "troublemaker" if stage == 2 and earlier is not None and earlier < CENTER \
-                    and player and option != earlier:
+                    and earlier != seat and player and not own and option != earlier:
                 self._trouble(seat, earlier, option)
             case "drunk" if stage == 1 and not player:
                 self._drink(seat, option)
+            case "sentinel" if stage == 1 and player:
+                self._shield(seat, option)
+            case "alpha_wolf" if stage == 1 and player:
+                # 000: any player but hers or the Alpha Wolf's, whose card she saw.
+                self._alpha(seat, option, [seat, picks[0]])
+            case "mystic_wolf" if stage == 1 and player and not own:
+                self._look(seat, option)
+            case "apprentice_seer" if stage == 1 and not player:
+                self._look(seat, option)
+            case "paranormal_investigator" if player and not own \
+                    and (earlier is None or earlier < CENTER):
+                self._investigate(seat, stage, option, earlier)
+            case "witch" if stage == 1 and not player:
+                self._witch(seat, 0, option, None)
+            case "witch" if stage == 2 and earlier is not None and earlier >= CENTER:
+                self._witch(seat, 1, option, earlier)
+            case "village_idiot" if stage == 1:
+                self._idiot(seat, option)
 
     def _lone(self) -> bool:
-        return len(self.wolves()) == 1
+        """One werewolf awake and no other to see, a Dream Wolf's thumb included."""
+        return len(self.awake_wolves()) == 1 and len(self.wolves()) == 1
 
     # -------------------------------------------------------- what it reads
     def secret(self, seat: int) -> tuple[str, ...]:
         """What `seat` reads behind its cover at the call being made: what
         it is asked (its role's words, or everyone else's decoy), then what
-        it learned. Its card, dealt, is on top at every step."""
+        it learned. Its card, dealt, is on top at every step; from dawn, an
+        artifact on its card."""
         mine = (_("Your card: {role}").format(role=role_name(self.card(seat))),)
+        if self.dawn:
+            return mine + self._token(seat)
         if self.call not in SHAPES:
             return mine
         task = self.task(seat)
@@ -341,47 +633,107 @@ class PhoneNight:
             asked = self._asked(seat) if self.acts(self.call, seat) else _nothing()
         else:
             asked = ""
-        return mine + tuple(t for t in (asked, *self.results.get(seat, ())) if t)
+        said = (asked, *self.results.get(seat, ()), self.refused.get(seat, ""))
+        return mine + tuple(t for t in said if t)
+
+    def _token(self, seat: int) -> tuple[str, ...]:
+        """000: the player looks at a token on their card as the night ends."""
+        token = self.artifacts.get(seat)
+        if token is None:
+            return ()
+        return (_("An artifact token lies on your card: the {artifact}. {what}").format(
+            artifact=_(ARTIFACTS[token]), what=_(ARTIFACT_TEXT[token])),)
+
+    def marks(self) -> tuple[str, ...]:
+        """What the whole table sees on the cards from dawn on: a shield, a
+        token (face down), a card turned face up."""
+        if not self.dawn:
+            return ()
+        out = [_("{seat}'s card has the shield.").format(seat=seat_word(s))
+               for s in sorted(self.shields)]
+        out += [_("{seat}'s card has an artifact token on it.").format(seat=seat_word(s))
+                for s in sorted(self.artifacts)]
+        out += [_("{seat}'s card lies face up: {role}.").format(seat=seat_word(s),
+                                                               role=role_name(r))
+                for s, r in sorted(self.revealed.items())]
+        return tuple(out)
 
     def _asked(self, seat: int) -> str:
         match self.call:
             case "doppelganger":
                 return self._doppelganger_asked(seat)
+            case "werewolves" if self._is(seat, "dream_wolf"):
+                return _tap_any(_("You are the Dream Wolf: you sleep; the werewolves see your "
+                                  "thumb."))
             case "werewolves" if self._lone() and self.lone_wolf:
                 return _("You are the only werewolf: choose a center card to look at.")
             case "werewolves" if self._lone():
-                return _("You are the only werewolf. Tap any choice; it changes nothing.")
+                return _tap_any(_("You are the only werewolf."))
             case "werewolves":
-                return _("The werewolves: {seats}. Tap any choice; it changes nothing.").format(
-                    seats=seat_list(self.wolves()))
+                return _tap_any(_("The werewolves: {seats}.").format(
+                    seats=seat_list(self.wolves())))
             case "minion" | "doppelganger_minion" if self.wolves():
-                return _("You are the Minion. The werewolves: {seats}. Tap any choice; it "
-                         "changes nothing.").format(seats=seat_list(self.wolves()))
+                return _tap_any(_("You are the Minion. The werewolves: {seats}.").format(
+                    seats=seat_list(self.wolves())))
             case "minion" | "doppelganger_minion":
-                return _("You are the Minion. No player is a werewolf. Tap any choice; it "
-                         "changes nothing.")
+                return _tap_any(_("You are the Minion. No player is a werewolf."))
             case "masons":
                 masons = [s for s in self.seats if self._is(s, "mason")]
                 if len(masons) == 1:
-                    return _("You are the only Mason among the players. Tap any choice; it "
-                             "changes nothing.")
-                return _("The Masons: {seats}. Tap any choice; it changes nothing.").format(
-                    seats=seat_list(masons))
+                    return _tap_any(_("You are the only Mason among the players."))
+                return _tap_any(_("The Masons: {seats}.").format(seats=seat_list(masons)))
+            case "sentinel":
+                return _("You are the Sentinel: choose another player's card to shield.")
+            case "alpha_wolf":
+                return _("You are the Alpha Wolf: choose a player who is not a werewolf; they "
+                         "get the center werewolf card.")
+            case "mystic_wolf":
+                return _("You are the Mystic Wolf: choose another player's card to look at.")
             case "seer":
                 return _("You are the Seer: choose another player's card to look at, or two "
                          "center cards.")
+            case "apprentice_seer":
+                return _("You are the Apprentice Seer: choose a center card to look at.")
+            case "paranormal_investigator" if self.card(seat) in self.became:
+                return _nothing()
+            case "paranormal_investigator" if self.stage(seat) == 1:
+                return _("As the Paranormal Investigator: choose a second player's card to "
+                         "look at.")
+            case "paranormal_investigator":
+                return _("You are the Paranormal Investigator: choose another player's card "
+                         "to look at; then you may look at a second one.")
             case "robber":
                 return _("You are the Robber: choose the player whose card you take; you will "
                          "see it.")
+            case "witch" if self.stage(seat) == 1:
+                return self._witch_swap(seat)
+            case "witch":
+                return _("You are the Witch: choose a center card to look at; then you must "
+                         "swap it with a player's card.")
             case "troublemaker":
                 return _("You are the Troublemaker: choose two other players whose cards you "
                          "swap.")
+            case "village_idiot":
+                return _("You are the Village Idiot: choose which way every other player's "
+                         "card moves one seat (shielded cards stay).")
+            case "aura_seer" | "doppelganger_aura_seer":
+                return self._aura(seat)
             case "drunk":
                 return _("You are the Drunk: choose the center card you take, without "
                          "looking.")
+            case "revealer" | "doppelganger_revealer":
+                return _("You are the Revealer: choose another player's card to turn face "
+                         "up.")
+            case "curator" | "doppelganger_curator":
+                return _("You are the Curator: choose a player's card, yours too, for an "
+                         "artifact token, face down.")
         # The Insomniac, and the Doppelganger who copied her.
-        return _("Your card now: {role}. Tap any choice; it changes nothing.").format(
-            role=role_name(self.cards[seat - 1]))
+        if seat in self.shields:
+            return _tap_any(_("Your card has the shield: you may not look at it."))
+        return _tap_any(_("Your card now: {role}.").format(role=role_name(self.cards[seat - 1])))
+
+    def _witch_swap(self, seat: int) -> str:
+        return _("Now choose the player whose card you swap it with, your own included.")
 
     def _doppelganger_asked(self, seat: int) -> str:
         stage = self.stage(seat)
@@ -404,6 +756,32 @@ class PhoneNight:
                 return _("As the Troublemaker: choose the second player.")
             case "drunk" if stage == 1:
                 return _("As the Drunk: choose the center card you take, without looking.")
+            case "sentinel" if stage == 1:
+                return _("As the Sentinel: choose another player's card to shield.")
+            case "alpha_wolf" if stage == 1:
+                return _("As the Alpha Wolf: choose a player who is not a werewolf; they get "
+                         "the center werewolf card. You wake with the werewolves.")
+            case "mystic_wolf" if stage == 1:
+                return _("As the Mystic Wolf: choose another player's card to look at. You "
+                         "wake with the werewolves.")
+            case "apprentice_seer" if stage == 1:
+                return _("As the Apprentice Seer: choose a center card to look at.")
+            case "paranormal_investigator" if "doppelganger" in self.became:
+                return _nothing()
+            case "paranormal_investigator" if stage == 1:
+                return _("As the Paranormal Investigator: choose another player's card to "
+                         "look at; then you may look at a second one.")
+            case "paranormal_investigator" if picks[1] < CENTER:
+                return _("As the Paranormal Investigator: choose a second player's card to "
+                         "look at.")
+            case "witch" if stage == 1:
+                return _("As the Witch: choose a center card to look at; then you must swap "
+                         "it with a player's card.")
+            case "witch" if picks[1] >= CENTER:
+                return self._witch_swap(seat)
+            case "village_idiot" if stage == 1:
+                return _("As the Village Idiot: choose which way every other player's card "
+                         "moves one seat (shielded cards stay).")
         return _nothing()
 
     # ------------------------------------------------------------- the vote
@@ -413,30 +791,28 @@ class PhoneNight:
     def vote_task(self, seat: int) -> Task | None:
         if not self.voting or seat not in self.seats:
             return None
-        options = tuple((s, seat_word(s)) for s in self.seats if s != seat)
-        chosen = (self.votes[seat],) if seat in self.votes else ()
-        return Task(self.vote_step(), _("Your vote: whom do you point at?"), options, chosen)
+        return vote_task(self.vote_step(), self.seats, seat, self.votes)
 
     def vote(self, seat: int, step: str, choice: tuple[int, ...]) -> bool:
         """A seat's vote; a later one replaces it until the vote ends."""
-        task = self.vote_task(seat)
-        if task is None or step != task.step or len(choice) != 1 \
-                or choice[0] not in {o for o, _words in task.options}:
-            return False
-        self.votes[seat] = choice[0]
-        return True
+        return take_vote(self.vote_task(seat), self.votes, seat, step, choice)
 
     # ---------------------------------------------------------- the verdict
     def game(self) -> Game:
-        """The table at dawn, for the referee. A Doppelganger who copied
-        nothing plays as a Villager (the sources are silent: she has no
-        role to take, and a missing answer is no action)."""
+        """The table at dawn, for the referee: each seat's card, what that
+        card became (the Doppelganger's copy, or the werewolf or Tanner a
+        Paranormal Investigator found: the change goes with the card), the
+        votes and the artifacts. A Doppelganger who copied nothing plays as
+        a Villager (the sources are silent: she has no role to take, and a
+        missing answer is no action)."""
         players = []
         for seat in self.seats:
             card = self.cards[seat - 1]
-            became = (self.copied or "villager") if card == "doppelganger" else None
+            became = self.became.get(card)
+            if card == "doppelganger" and became is None:
+                became = self.copied or "villager"
             players.append(Player(card, self.votes.get(seat, NO_VOTE), became))
-        return Game(tuple(players))
+        return Game(tuple(players), dict(self.artifacts))
 
     def verdict(self) -> Verdict:
         return judge(self.game())
@@ -446,16 +822,17 @@ class PhoneNight:
         each action in order, the cards at dawn, and the votes."""
         out = [_("Seat {seat} was dealt the {role}.").format(seat=s, role=role_name(self.card(s)))
                for s in self.seats]
-        out += [_("Center card {n} was the {role}.").format(
-            n=n, role=role_name(self.dealt[self.players + n - 1]))
-            for n in range(1, CENTER_CARDS + 1)]
+        out += [_("{card} was the {role}.").format(
+            card=center_word(n), role=role_name(self.dealt[self._at(CENTER + n)]))
+            for n in self.centers]
         if any(self.card(s) == "doppelganger" for s in self.seats) and self.copied is None:
             out.append(_("The Doppelganger copied no card: she plays as a Villager."))
         out += self.moves
         out += [_("At dawn seat {seat} has the {role}.").format(
             seat=s, role=role_name(self.cards[s - 1])) for s in self.seats]
-        out += [_("At dawn center card {n} is the {role}.").format(n=n, role=role_name(
-            self.center(n))) for n in range(1, CENTER_CARDS + 1)]
+        out += [_("At dawn {card} is the {role}.").format(card=center_phrase(n),
+                                                          role=role_name(self.center(n)))
+                for n in self.centers]
         out += [_("Seat {seat} voted for seat {target}.").format(seat=s, target=self.votes[s])
                 if s in self.votes else _("Seat {seat} did not vote.").format(seat=s)
                 for s in self.seats]

@@ -68,6 +68,8 @@ def view(game: Flow, now: float) -> View:
 
 
 def _referee_view(game: Flow, base: View) -> View:
+    if game.own is not None:
+        return _own_cards_view(game, base)
     assert game.entry is not None
     asked = game.entry.questions()
     title = _("Referee · {step}/{steps}").format(step=game.entry.index + 1,
@@ -76,6 +78,24 @@ def _referee_view(game: Flow, base: View) -> View:
         base, title=title, big=game.entry.shown(),
         details=(game.entry.ask(), _("Seat 1 faces the screen; seats go clockwise.")),
         progress=game.entry.index / len(asked), caption="")
+
+
+def _own_cards_view(game: Flow, base: View) -> View:
+    """The table's own cards turned up, entered on the phones: who is left."""
+    own = game.own
+    assert own is not None
+    waiting = own.waiting()
+    seats = len(own.seats)
+    details = [_("Each player enters the card turned up in front of them on their phone.")]
+    if own.problem:
+        details.append(own.problem)
+    if waiting:
+        details.append(_("Waiting for: {seats}").format(
+            seats=_(", ").join(str(s) for s in waiting)))
+    return dataclasses.replace(
+        base, title=_("Referee"), big=_("{done}/{seats}").format(done=seats - len(waiting),
+                                                                  seats=seats),
+        details=tuple(details), progress=(seats - len(waiting)) / seats)
 
 
 def _verdict_view(game: Flow, base: View) -> View:
@@ -132,6 +152,8 @@ def phone_view(game: Flow, seat: int, now: float) -> PhoneView:
     (never another seat's); once the verdict is given, the verdict and
     every move of the night, the same for every seat."""
     base = public(view(game, now), seat)
+    if game.own is not None:
+        return _own_cards_phone(game, base, seat)
     table = game.table
     if table is None or seat not in table.seats:
         return base
@@ -147,5 +169,25 @@ def phone_view(game: Flow, seat: int, now: float) -> PhoneView:
                    *table.happened()))
     if game.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
         task = table.vote_task(seat) if game.phase is Phase.VOTE else table.task(seat)
-        return dataclasses.replace(base, secret=table.secret(seat), task=task)
+        # From dawn, what the whole table sees on the cards: shields, tokens, a card face up.
+        return dataclasses.replace(base, lines=(*base.lines, *table.marks()),
+                                   secret=table.secret(seat), task=task)
+    return base
+
+
+def _own_cards_phone(game: Flow, base: PhoneView, seat: int) -> PhoneView:
+    """The table's own cards: the vote, then the card turned up (public,
+    so it is not behind the cover), then the verdict."""
+    own = game.own
+    assert own is not None
+    if seat not in own.seats:
+        return base
+    if game.phase is Phase.VERDICT and game.verdict is not None:
+        return dataclasses.replace(base, title=_("Verdict"),
+                                   lines=(*spoken_verdict(game.verdict), *game.verdict.why))
+    if game.phase is Phase.VOTE:
+        return dataclasses.replace(base, task=own.vote_task(seat))
+    if game.phase is Phase.REFEREE:
+        return dataclasses.replace(base, lines=(*base.lines, *own.entered(seat)),
+                                   task=own.task(seat))
     return base

@@ -28,6 +28,9 @@ class OneNightConfig:
     discussion_seconds: float = _c(300.0, "length of the discussion timer", min=1, max=3600)
     warnings: list[int] = _c([60, 10], "spoken warnings, in seconds left", min=1, max=3600)
     add_seconds: int = _c(60, "what NEXT adds to the discussion", min=5, max=600)
+    cards_on_phones: bool = _c(True, "with a phone at every seat the box deals the cards to "
+                                     "the phones; false: the table plays its own cards, and "
+                                     "the phones take the vote and the cards turned up")
 
 
 def of(config: Config) -> OneNightConfig:
