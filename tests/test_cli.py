@@ -242,7 +242,7 @@ def test_screenshot_renders_every_screen(tmp_path):
             "5-last-seconds", "6-vote-3", "7-vote", "8-reveal", "9-reveal-paged",
             "a-settings-01-lang", "a-settings-02-volume", "a-settings-fixed",
             "a-settings-reset-ask"} <= set(names)
-    assert len([n for n in names if re.match(r"a-settings-\d\d-", n)]) == 12  # every setting
+    assert len([n for n in names if re.match(r"a-settings-\d\d-", n)]) == 13  # every setting
     pygame.init()
     images = {n: pygame.image.load(str(tmp_path / f"{n}.png")) for n in names}
     assert all(img.get_size() == (480, 320) for img in images.values())
@@ -278,9 +278,9 @@ def test_a_setting_made_on_the_box_survives_a_restart(tmp_path, notify):
     proc = start_box(tmp_path, env=env)
     notify.wait_for("READY=1")
     type_keys(proc, "N")                     # capital: hold NEXT
-    proc.lines.wait_for("== Settings · 1/12  English")
+    proc.lines.wait_for("== Settings · 1/13  English")
     type_keys(proc, "v")                     # VOTE: the next language
-    proc.lines.wait_for("== Optionen · 1/12  Deutsch")
+    proc.lines.wait_for("== Optionen · 1/13  Deutsch")
     type_keys(proc, "n")                     # NEXT: the volume
     proc.lines.wait_for("== Optionen · 2/12  100 %")
     type_keys(proc, "b")                     # BACK: quieter
@@ -300,7 +300,7 @@ def test_a_setting_made_on_the_box_survives_a_restart(tmp_path, notify):
     again = start_box(tmp_path, env=env)
     again.lines.wait_for("== Vollmondnacht · 3 Spieler")         # German from the start
     type_keys(again, "N")
-    again.lines.wait_for("== Optionen · 1/12  Deutsch")
+    again.lines.wait_for("== Optionen · 1/13  Deutsch")
     type_keys(again, "n")
     assert "90 %" in again.lines.wait_for("== Optionen · 2/12")
     type_keys(again, "sq")

@@ -48,7 +48,7 @@ def test_holding_next_on_the_start_screen_opens_the_settings_and_start_leaves():
     assert view.label(Button.NEXT) == "Next deck"         # a tap still changes the deck
     open_settings(flow, page="Language")
     view = flow.view(0.0)
-    assert view.title == "Settings · 1/12"                # no backlight here: no brightness page
+    assert view.title == "Settings · 1/13"                # no backlight here: no brightness page
     assert view.details[0] == "Language" and view.big == "English"
     assert view.label(Button.START) == "Done"
     flow.handle(START, 1.0)
@@ -59,12 +59,12 @@ def test_next_walks_every_page_and_comes_round():
     flow = flow_for(has_brightness=True)
     open_settings(flow, page="Language")
     names = []
-    for _ in range(13):
+    for _ in range(14):
         names.append(flow.view(0.0).details[0])
         flow.handle(NEXT, 0.0)
     assert names == ["Language", "Volume", "Speech speed", "Action time", "Discussion",
                      "Warnings", "Lone wolf", "Night ambience", "Ambience volume",
-                     "Brightness", "Phones", "Game", "Reset to defaults"]
+                     "Brightness", "Phones", "Cards on phones", "Game", "Reset to defaults"]
     assert flow.view(0.0).details[0] == "Language"
 
 

@@ -114,6 +114,10 @@ ITEMS: tuple[Item, ...] = (
     Item(PHONES_KEY, N_("Phones"), (False, True), _on_off,
          N_("Players join on their own phones over the box's network; when on, this page "
             "shows how."), toggle=True, more=N_("On"), less=N_("Off")),
+    Item("game.cards_on_phones", N_("Cards on phones"), (False, True), _on_off,
+         N_("With a phone at every seat: on, the box deals the cards to the phones; off, the "
+            "table plays its own cards and enters them on the phones at the end."),
+         toggle=True, more=N_("On"), less=N_("Off"), games=("one_night",)),
     Item("game.mode", N_("Game"), tuple(GAMES), game_name,
          N_("Another game opens its own start screen."), cycle=True, more=N_("Next game"),
          less=N_("Previous game")),
