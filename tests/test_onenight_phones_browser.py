@@ -8,7 +8,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_phones_browser import CHROMIUM, WAIT_MS, browser, open_phone, playwright, shoot  # noqa: F401
+from test_phones_browser import (  # noqa: F401 (the fixture)
+    CHROMIUM,
+    WAIT_MS,
+    browser,
+    hold_cover,
+    playwright,
+    seat_phones,
+    shoot,
+)
 
 from helpers import phones_config
 from wolfbox.buttons import Button
@@ -21,15 +29,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is n
 DECK = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager", "villager",
         "drunk"]
 SEATS = range(1, 6)
-
-
-def hold_cover(page) -> None:
-    cover = page.locator("#cover")
-    cover.wait_for(state="visible", timeout=WAIT_MS)
-    box = cover.bounding_box()
-    page.mouse.move(box["x"] + 10, box["y"] + 10)
-    page.mouse.down()
-    playwright.expect(page.locator("#secret")).to_be_visible(timeout=WAIT_MS)
 
 
 def let_go(page) -> None:
@@ -62,16 +61,7 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
     pilot.settle()
     game = pilot.box.flow.active
     game.rng = random.Random(seed_with_a_troublemaker())
-    card = pilot.view.join
-    pages = {}
-    for seat in SEATS:
-        page, problems = open_phone(browser, card.url)
-        page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
-        page.fill("#pin", card.pin)
-        page.fill("#name", f"P{seat}")
-        page.click(f"#seats button >> nth={seat - 1}")
-        page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
-        pages[seat] = (page, problems)
+    pages = seat_phones(browser, pilot.view.join, SEATS)
     hear(pilot, lambda: game.table is not None)
     table = game.table
     assert "troublemaker" in table.dealt[:5]           # the seed deals her to a seat
@@ -132,20 +122,6 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
     assert all(problems == [] for _page, problems in pages.values())
 
 
-def join_all(pilot, browser, seats) -> dict:  # noqa: F811
-    card = pilot.view.join
-    pages = {}
-    for seat in seats:
-        page, problems = open_phone(browser, card.url)
-        page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
-        page.fill("#pin", card.pin)
-        page.fill("#name", f"P{seat}")
-        page.click(f"#seats button >> nth={seat - 1}")
-        page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
-        pages[seat] = (page, problems)
-    return pages
-
-
 AURA = ["aura_seer", "seer", "werewolf", "werewolf", "villager", "villager", "robber",
         "troublemaker"]
 
@@ -168,7 +144,7 @@ def test_the_aura_seer_sees_on_her_phone_who_looked_at_a_card(
     pilot.settle()
     game = pilot.box.flow.active
     game.rng = random.Random(seed_dealing(AURA, ("aura_seer", "seer")))
-    pages = join_all(pilot, browser, SEATS)
+    pages = seat_phones(browser, pilot.view.join, SEATS)
     hear(pilot, lambda: game.table is not None)
     table = game.table
     seer, aura = table.dealt.index("seer") + 1, table.dealt.index("aura_seer") + 1
@@ -202,7 +178,7 @@ def test_own_cards_each_phone_enters_its_card_turned_up(
     pilot = pilots.start(config)
     pilot.settle()
     game = pilot.box.flow.active
-    pages = join_all(pilot, browser, SEATS)
+    pages = seat_phones(browser, pilot.view.join, SEATS)
     hear(pilot, lambda: game.own_cards())
     assert game.table is None                          # the box deals nothing
     pilot.press(Button.START)
