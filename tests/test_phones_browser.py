@@ -148,6 +148,10 @@ def test_nine_browsers_get_their_cards_and_vote_in_the_timed_game(tmp_path, pilo
     from wolfbox.newd3.roles import role_name
     assert role_name(game.seats[3]) in page.inner_text("#secret")
     shoot(page, "en-timed-card.png")
+    clock = page.inner_text("#big")
+    pilot.advance(3.0)                                        # the window's clock ticks on:
+    playwright.expect(page.locator("#big")).not_to_have_text(clock, timeout=WAIT_MS)
+    assert page.is_visible("#secret")                         # a held cover stays open
     page.mouse.up()                                           # let go: covered again
     playwright.expect(page.locator("#secret")).to_be_hidden(timeout=WAIT_MS)
 

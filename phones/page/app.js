@@ -88,7 +88,7 @@
       secret.appendChild(p);
     });
     cover.hidden = m.secret.length === 0;
-    secret.hidden = true;
+    secret.hidden = !holding || cover.hidden;     // a clock's tick keeps a held cover open
     text(cover, words.hold);
   }
 
@@ -129,9 +129,11 @@
     });
   }
 
+  var holding = false;
   function reveal(shown) {
     return function (e) {
       e.preventDefault();
+      holding = shown;
       $("secret").hidden = !shown;
     };
   }
