@@ -260,6 +260,13 @@ def test_the_console_is_on_the_mayors_phone_alone_and_only_during_a_game():
     assert seen >= {Stage.NIGHT, Stage.LOVERS, Stage.DAWN, Stage.ROLE, Stage.CONFIRM,
                     Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE,
                     Stage.HANDS, Stage.RESULT}
+    # The end: the phones keep their seats to show who won, the Mayor the
+    # console (for an undo), until the table leaves it for a new game.
+    assert t.g.busy() and t.g.table_seats == 8
+    assert {"New game", "Undo the last entry"} <= {w for _i, w in console(t).actions}
+    assert {t.g.phone_view(seat, t.now).title for seat in PLAYERS} == {t.g.view(t.now).title}
+    tap(t, "New game")
+    assert t.g.stage is Stage.SETUP and not t.g.busy()
     assert t.g.phone_view(MAYOR, t.now).task is None and t.g.table_seats == 7
 
 

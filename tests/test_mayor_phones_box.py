@@ -146,7 +146,7 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
     config.mayor_players = 7
     config.night.scale = 0.1                                 # short nights: the day is tested
     pilot = pilots.start(config, mayors_said.all_lines(7), warm=False)
-    shown: list[View] = []
+    shown: list[View] = [pilot.view]                         # the screen the phones join on
     pilot.box.view_sinks.append(shown.append)
     url, pin = join_details(pilot)
     with ExitStack() as stack:

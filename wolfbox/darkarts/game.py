@@ -888,8 +888,11 @@ class Game:
         return self.players + 1 if self.busy() else self.players
 
     def busy(self) -> bool:
-        """A game is under way: a stray quit key must ask twice."""
-        return self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END)
+        """A game is under way: a stray quit key must ask twice. With phones,
+        its end too: the phones keep their seats (and the Mayor the console,
+        for an undo) to show who won, until the table leaves the end."""
+        return self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END) \
+            or (self.stage is Stage.END and bool(self.phones))
 
     def setting_changed(self, key: str) -> list[Effect]:
         """A setting changed on the box: captions follow the speech speed

@@ -931,7 +931,11 @@ class Game:
         return PLAYERS
 
     def busy(self) -> bool:
-        return self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END)
+        """A game is under way (a stray quit key must ask twice); with
+        phones, its end too: they keep their seats to show who won and every
+        card, until the table leaves the end."""
+        return self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END) \
+            or (self.stage is Stage.END and bool(self.phones))
 
     def setting_changed(self, key: str) -> list[Effect]:
         """A setting changed on the box: captions follow the speech speed,
