@@ -197,8 +197,11 @@ class TerminalScreen:
                                 held_progress=view.held_progress, seats=view.seats,
                                 title=view.title, join=view.join) == view
         self._show_public(view, notice, last, timer_only)
+        # How to join under every new screen between games (a terminal has
+        # no card beside it to glance at), and again when a seat is taken or
+        # the PIN changes; not at every tick of a clock.
         joined = join_line(view.join)
-        if joined != self._joined:          # a seat taken, a new PIN: one line
+        if joined != self._joined or (joined and not timer_only):
             self._joined = joined
             if joined:
                 self._write(f"   {joined}")

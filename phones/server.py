@@ -41,6 +41,10 @@ from . import protocol
 from .room import Joined, Room
 
 log = logging.getLogger("wolfbox.phones")
+# The library's own lines (a connection opened or closed, a page served) are
+# for debugging: a table's phones would fill the box's terminal and journal.
+wire_log = logging.getLogger("wolfbox.phones.wire")
+wire_log.setLevel(logging.WARNING)
 
 PAGE_FILES = {"/": ("index.html", "text/html; charset=utf-8"),
               "/app.js": ("app.js", "text/javascript; charset=utf-8"),
@@ -155,7 +159,7 @@ class PhoneServer:
     async def _serve(self, address: str) -> None:
         server = await serve(self._talk, address, self.port, process_request=self._http,
                              max_size=protocol.MAX_MESSAGE_BYTES, max_queue=4,
-                             compression=None, server_header=None, logger=log)
+                             compression=None, server_header=None, logger=wire_log)
         self._servers[address] = server
         self.port = server.sockets[0].getsockname()[1]  # port 0 (tests): one for every address
 

@@ -213,3 +213,17 @@ def test_the_terminal_prints_the_join_line_once_per_change_never_on_a_private_sc
     screen.show(dataclasses.replace(start, title="Night"), "")
     screen.show(carded, "")
     assert len(join_lines(out)) == 3
+
+
+def test_the_terminal_prints_the_join_line_under_every_new_screen_between_games():
+    """A headless table has no card to glance at: each new screen between
+    games (the settings' pages, the phones screen) says how to join again,
+    a clock's tick does not."""
+    out = Pipe()
+    screen = TerminalScreen(out)
+    screen.show(dataclasses.replace(start_screen(), join=CARD), "")
+    phones = dataclasses.replace(phones_screen(), join=CARD)
+    screen.show(phones, "")
+    assert len(join_lines(out)) == 2                       # the phones screen says it too
+    screen.show(dataclasses.replace(phones, status="Preparing the voice: 40 %"), "")
+    assert len(join_lines(out)) == 2

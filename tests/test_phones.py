@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import http.client
 import json
+import logging
 import threading
 from contextlib import closing
 
@@ -356,3 +357,15 @@ def test_the_server_follows_the_box_s_addresses_as_they_come_and_go():
             phone(first)                                   # nothing left on the old one
     finally:
         server.close()
+
+
+def test_phones_coming_and_going_leave_no_line_in_the_log(served, caplog):
+    """A table's phones connect and reload all evening: the box's terminal
+    and journal hear of refusals, not of every socket opened or closed."""
+    _server, url, *_ = served
+    with caplog.at_level(logging.DEBUG, logger="wolfbox"):
+        for _ in range(3):
+            with phone(url) as p:
+                p.send('{"t": "hello"}')
+                receive(p, "lobby")
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == []
