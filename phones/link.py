@@ -39,7 +39,10 @@ def words() -> dict[str, str]:
     """The page's own words, in the language spoken now."""
     return {"pin": _("The PIN on the box's screen"), "name": _("Your name"),
             "seat": _("Your seat (seat 1 faces the screen)"), "hold": _("Hold to see"),
-            "reconnecting": _("Reconnecting…")}
+            "reconnecting": _("Reconnecting…"),
+            "again": _("A new game, or your seat was given back: type the PIN the box "
+                       "shows now."),
+            "off": _("The box has turned its phones off.")}
 
 
 class Phones:
@@ -100,8 +103,9 @@ class Phones:
                 views[seat] = protocol.encode(
                     "view", **view, words=said, lang=game.lang,
                     seat_title=label or _("Seat {seat}").format(seat=seat))
+            note = getattr(game, "lobby_note", None)
             lobby = {"title": game_name(game.name), "words": said, "lang": game.lang,
-                     "labels": labels}
+                     "labels": labels, "note": note() if note is not None else ""}
         self.server.publish(protocol.padded(views), lobby)
 
     def close(self) -> None:

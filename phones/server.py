@@ -211,6 +211,11 @@ class PhoneServer:
     async def _shut(self) -> None:
         if self._watch is not None:
             self._watch.cancel()
+        for phone in list(self._phones):            # the page says phones are off
+            try:
+                await phone.socket.send(protocol.encode("bye"), text=True)
+            except ConnectionClosed:
+                pass
         for server in self._servers.values():
             server.close()
             await server.wait_closed()

@@ -532,3 +532,10 @@ def test_a_double_tap_confirms_one_question_and_counts_two_hands():
     t.press(PhoneChoice(MAYOR, count.step, (plus,)))
     t.press(PhoneChoice(MAYOR, count.step, (plus,)))         # as two presses of VOTE
     assert t.g.hands == 2
+
+
+def test_the_seat_list_tells_the_mayor_which_seat_opens_at_the_start():
+    t = table(frozenset())
+    assert t.g.lobby_note() == "The Mayor: once the game has started, take seat 8."
+    t.press(START)
+    assert t.g.lobby_note() == ""                         # the seat is there now

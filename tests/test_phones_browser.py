@@ -117,6 +117,15 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
     pilot.press(Button.START)                                 # the night falls on the box
     playwright.expect(ann.locator("body")).to_have_class("dim", timeout=WAIT_MS)
     assert ann.inner_text("#title") == pilot.view.title
+    pilot.press(Button.BACK, hold=2.0)                        # the round ended on the box:
+    pilot.until(lambda: not pilot.box.flow.busy())            # a new game, a new PIN
+    playwright.expect(ann.locator("#lobby")).to_be_visible(timeout=WAIT_MS)
+    assert ann.input_value("#pin") == ""                      # last game's PIN: gone
+    playwright.expect(ann.locator("#refused")).to_contain_text("type the PIN the box shows now")
+    from wolfbox.effects import ChangeSetting
+    pilot.box._apply([ChangeSetting("phones.enabled", False)])     # phones off on the box
+    playwright.expect(ann.locator("#status")).to_have_text("The box has turned its phones off.",
+                                                           timeout=WAIT_MS)
     assert problems == []                                     # no script or policy error
 
 

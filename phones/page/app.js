@@ -3,7 +3,7 @@
 "use strict";
 (function () {
   var KEY = "wolfbox-token";
-  var socket = null, retry = 1000, words = {};
+  var socket = null, retry = 1000, words = {}, off = false;
   var $ = function (id) { return document.getElementById(id); };
 
   function text(el, value) { el.textContent = value || ""; }
@@ -12,6 +12,7 @@
     socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
     socket.onopen = function () {
       retry = 1000;
+      off = false;
       send({ t: "hello", token: localStorage.getItem(KEY) || "" });
     };
     socket.onmessage = function (e) {
@@ -22,11 +23,14 @@
       else if (m.t === "joined") { localStorage.setItem(KEY, m.token); }
       else if (m.t === "refused") { text($("refused"), m.why); }
       else if (m.t === "view") { seat(m); }
+      else if (m.t === "bye") { off = true; }
       text($("status"), "");
     };
     socket.onclose = function () {
-      text($("status"), words.reconnecting || "…");
-      setTimeout(connect, retry);
+      // Phones turned off on the box: say so, and look again now and then
+      // (they may be turned on again); else a moment's loss: reconnect.
+      text($("status"), off ? words.off : (words.reconnecting || "…"));
+      setTimeout(connect, off ? 10000 : retry);
       retry = Math.min(retry * 2, 5000);
     };
   }
@@ -35,11 +39,18 @@
     if (socket && socket.readyState === 1) { socket.send(JSON.stringify(message)); }
   }
 
+  var seated = false;
   function lobby(m) {
+    if (seated) {                 // the seat is gone: a new game, or the box freed it
+      seated = false;
+      $("pin").value = "";
+      text($("refused"), words.again);
+    }
     $("seat").hidden = true;
     $("lobby").hidden = false;
     document.body.className = "";
     text($("lobby-title"), m.title);
+    text($("lobby-note"), m.note);
     text($("pin-label"), words.pin);
     text($("name-label"), words.name);
     text($("seat-label"), words.seat);
@@ -66,6 +77,7 @@
   }
 
   function seat(m) {
+    seated = true;
     $("lobby").hidden = true;
     $("seat").hidden = false;
     document.body.className = m.dim ? "dim" : "";

@@ -887,6 +887,14 @@ class Game:
         while a game is under way, one more: the Mayor's (console.py)."""
         return self.players + 1 if self.busy() else self.players
 
+    def lobby_note(self) -> str:
+        """What the phones' seat list says before the game (the Mayor's seat
+        is not there yet: it opens when the game starts)."""
+        if self.stage is not Stage.SETUP:
+            return ""
+        return _("The Mayor: once the game has started, take seat {seat}.").format(
+            seat=self.players + 1)
+
     def busy(self) -> bool:
         """A game is under way: a stray quit key must ask twice. With phones,
         its end too: the phones keep their seats (and the Mayor the console,
