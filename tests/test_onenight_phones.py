@@ -128,10 +128,10 @@ def test_the_deal_stays_while_the_deck_stays_and_a_new_game_is_dealt_anew():
 
 
 @pytest.mark.parametrize("phones, deck, note", [
-    ({1, 2, 3, 4}, BASE5, "Cards on phones need a phone at every seat: 4 of 5 have joined."),
+    ({1, 2, 3, 4}, BASE5, "Cards on phones need a phone at every seat: phones at 4 of 5 seats."),
     ({1, 2, 4, 5}, ["werewolf", "werewolf", "seer", "robber", "sentinel", "villager",
                     "villager", "drunk"],
-     "Cards on phones need a phone at every seat: 4 of 5 have joined."),
+     "Cards on phones need a phone at every seat: phones at 4 of 5 seats."),
 ])
 def test_a_seat_short_of_a_phone_plays_as_before(phones, deck, note):
     t = Table(deck[:5], deck[5:], phones=phones)

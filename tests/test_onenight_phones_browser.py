@@ -159,7 +159,7 @@ def test_the_aura_seer_sees_on_her_phone_who_looked_at_a_card(
     playwright.expect(page.locator("#options button")).to_have_count(4, timeout=WAIT_MS)
     hold_cover(page)
     playwright.expect(page.locator("#secret")).to_contain_text(
-        f"Looked at or moved a card tonight: Seat {seer}.", timeout=WAIT_MS)
+        f"looked at or moved a card tonight: Seat {seer}.", timeout=WAIT_MS)
     shoot(page, "en-onenight-aura-seer.png")
     let_go(page)
     other = pages[target][0]

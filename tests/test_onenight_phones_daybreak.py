@@ -183,7 +183,7 @@ def test_the_witch_looks_at_a_center_card_and_swaps_it_with_any_player():
     assert [o for o, _w in t.task(3).options] == [1, 2, 3, 4]    # everyone's alike
     t.choose(1, 2)
     assert t.cards()[1] == "tanner" and t.cards()[4] == "werewolf"
-    assert "You swapped Center card 1 with Seat 2's card." in t.secret(1)
+    assert "You swapped center card 1 with Seat 2's card." in t.secret(1)
 
 
 def test_the_village_idiot_moves_every_other_unshielded_card_one_seat():
@@ -207,8 +207,8 @@ def test_the_aura_seer_sees_who_looked_at_or_moved_a_card():
     t.call("seer")
     t.choose(2, 4)
     t.call("aura_seer")
-    assert t.secret(1)[1] == ("You are the Aura Seer. Looked at or moved a card tonight: "
-                              "Seat 2. Tap any choice; it changes nothing.")
+    assert t.secret(1)[1] == ("You are the Aura Seer. These players looked at or moved a "
+                              "card tonight: Seat 2. Tap any choice; it changes nothing.")
     assert "Seat 2" not in " ".join(t.secret(3))
 
 
@@ -310,7 +310,7 @@ def test_the_doppelganger_alpha_wolf_investigator_and_witch_act_at_once():
     t = doppel(["doppelganger", "witch", "seer", "villager"],
                ["tanner", "robber", "troublemaker"], 2, CENTER + 1, 1)
     assert t.cards()[0] == "tanner" and t.cards()[4] == "doppelganger"
-    assert "You took Center card 1: you are now the Tanner." in t.secret(1)
+    assert "You took center card 1: you are now the Tanner." in t.secret(1)
 
 
 def test_the_doppelganger_revealer_curator_and_aura_seer_wake_after_theirs():
@@ -334,5 +334,5 @@ def test_the_doppelganger_revealer_curator_and_aura_seer_wake_after_theirs():
     t = doppel(["doppelganger", "revealer", "curator", "aura_seer", "seer"],
                ["villager", "werewolf", "troublemaker"], 4)
     t.call("doppelganger_aura_seer")
-    assert "Looked at or moved a card tonight: Seat 1" not in t.secret(1)[1]   # only herself
+    assert "looked at or moved a card tonight: Seat 1" not in t.secret(1)[1]   # only herself
     assert t.secret(1)[1].startswith("You are the Aura Seer. Nobody else")

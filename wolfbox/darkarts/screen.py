@@ -158,8 +158,8 @@ def _stage_view(game: Game, v: View, now: float) -> View:
             if not game.hands_on_phones:
                 return r(v, title=_("Raise your hands"), big=_seat_word(game.accused),
                          details=(lynch,))
-            phones = _("On the phones: {clock}").format(clock=clock) if clock \
-                else _("On the phones")
+            phones = _("Hands on the phones: {clock}").format(clock=clock) if clock \
+                else _("Hands on the phones")
             return r(v, title=_("Raise your hands"), big=_seat_word(game.accused),
                      details=(lynch, phones))
         case Stage.COUNT | Stage.RESULT:

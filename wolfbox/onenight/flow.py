@@ -253,8 +253,8 @@ class Flow:
             return _("Own cards: play the night with the real cards; the phones take the "
                      "vote, then each player enters the card turned up.")
         if not self.on_phones():
-            return _("Cards on phones need a phone at every seat: {joined} of {seats} have "
-                     "joined.").format(joined=len(self.phones & set(range(1, self.table_seats
+            return _("Cards on phones need a phone at every seat: phones at {joined} of "
+                     "{seats} seats.").format(joined=len(self.phones & set(range(1, self.table_seats
                                                                           + 1))),
                                        seats=self.table_seats)
         return _("Cards on phones: each player's card is on their phone, behind its cover.")

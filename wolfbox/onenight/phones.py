@@ -119,6 +119,11 @@ def place_word(place: int) -> str:
     return seat_word(place) if place < CENTER else center_word(place - CENTER)
 
 
+def place_phrase(place: int) -> str:
+    """A seat or a center card within a sentence."""
+    return seat_word(place) if place < CENTER else center_phrase(place - CENTER)
+
+
 def center_phrase(n: int) -> str:
     """A center card within a sentence of what happened."""
     if n == WOLF_CARD - CENTER:
@@ -302,8 +307,8 @@ class PhoneNight:
             out += [(PAIR + 10 * a + b, _("Center cards {a} and {b}").format(a=a, b=b))
                     for a in self.centers for b in self.centers if a < b]
         if SIDES in kinds:
-            out += [(UP, _("Every card one seat up (1 → 2)")),
-                    (DOWN, _("Every card one seat down (2 → 1)"))]
+            out += [(UP, _("Every other card one seat up (1 → 2)")),
+                    (DOWN, _("Every other card one seat down (2 → 1)"))]
         return tuple(out)
 
     def answer(self, seat: int, step: str, choice: tuple[int, ...]) -> bool:
@@ -388,7 +393,7 @@ class PhoneNight:
         self._touch(seat)
         self._swap(seat, target)
         self._result(seat, _("You took {card}, without looking.").format(
-            card=place_word(target)))
+            card=place_phrase(target)))
         self.moves.append(_("{who} swapped cards with {card} and took the {role}.").format(
             who=self.who(seat), card=center_phrase(target - CENTER),
             role=role_name(self.cards[seat - 1])))
@@ -445,12 +450,12 @@ class PhoneNight:
         self._swap(earlier, option)
         if option == seat:
             self._result(seat, _("You took {card}: you are now the {role}.").format(
-                card=place_word(earlier), role=role_name(self.cards[seat - 1])))
+                card=place_phrase(earlier), role=role_name(self.cards[seat - 1])))
         else:
             self._result(seat, _("You swapped {card} with {seat}'s card.").format(
-                card=place_word(earlier), seat=seat_word(option)))
-        self.moves.append(_("{who} swapped {card} with seat {seat}'s card, who now has the "
-                            "{role}.").format(who=self.who(seat),
+                card=place_phrase(earlier), seat=seat_word(option)))
+        self.moves.append(_("{who} swapped {card} with seat {seat}'s card; seat {seat} now has "
+                            "the {role}.").format(who=self.who(seat),
                                               card=center_phrase(earlier - CENTER),
                                               seat=option,
                                               role=role_name(self.cards[option - 1])))
@@ -513,8 +518,8 @@ class PhoneNight:
         """000: the Aura Seer sees every player who looked at or moved a card."""
         seen = [s for s in self.touched if s != seat]
         if seen:
-            return _tap_any(_("You are the Aura Seer. Looked at or moved a card tonight: "
-                              "{seats}.").format(seats=seat_list(sorted(seen))))
+            return _tap_any(_("You are the Aura Seer. These players looked at or moved a "
+                              "card tonight: {seats}.").format(seats=seat_list(sorted(seen))))
         return _tap_any(_("You are the Aura Seer. Nobody else looked at or moved a card "
                           "tonight."))
 
@@ -725,8 +730,8 @@ class PhoneNight:
                 return _("You are the Revealer: choose another player's card to turn face "
                          "up.")
             case "curator" | "doppelganger_curator":
-                return _("You are the Curator: choose a player's card, yours too, for an "
-                         "artifact token, face down.")
+                return _("You are the Curator: choose any player's card, your own included, "
+                         "to put an artifact token on it, face down.")
         # The Insomniac, and the Doppelganger who copied her.
         if seat in self.shields:
             return _tap_any(_("Your card has the shield: you may not look at it."))
