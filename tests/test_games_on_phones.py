@@ -34,6 +34,8 @@ def dealt(phones: set[int], seed: int = 4) -> Table:
 def test_with_a_phone_at_every_seat_the_deal_is_one_step_on_the_phones():
     t = dealt(set(SEATS))
     assert [turn.kind for turn in t.g.turns] == [Kind.PHONES]
+    t.until(lambda: t.g.turn_stage == "speak")              # "look at your phone...":
+    assert all(t.g.phone_view(seat, t.now).secret for seat in SEATS)    # the cards are there
     t.until(t.in_window)
     opened = t.now
     secrets = {seat: t.g.phone_view(seat, t.now).secret for seat in SEATS}

@@ -17,6 +17,7 @@ from ..view import Phase, Seat, View
 from . import rules, said
 from .model import (
     _KNIFE,
+    _SPEAK,
     _WAIT,
     KILL_STEPS,
     MODE,
@@ -179,7 +180,9 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     open, its own card behind the cover (and no other seat's, ever);
     otherwise the box's public screen."""
     base = public(view(game, now), seat)
-    if game.stage is Stage.DEAL and game.turns and game.turn_stage == _WAIT \
+    # The deal on phones: the card is there as soon as the line asks every
+    # seat to hold its cover (all eyes are open for it), until the window ends.
+    if game.stage is Stage.DEAL and game.turns and game.turn_stage in (_SPEAK, _WAIT) \
             and game._turn().kind is Kind.PHONES and 1 <= seat <= len(game.seats):
         _name, role, notes = _card(game, seat)
         return dataclasses.replace(base, secret=(role, *notes))
