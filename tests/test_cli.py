@@ -282,7 +282,7 @@ def test_a_setting_made_on_the_box_survives_a_restart(tmp_path, notify):
     type_keys(proc, "v")                     # VOTE: the next language
     proc.lines.wait_for("== Optionen · 1/13  Deutsch")
     type_keys(proc, "n")                     # NEXT: the volume
-    proc.lines.wait_for("== Optionen · 2/12  100 %")
+    proc.lines.wait_for("== Optionen · 2/13  100 %")
     type_keys(proc, "b")                     # BACK: quieter
     proc.lines.wait_for("90 %")
     type_keys(proc, "s")                     # START: done
@@ -302,7 +302,7 @@ def test_a_setting_made_on_the_box_survives_a_restart(tmp_path, notify):
     type_keys(again, "N")
     again.lines.wait_for("== Optionen · 1/13  Deutsch")
     type_keys(again, "n")
-    assert "90 %" in again.lines.wait_for("== Optionen · 2/12")
+    assert "90 %" in again.lines.wait_for("== Optionen · 2/13")
     type_keys(again, "sq")
     assert again.wait(timeout=60) == 0
 
