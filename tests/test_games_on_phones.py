@@ -149,7 +149,8 @@ def test_the_day_vote_on_phones_counts_and_applies_the_strict_majority():
     assert t.texts()[-1] == said.PHONE_VOTE_NOW                # "on your phones", not "point"
     task = t.g.phone_view(1, t.now).task
     assert task is not None and task.step == "vote.day1"
-    assert [option for option, _words in task.options] == [2, 3, 4, 5, 6, 7, 8, 9]
+    assert [option for option, _words in task.options] == [2, 3, 4, 5, 6, 7, 8, 9, 0]
+    assert task.options[-1][1] == "Nobody: skip"                # 004: vote, or skip
     for voter in (1, 2, 4, 5, 6):                           # five of nine: a strict majority
         vote(t, voter, 3)
     vote(t, 7, 2)
@@ -221,3 +222,20 @@ def test_the_mayors_setup_says_what_the_phones_will_do(phones, says):
     t = MayorTable(Mayor(players=7, chosen=dict(ROLES7), rng=random.Random(1)))
     t.press(PhonesSeated(frozenset(phones)))
     assert any(line.startswith(says) for line in t.g.view(t.now).details)
+
+
+def test_a_phone_may_skip_the_vote_and_change_its_mind_until_the_count():
+    """004: "Each living player votes for one player or skips." A skip is
+    no vote for anyone; a vote can be taken back by skipping, or a skip
+    turned into a vote, until the count ends."""
+    t = to_the_vote(set(SEATS))
+    for voter in (1, 2, 4, 5):                              # four of nine: short
+        vote(t, voter, 3)
+    vote(t, 6, 3)
+    vote(t, 6, 0)                                           # taken back: a skip
+    assert t.g.phone_view(6, t.now).task.chosen == (0,)     # marked on its own phone
+    vote(t, 7, 0)
+    t.until(lambda: t.g.stage is Stage.RESULT)
+    assert (t.g.tally, t.g.votes) == (3, 4)                 # skips count for nobody
+    t.tap(Button.START)
+    assert 3 not in t.g.dead                                # 4 of 9 is no majority

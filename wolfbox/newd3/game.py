@@ -75,6 +75,7 @@ from .model import (
     SAVE_VERSION,
     SEATS,
     SETUP_ITEMS,
+    SKIP,
     WOLF_SLOTS,
     Options,
     Stage,
@@ -147,7 +148,7 @@ class Game:
     # window to open takes it as its own (see _open_window)
     _early_hold: bool = False
     phones: frozenset[int] = frozenset()        # the seats that hold a phone (public)
-    phone_votes: dict[int, int] = field(default_factory=dict)   # today's: voter -> seat
+    phone_votes: dict[int, int] = field(default_factory=dict)   # today's: voter -> seat, or SKIP
     # A night on phones: each living seat's answer in the window open now
     # (an actor's target, a Wolf's last tap, a decoy's), shown on its phone
     marks: dict[int, int] = field(default_factory=dict)
@@ -185,11 +186,12 @@ class Game:
             if len(event.choice) == 1:
                 self._night_answer(event.seat, event.choice[0])
             return []
-        voter, target = event.seat, event.choice[0] if len(event.choice) == 1 else 0
+        voter, target = event.seat, event.choice[0] if len(event.choice) == 1 else -1
         if event.step == self.vote_step() and self.stage in (Stage.VOTE, Stage.POINT) \
                 and self.voting_on_phones() and voter not in self.dead \
-                and target in SEATS and target not in self.dead and target != voter:
-            self.phone_votes[voter] = target
+                and (target == SKIP or target in SEATS and target not in self.dead
+                     and target != voter):
+            self.phone_votes[voter] = target          # SKIP: for nobody (004), changeable
         return []
 
     def voting_on_phones(self) -> bool:
@@ -252,7 +254,7 @@ class Game:
         """The count ends: the box counts the phones' votes. The seat with
         the most is the tally; two or more with the most, or no vote, is a
         tie. The table checks the result on the screen (or recounts by hand)."""
-        counts = Counter(self.phone_votes.values())
+        counts = Counter(v for v in self.phone_votes.values() if v != SKIP)
         top = max(counts.values(), default=0)
         leaders = [seat for seat, n in counts.items() if n == top]
         self.tally = leaders[0] if len(leaders) == 1 else 0

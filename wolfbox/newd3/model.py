@@ -40,6 +40,7 @@ DAY_STAGES = (Stage.DISCUSSION, Stage.VOTE, Stage.POINT, Stage.TALLY, Stage.COUN
               Stage.RESULT)
 # The stages of many turns, each a line, a window and a line.
 _SPEAK, _WAIT, _AFTER = "speak", "wait", "after"
+SKIP = 0                      # a phone's vote for nobody (004: "votes for one player or skips")
 # The kill window's steps, in order: each Wolf in turn marks a victim, then
 # a knife, in a slot of its own ("Wolf 1", "Wolf 2"). START only moves on,
 # so no Wolf can change the other's marks, and the window is the same with

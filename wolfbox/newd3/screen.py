@@ -23,6 +23,7 @@ from .model import (
     MODE,
     SEATS,
     SETUP_ITEMS,
+    SKIP,
     Stage,
 )
 from .resolve import VANILLA, Result
@@ -197,7 +198,8 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
         # phone alone.
         options = tuple((s, _seat_word(s)) for s in SEATS if s not in game.dead and s != seat)
         return dataclasses.replace(base, task=Task(
-            game.vote_step(), _("Your vote: whom do you vote out?"), options,
+            game.vote_step(), _("Your vote: whom do you vote out?"),
+            (*options, (SKIP, _("Nobody: skip"))),
             tuple(v for v in (game.phone_votes.get(seat),) if v is not None)))
     return base
 
