@@ -161,6 +161,8 @@ def test_the_day_vote_on_phones_counts_and_applies_the_strict_majority():
     assert (t.g.tally, t.g.votes, t.g.tie) == (3, 5, False)
     t.tap(Button.START)                                     # the table checks it: OK
     assert 3 in t.g.dead
+    assert "You are out of the game." in t.g.phone_view(3, t.now).lines
+    assert "You are out of the game." not in t.g.phone_view(4, t.now).lines
 
 
 def test_four_votes_of_nine_or_a_tie_put_nobody_out():

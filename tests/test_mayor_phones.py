@@ -459,6 +459,8 @@ def test_the_phones_show_the_dead_and_their_cards():
     assert not any("Dead" in line for line in t.g.phone_view(1, t.now).lines)
     t.death(7, "villager")
     assert "Dead: seat 7 (Villager)" in t.g.phone_view(1, t.now).lines
+    assert "You are out of the game." in t.g.phone_view(7, t.now).lines    # its own phone
+    assert "You are out of the game." not in t.g.phone_view(1, t.now).lines
 
 
 # ----------------------------------------------------------- power cut

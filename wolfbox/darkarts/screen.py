@@ -46,7 +46,9 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     if seat == game.mayor_seat and game.busy():
         return console.view(game, shown, seat)
     base = public(shown, seat)
-    base = dataclasses.replace(base, lines=base.lines + _dead_words(game),
+    out = (_("You are out of the game."),) if game.ring is not None \
+        and seat in game.ring.dead and game.stage is not Stage.END else ()
+    base = dataclasses.replace(base, lines=base.lines + _dead_words(game) + out,
                                task=console.hands_task(game, seat))
     if game.dealt is None or not 1 <= seat <= len(game.dealt) or game.stage is Stage.SETUP:
         return base

@@ -181,6 +181,8 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     open, its own card behind the cover (and no other seat's, ever);
     otherwise the box's public screen."""
     base = public(view(game, now), seat)
+    if seat in game.dead and game.stage is not Stage.END:
+        base = dataclasses.replace(base, lines=(*base.lines, _("You are out of the game.")))
     # The deal on phones: the card is there as soon as the line asks every
     # seat to hold its cover (all eyes are open for it), until the window ends.
     if game.stage is Stage.DEAL and game.turns and game.turn_stage in (_SPEAK, _WAIT) \
