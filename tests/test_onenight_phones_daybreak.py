@@ -197,7 +197,7 @@ def test_the_village_idiot_moves_every_other_unshielded_card_one_seat():
     t.choose(2, UP)
     # Seat 2 (his own) and seat 4 (shielded) stay; seats 1, 3, 5 move up, round the table.
     assert t.cards()[:5] == ["villager", "village_idiot", "sentinel", "robber", "seer"]
-    assert "Every other card moved one seat up." in t.secret(2)
+    assert "Every other card moved one seat to the left (1 → 2)." in t.secret(2)
 
 
 def test_the_aura_seer_sees_who_looked_at_or_moved_a_card():

@@ -307,8 +307,8 @@ class PhoneNight:
             out += [(PAIR + 10 * a + b, _("Center cards {a} and {b}").format(a=a, b=b))
                     for a in self.centers for b in self.centers if a < b]
         if SIDES in kinds:
-            out += [(UP, _("Every other card one seat up (1 → 2)")),
-                    (DOWN, _("Every other card one seat down (2 → 1)"))]
+            out += [(UP, _("Every other card to the left (1 → 2)")),
+                    (DOWN, _("Every other card to the right (2 → 1)"))]
         return tuple(out)
 
     def answer(self, seat: int, step: str, choice: tuple[int, ...]) -> bool:
@@ -472,13 +472,13 @@ class PhoneNight:
             for k, card in enumerate(old):
                 self.cards[places[(k + step) % len(places)] - 1] = card
         if way == UP:
-            self._result(seat, _("Every other card moved one seat up."))
-            self.moves.append(_("{who} moved every other card one seat up.").format(
-                who=self.who(seat)))
+            self._result(seat, _("Every other card moved one seat to the left (1 → 2)."))
+            self.moves.append(_("{who} moved every other card one seat to the left "
+                                "(1 → 2).").format(who=self.who(seat)))
         else:
-            self._result(seat, _("Every other card moved one seat down."))
-            self.moves.append(_("{who} moved every other card one seat down.").format(
-                who=self.who(seat)))
+            self._result(seat, _("Every other card moved one seat to the right (2 → 1)."))
+            self.moves.append(_("{who} moved every other card one seat to the right "
+                                "(2 → 1).").format(who=self.who(seat)))
 
     def _reveal(self, seat: int, target: int) -> None:
         """000: another player's card face up; a werewolf or the Tanner goes
