@@ -90,7 +90,13 @@ def quiet(pilot, game) -> None:
     pilot.until(lambda: game.speech.line is None, limit=600, step=0.25)
 
 
-def play_to_the_end(pilot, game, mayor: Mayor, phones) -> set[Stage]:
+def play_to_the_end(pilot, game, mayor, raise_hands, card_of,
+                    counted=lambda voters: None) -> set[Stage]:
+    """A table that lynches whoever it accuses, to the end: the Mayor on
+    the console (`mayor.tap(words)`, on a socket or in a page), every hand
+    up on the phones (`raise_hands()`; `counted(voters)` checks the box's
+    count), each death's card read off the dead player's phone
+    (`card_of(seat)`). The stages it went through."""
     seen: set[Stage] = set()
     for _ in range(400):
         stage = game.stage
@@ -122,17 +128,12 @@ def play_to_the_end(pilot, game, mayor: Mayor, phones) -> set[Stage]:
             quiet(pilot, game)
             mayor.tap("Vote")
         elif stage is Stage.HANDS:
-            step = console.hands_step(game)
-            for seat in sorted(console.voters(game)):
-                task = receive(phones[seat], "view", lambda m, step=step: m["task"]
-                               is not None and m["task"]["step"] == step)["task"]
-                phones[seat].send(json.dumps({"t": "choose", "step": task["step"],
-                                              "choice": [1]}))
-                box_hears(pilot, lambda s=seat: game.hand_votes.get(s) is True)
+            voters = console.voters(game)
+            raise_hands()
             pilot.until(lambda: game.stage is Stage.RESULT, limit=600, step=0.5)
+            counted(voters)
         elif stage is Stage.ROLE:
-            # The Mayor reads the card off the dead player's phone.
-            mayor.tap(role_name(game.dealt[game.dying - 1]))
+            mayor.tap(card_of(game.dying))
             mayor.tap("OK")
         elif stage is Stage.SHOT:
             mayor.tap(f"Seat {game.ring.living()[0]}")
@@ -160,7 +161,17 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
         assert game.dealt is not None
         phones[MAYOR] = stack.enter_context(join(url, pin, MAYOR, "Mayor"))   # seat 8 opens
         box_hears(pilot, lambda: MAYOR in game.phones)
-        seen = play_to_the_end(pilot, game, Mayor(pilot, game, phones[MAYOR]), phones)
+        def raise_hands() -> None:
+            step = console.hands_step(game)
+            for seat in sorted(console.voters(game)):
+                task = receive(phones[seat], "view", lambda m, step=step: m["task"]
+                               is not None and m["task"]["step"] == step)["task"]
+                phones[seat].send(json.dumps({"t": "choose", "step": task["step"],
+                                              "choice": [1]}))
+                box_hears(pilot, lambda s=seat: game.hand_votes.get(s) is True)
+
+        seen = play_to_the_end(pilot, game, Mayor(pilot, game, phones[MAYOR]), raise_hands,
+                               lambda seat: role_name(game.dealt[seat - 1]))
         assert seen >= {Stage.LOVERS, Stage.DAWN, Stage.ROLE, Stage.HANDS, Stage.RESULT}
         assert game.winner is not None
         dealt = game.dealt

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from test_mayor_phones_box import messages_by_seat
-from test_mayor_phones_browser import Console, quiet, seated
+from test_mayor_phones_box import messages_by_seat, play_to_the_end
+from test_mayor_phones_browser import Console, seated
 from test_phones_box import box_hears, join_details, sent  # noqa: F401 (a fixture)
 from test_phones_browser import (  # noqa: F401 (the fixture)
     CHROMIUM,
@@ -261,55 +261,23 @@ def test_a_whole_mayors_game_on_seven_browsers_and_the_console(
         assert look(page) == role_name(game.dealt[seat - 1])
     assert not mayor_page.is_visible("#cover")                # the Mayor holds no card
 
-    seen: set = set()
-    for _ in range(400):
-        stage = game.stage
-        seen.add(stage)
-        if stage is Stage.END:
-            break
-        if stage is Stage.NIGHT:
-            pilot.until(lambda: game.stage is not Stage.NIGHT, limit=3000, step=5.0)
-        elif stage is Stage.LOVERS:
-            for seat in (3, 5):
-                mayor.tap(f"Seat {seat}")
-                mayor.tap("Lover")
-            mayor.tap("Done")
-        elif stage is Stage.DAWN:
-            mayor.tap("No more deaths" if game.dawn_deaths else "Nobody died")
-        elif stage in (Stage.CONFIRM, Stage.RESULT):
-            mayor.tap("OK")
-        elif stage is Stage.DISCUSSION:
-            quiet(pilot, game)
-            mayor.tap("Accuse")
-        elif stage is Stage.ACCUSE:
-            seat = next(s for s in game.ring.living() if s != game.previous_accused)
-            mayor.tap(f"Seat {seat}")
-            mayor.tap("Accuse")
-        elif stage is Stage.SECOND:
-            quiet(pilot, game)
-            mayor.tap("Seconded")
-        elif stage is Stage.DEFENCE:
-            quiet(pilot, game)
-            mayor.tap("Vote")
-        elif stage is Stage.HANDS:
-            for seat in sorted(console.voters(game)):         # every hand up, on its page
-                page = pages[seat][0]
-                expect(page.locator("#prompt")).to_have_text(
-                    f"Raise your hand to lynch seat {game.accused}?", timeout=WAIT_MS)
-                button = page.locator("#options").get_by_role(
-                    "button", name="Hand up: lynch", exact=True)
-                button.click(timeout=WAIT_MS)
-                box_hears(pilot, lambda s=seat: game.hand_votes.get(s) is True)
-                expect(button).to_have_class("chosen", timeout=WAIT_MS)
-            pilot.until(lambda: game.stage is Stage.RESULT, limit=600, step=0.5)
-            assert game.hands == len(console.voters(game))   # the box counted the pages
-        elif stage is Stage.ROLE:
-            # The Mayor reads the card off the dead player's page.
-            mayor.tap(look(pages[game.dying][0]))
-            mayor.tap("OK")
-        elif stage is Stage.SHOT:
-            mayor.tap(f"Seat {game.ring.living()[0]}")
-            mayor.tap("Shot")
+    def raise_hands() -> None:
+        for seat in sorted(console.voters(game)):             # every hand up, on its page
+            page = pages[seat][0]
+            expect(page.locator("#prompt")).to_have_text(
+                f"Raise your hand to lynch seat {game.accused}?", timeout=WAIT_MS)
+            button = page.locator("#options").get_by_role(
+                "button", name="Hand up: lynch", exact=True)
+            button.click(timeout=WAIT_MS)
+            box_hears(pilot, lambda s=seat: game.hand_votes.get(s) is True)
+            expect(button).to_have_class("chosen", timeout=WAIT_MS)
+
+    def counted(voters) -> None:
+        assert game.hands == len(voters)                       # the box counted the pages
+
+    # The Mayor reads each death's card off the dead player's page.
+    seen = play_to_the_end(pilot, game, mayor, raise_hands,
+                           lambda seat: look(pages[seat][0]), counted)
     assert game.stage is Stage.END, game.stage
     assert seen >= {Stage.LOVERS, Stage.DAWN, Stage.ROLE, Stage.HANDS, Stage.RESULT}
     won = MAYOR_WINS[game.winner]
