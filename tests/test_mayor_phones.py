@@ -326,16 +326,22 @@ def to_the_hands(phones: frozenset[int]) -> Table:
     t.press(START)
     t.lovers_to_dawn()
     t.death(7, "villager")
-    t.dawn_over()
-    t.press(VOTE_)
-    t.seat(2)
-    t.press(VOTE_)
-    t.settle()
-    t.press(VOTE_)
-    t.settle()
-    t.press(VOTE_)
+    call_the_vote_on(t, 2)
     assert t.g.stage is Stage.HANDS
     return t
+
+
+def call_the_vote_on(t: Table, seat: int) -> None:
+    """The dawn closed, `seat` accused and seconded, the vote called, on
+    the box's buttons."""
+    t.dawn_over()
+    t.press(VOTE_)
+    t.seat(seat)
+    t.press(VOTE_)
+    t.settle()
+    t.press(VOTE_)
+    t.settle()
+    t.press(VOTE_)
 
 
 def hand(t: Table, seat: int, up: bool = True, step: str | None = None) -> None:
@@ -520,14 +526,7 @@ def test_a_double_tap_confirms_one_question_and_counts_two_hands():
     t.press(PhoneChoice(MAYOR, ok.step, (okay,)))            # the same tap again, at once
     assert t.g.ring.dead == {7: "villager"}
     assert t.g.stage is Stage.DAWN                           # the dawn is not closed by it
-    t.dawn_over()
-    t.press(VOTE_)
-    t.seat(2)
-    t.press(VOTE_)
-    t.settle()
-    t.press(VOTE_)
-    t.settle()
-    t.press(VOTE_)
+    call_the_vote_on(t, 2)
     t.stage_is(Stage.COUNT)
     count = console(t)
     plus = next(i for i, w in offered(count) if w == "Hand +1")

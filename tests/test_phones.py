@@ -117,21 +117,32 @@ class FakeClock:
         return self.now
 
 
+class Changes(list):
+    """Each change of who sits where the server reports (a list of Seated),
+    and a wait for the next ones (a signal from the server's thread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed = threading.Condition()
+
+    def __call__(self, seated: Seated) -> None:
+        with self.changed:
+            self.append(seated)
+            self.changed.notify_all()
+
+    def wait_for(self, count: int) -> None:
+        with self.changed:
+            assert self.changed.wait_for(lambda: len(self) >= count, WAIT)
+
+
 @pytest.fixture
 def served():
     """A server on loopback (a port of its own), the events it posted, and
     a signal for each change of who sits where."""
     posted: list[object] = []
-    seated: list[Seated] = []
-    changed = threading.Condition()
-
-    def on_change(s: Seated) -> None:
-        with changed:
-            seated.append(s)
-            changed.notify_all()
-
+    seated = Changes()
     clock = FakeClock()
-    server = PhoneServer(Room(seats=5, pin="4821"), posted.append, on_change,
+    server = PhoneServer(Room(seats=5, pin="4821"), posted.append, seated,
                          ["127.0.0.1"], 0, clock)
     (url,) = server.start()
     server.publish({}, {"title": "One Night", "words": {"pin": "PIN"}})
@@ -321,19 +332,9 @@ def test_the_server_follows_the_box_s_addresses_as_they_come_and_go():
     """A box that booted before its network, then given another address:
     the page comes up when an address does, and moves with it."""
     now_at: list[str] = []
-    seated: list[Seated] = []
-    changed = threading.Condition()
-
-    def on_change(s: Seated) -> None:
-        with changed:
-            seated.append(s)
-            changed.notify_all()
-
-    def changes(count: int) -> None:
-        with changed:
-            assert changed.wait_for(lambda: len(seated) >= count, WAIT)
-
-    server = PhoneServer(Room(seats=5, pin="4821"), lambda e: None, on_change, [], 0,
+    seated = Changes()
+    changes = seated.wait_for
+    server = PhoneServer(Room(seats=5, pin="4821"), lambda e: None, seated, [], 0,
                          FakeClock(), find=lambda: list(now_at), look_every=0.01)
     try:
         assert server.start() == []                        # no network yet: no page
