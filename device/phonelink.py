@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("wolfbox.device")
 
+def _cannot_serve(why: str) -> str:
+    return _("Phones: cannot serve their page ({why})").format(why=why)
+
+
 class PhoneLink:
     """The box's phones, while they are on."""
 
@@ -51,7 +55,7 @@ class PhoneLink:
             except OSError as e:
                 why = e.strerror or str(e)
                 log.warning("phones: cannot serve the page: %s", why)
-                self.notice(_("Phones: cannot serve their page ({why})").format(why=why), ())
+                self.notice(_cannot_serve(why), ())
                 return
             self.phones = phones
             if phones.urls:
@@ -60,8 +64,7 @@ class PhoneLink:
                 # No network yet (a box that booted before its Wi-Fi): the
                 # server looks again, and the notice goes when one comes.
                 from wolfbox.phones.link import no_address
-                self._waiting = _("Phones: cannot serve their page ({why})").format(
-                    why=no_address())
+                self._waiting = _cannot_serve(no_address())
                 log.warning("%s", self._waiting)
                 self.notice(self._waiting, ())
             self.follow()

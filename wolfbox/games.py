@@ -105,10 +105,10 @@ class Games:
                 self._seated, self._told = event, set()
             if isinstance(event, Tap | Hold | Release) and event.button is not Button.POWER:
                 if self._join.open:
-                    return self._join.handle(event, self._seats())
+                    return self._join.handle(event, self._seated_now().seats)
                 if isinstance(event, Hold) and event.button is Button.BACK \
                         and self._join_offered(self.active.view(now)):
-                    self._join.show(self._seats())
+                    self._join.show(self._seated_now().seats)
                     return []
             effects: list[Effect] = []
             if self._seated is not None and self.name not in self._told:
@@ -129,8 +129,7 @@ class Games:
     def view(self, now: float) -> View:
         with speaking(self.lang):
             if self._join.open:
-                return self._join.view(self._seated or PhonesSeated(frozenset()),
-                                       game_name(self.name))
+                return self._join.view(self._seated_now(), game_name(self.name))
             view = self.active.view(now)
             if self._join_offered(view):
                 view = dataclasses.replace(
@@ -138,8 +137,8 @@ class Games:
                     holds=(*view.holds, (Button.BACK, _(OPEN_HOLD))))
             return view
 
-    def _seats(self) -> frozenset[int]:
-        return self._seated.seats if self._seated is not None else frozenset()
+    def _seated_now(self) -> PhonesSeated:
+        return self._seated if self._seated is not None else PhonesSeated(frozenset())
 
     def _join_offered(self, view: View) -> bool:
         """The phones' screen opens from a start or setup screen (the one
