@@ -8,6 +8,7 @@ table sees on the box (never a screen meant for some eyes only).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .i18n import _
@@ -55,3 +56,9 @@ def public(view: View, seat: int) -> PhoneView:
         return PhoneView(seat, view.title, lines=(_("Look at the box."),), dim=view.dim)
     lines = tuple(t for t in (view.caption, *view.details) if t)
     return PhoneView(seat, view.title, view.big, lines, dim=view.dim)
+
+
+def out_of_the_game(view: PhoneView) -> PhoneView:
+    """A dead seat's own phone says so (public: the table saw it die), in
+    the same words in every game."""
+    return dataclasses.replace(view, lines=(*view.lines, _("You are out of the game.")))

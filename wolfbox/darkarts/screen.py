@@ -10,7 +10,7 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import _, copies, listed, ngettext
-from ..phone import PhoneView, public
+from ..phone import PhoneView, out_of_the_game, public
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import console, rules
@@ -46,10 +46,10 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     if seat == game.mayor_seat and game.busy():
         return console.view(game, shown, seat)
     base = public(shown, seat)
-    out = (_("You are out of the game."),) if game.ring is not None \
-        and seat in game.ring.dead and game.stage is not Stage.END else ()
-    base = dataclasses.replace(base, lines=base.lines + _dead_words(game) + out,
+    base = dataclasses.replace(base, lines=base.lines + _dead_words(game),
                                task=console.hands_task(game, seat))
+    if game.ring is not None and seat in game.ring.dead and game.stage is not Stage.END:
+        base = out_of_the_game(base)
     if game.dealt is None or not 1 <= seat <= len(game.dealt) or game.stage is Stage.SETUP:
         return base
     return dataclasses.replace(base, secret=(

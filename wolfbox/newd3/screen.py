@@ -11,7 +11,7 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import N_, _, ngettext
-from ..phone import PhoneView, Task, public
+from ..phone import PhoneView, Task, out_of_the_game, public
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -182,7 +182,7 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     otherwise the box's public screen."""
     base = public(view(game, now), seat)
     if seat in game.dead and game.stage is not Stage.END:
-        base = dataclasses.replace(base, lines=(*base.lines, _("You are out of the game.")))
+        base = out_of_the_game(base)
     # The deal on phones: the card is there as soon as the line asks every
     # seat to hold its cover (all eyes are open for it), until the window ends.
     if game.stage is Stage.DEAL and game.turns and game.turn_stage in (_SPEAK, _WAIT) \
