@@ -104,6 +104,7 @@ class PhoneServer:
         self._servers: dict[str, Server] = {}
         self._watch: asyncio.Task[None] | None = None
         self._phones: set[_Phone] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._views: Mapping[int, bytes] = {}
         self._lobby: dict[str, object] = {}
         self._files = {path: _page_file(name) for path, (name, _kind) in PAGE_FILES.items()}
@@ -193,7 +194,7 @@ class PhoneServer:
     def _seated(self) -> None:
         self.changed(Seated(self.room.pin, self.room.names()))
         for phone in list(self._phones):
-            self._loop.create_task(self._refresh(phone))
+            self._send(phone)
 
     def _new_game(self, seats: int) -> None:
         self.room.new_game(seats)
@@ -252,7 +253,7 @@ class PhoneServer:
                 if not self._in_rate(phone):
                     log.warning("closed a phone that sent too fast (%s)", phone.client)
                     phone.closing = True
-                    self._loop.create_task(socket.close(1008, "too fast"))
+                    self._keep(self._loop.create_task(socket.close(1008, "too fast")))
                     continue
                 try:
                     message = protocol.read(raw)
@@ -279,7 +280,7 @@ class PhoneServer:
                 if phone.seat is not None:
                     await phone.socket.send(protocol.encode("joined", seat=phone.seat,
                                                             token=token), text=True)
-                await self._refresh(phone, force=True)
+                self._send(phone, force=True)
             case protocol.Join(pin=pin, seat=seat, name=name):
                 result = self.room.join(phone.client, pin, seat, name, self.clock())
                 if isinstance(result, Joined):
@@ -297,13 +298,19 @@ class PhoneServer:
     def _publish(self, views: dict[int, bytes], lobby: dict[str, object]) -> None:
         # When any seat's view changes, every seated phone is sent a frame
         # (its own, the same size as the others'): which phones hear from
-        # the box must not tell whose card or choice moved.
+        # the box must not tell whose card or choice moved. Each phone is
+        # sent the view of this publish, in order, however busy the loop:
+        # a result shown for a moment (an answer tapped late in a call) is
+        # never skipped because a later view was published before it went.
         every = views != self._views
         self._views, self._lobby = views, lobby
         for phone in list(self._phones):
-            self._loop.create_task(self._refresh(phone, force=every and phone.seat is not None))
+            self._send(phone, force=every and phone.seat is not None)
 
-    async def _refresh(self, phone: _Phone, force: bool = False) -> None:
+    def _send(self, phone: _Phone, force: bool = False) -> None:
+        """Choose `phone`'s frame now and queue it: frames leave in the
+        order they were chosen (tasks start in the order they are made,
+        and each writes its frame before it first waits)."""
         if phone.seat is not None and phone.seat not in self.room.held:
             phone.seat = None                   # the box freed the seat, or a new game began
         if phone.seat is not None:
@@ -315,10 +322,19 @@ class PhoneServer:
             shown = b""
         if shown and (force or shown != phone.last_sent):
             phone.last_sent = shown
-            try:
-                await phone.socket.send(shown, text=True)
-            except ConnectionClosed:
-                pass
+            self._keep(self._loop.create_task(self._write(phone.socket, shown)))
+
+    def _keep(self, task: asyncio.Task[None]) -> None:
+        """A task is held until it ends (the loop keeps only a weak reference)."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _write(socket: ServerConnection, frame: bytes) -> None:
+        try:
+            await socket.send(frame, text=True)
+        except ConnectionClosed:
+            pass
 
 
 def _page_file(name: str) -> tuple[bytes, bytes]:

@@ -680,8 +680,8 @@ class Flow:
         effects: list[Effect] = [PlayCue(Cue.VOTE)] if last else []
         effects += self._say(now, _(lines.COUNTDOWN[beat]), holds=False)
         hold = self.settings.phone_vote_hold if self.phone_votes() else self.settings.vote_hold
-        if self.table is not None and self.playing():
-            self.table.voting = True            # from "3" on, every phone may vote
+        if self.table is not None and self.playing() and not self.table.voting:
+            self.table.start_vote()             # from "3" on, every phone may vote
         if self.own is not None:
             self.own.voting = True
         self.timer = Countdown.start(now, hold if last else self.settings.vote_beat)

@@ -268,9 +268,13 @@ class PhoneNight:
         return SHAPES[call]
 
     def begin(self, call: str) -> None:
-        """A new step of the night: its task opens if it has one; the last
-        step's results are no longer shown."""
-        self.call, self.open, self.results, self.refused = call, call in SHAPES, {}, {}
+        """A new step of the night: its task opens if it has one. What a
+        seat learned stays behind its cover until its next task opens, so
+        an answer tapped late in a call is still read (after the last call,
+        until the vote); why an answer was refused goes with its call."""
+        self.call, self.open, self.refused = call, call in SHAPES, {}
+        if self.open:
+            self.results = {}
         self.dawn = self.dawn or call == "wake_up"
 
     def close(self) -> None:
@@ -627,10 +631,11 @@ class PhoneNight:
         it learned. Its card, dealt, is on top at every step; from dawn, an
         artifact on its card."""
         mine = (_("Your card: {role}").format(role=role_name(self.card(seat))),)
+        learned = tuple(self.results.get(seat, ()))
         if self.dawn:
-            return mine + self._token(seat)
+            return mine + learned + self._token(seat)
         if self.call not in SHAPES:
-            return mine
+            return mine + learned
         task = self.task(seat)
         if task is not None and task.chosen:
             asked = _("Answered. Keep your eyes closed until you are called.")
@@ -792,6 +797,11 @@ class PhoneNight:
     # ------------------------------------------------------------- the vote
     def vote_step(self) -> str:
         return f"{self.round}.vote"
+
+    def start_vote(self) -> None:
+        """"3, 2, 1, vote!": every phone's next task; what the night told a
+        seat is no longer shown."""
+        self.voting, self.results = True, {}
 
     def vote_task(self, seat: int) -> Task | None:
         if not self.voting or seat not in self.seats:
