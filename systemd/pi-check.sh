@@ -315,8 +315,15 @@ test_suite() {
         cd /root/wolfbox
         python3 -m venv /root/test-venv
         export PIP_CERT=/etc/ssl/certs/ca-certificates.crt     # its own pip: no Debian patches
-        /root/test-venv/bin/python -m pip install --quiet --disable-pip-version-check \
-            --constraint systemd/constraints.txt -e . pytest hypothesis psutil pytest-xdist
+        # A download the network cut off (seen here: a reset, five retries in
+        # a row) is tried again a while later, twice.
+        for attempt in 1 2 3; do
+            /root/test-venv/bin/python -m pip install --quiet --disable-pip-version-check \
+                --retries 10 --constraint systemd/constraints.txt \
+                -e . pytest hypothesis psutil pytest-xdist && break
+            [ \$attempt = 3 ] && exit 1
+            echo \"pip failed (attempt \$attempt of 3): again in 30 s\"; sleep 30
+        done
         /root/test-venv/bin/python -m pytest -q -p no:cacheprovider -n 2 \
             -k '$SKIP_TESTS' ${TESTS[*]}"
 }
