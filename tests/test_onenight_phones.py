@@ -256,7 +256,7 @@ def test_the_seer_looks_at_two_center_cards():
     t.call("seer")
     t.choose(2, PAIR + 13)
     assert t.secret(2)[1:] == ("Center card 1: Villager.", "Center card 3: Drunk.",
-                               "Answered. Keep your eyes closed until you are called.")
+                               "Answered. Keep your eyes on your phone until morning.")
 
 
 def test_the_robber_takes_a_card_and_sees_it_and_the_troublemaker_swaps_two():
@@ -339,7 +339,7 @@ def test_the_doppelganger_copies_the_seer_and_looks_at_once_not_at_the_seers_cal
     t.choose(1, CENTER + 1)
     t.choose(1, CENTER + 3)
     assert t.secret(1)[-3:] == ("Center card 1: Troublemaker.", "Center card 3: Werewolf.",
-                                "Answered. Keep your eyes closed until you are called.")
+                                "Answered. Keep your eyes on your phone until morning.")
     for seat in range(2, 6):                          # three taps for everyone alike
         for _stage in range(3):
             t.choose(seat, t.task(seat).options[0][0])

@@ -690,7 +690,7 @@ class PhoneNight:
             return mine + learned
         task = self.task(seat)
         if task is not None and task.chosen:
-            asked = _("Answered. Keep your eyes closed until you are called.")
+            asked = _("Answered. Keep your eyes on your phone until morning.")
         elif self.open:
             asked = self._asked(seat) if self.acts(self.call, seat) else _nothing()
         else:
@@ -727,8 +727,8 @@ class PhoneNight:
             case "doppelganger":
                 return self._doppelganger_asked(seat)
             case "werewolves" if self._is(seat, "dream_wolf"):
-                return _tap_any(_("You are the Dream Wolf: you sleep; the werewolves see your "
-                                  "thumb."))
+                return _tap_any(_("You are the Dream Wolf: you sleep; the werewolves' phones "
+                                  "show them you are one."))
             case "werewolves" if self._lone() and self.lone_wolf:
                 return _("You are the only werewolf: choose a center card to look at.")
             case "werewolves" if self._lone():
