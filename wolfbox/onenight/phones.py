@@ -15,8 +15,11 @@ only the words behind the cover differ. Within a call only the called
 role moves cards, so an answer is applied the moment it arrives, in the
 night's order, and the seat sees its result at once; each seat's first
 answer to a task is final (a Seer looks once). An answer the rules forbid
-the acting seat (a shielded card, the Alpha Wolf's werewolf) is refused
-behind its cover and it may choose again; the other seats see nothing.
+the acting seat (a shielded card, the Alpha Wolf's werewolf), or an option
+every seat is offered that its role cannot use (a Doppelganger-Drunk's
+seat, the Village Idiot's ways to a copied Seer), is refused behind its
+cover with a line why, and it may choose again; the other seats see
+nothing. No offered tap is dropped in silence, and none is misread.
 The Doppelganger's call asks every seat three times (copy, then up to two
 picks for a copy that acts at once), so her copy's action has the same
 shape as everybody's taps.
