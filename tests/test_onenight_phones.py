@@ -186,6 +186,7 @@ def test_the_night_on_phones_says_the_same_lines_at_the_same_times_whatever_was_
             center.remove(card)
         t = Table(seats, center)
         t.press(START)
+        assert t.f.view(t.now).title == "Night · Eyes on Your Phone"
         if seer:
             t.call("seer")
             assert RULE in t.f.phone_view(3, t.now).lines       # the phone says it too
@@ -208,6 +209,9 @@ def test_the_night_on_phones_makes_every_call_of_the_deck_with_the_same_action_t
     phones = cards.with_phones(True)
     assert [(s.id, s.seconds) for s in phones.night] == [(s.id, s.seconds) for s in cards.night]
     assert cards.night[0].text == "Night falls. Everyone, close your eyes."   # as before
+    t = base5(phones=set())
+    t.press(START)
+    assert t.f.view(t.now).title == "Night · Close Eyes"
 
 
 def test_every_seat_gets_a_task_of_the_same_shape_at_every_call():

@@ -352,8 +352,11 @@ _STEP_TITLES = {
 }
 
 
-def step_title(step_id: str) -> str:
-    """A step's short title for the screen, in the box's language."""
+def step_title(step_id: str, phones: bool = False) -> str:
+    """A step's short title for the screen, in the box's language. On
+    phones nobody closes their eyes at nightfall."""
+    if phones and step_id == CLOSE_EYES.id:
+        return _("Eyes on Your Phone")
     return _(_STEP_TITLES[step_id])
 
 

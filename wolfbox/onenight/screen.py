@@ -47,7 +47,7 @@ def view(game: Flow, now: float) -> View:
             big = clock_text(t.shown_seconds(now)) if t and game.stage == _WAIT else ""
             progress = (game.step_index + (game.stage != _SPEAK) * 0.5) \
                 / len(game.settings.night)
-            title = _("Night · {step}").format(step=step_title(step.id))
+            title = _("Night · {step}").format(step=step_title(step.id, game.playing()))
             return dataclasses.replace(base, title=title, big=big, progress=1 - progress,
                                        dim=True)
         case Phase.DISCUSSION:
