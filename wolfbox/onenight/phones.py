@@ -730,8 +730,8 @@ class PhoneNight:
             case "doppelganger":
                 return self._doppelganger_asked(seat)
             case "werewolves" if self._is(seat, "dream_wolf"):
-                return _tap_any(_("You are the Dream Wolf: you sleep; the werewolves' phones "
-                                  "show them you are one."))
+                return _tap_any(_("You are the Dream Wolf: you sleep, and the werewolves see "
+                                  "on their phones that you are one."))
             case "werewolves" if self._lone() and self.lone_wolf:
                 return _("You are the only werewolf: choose a center card to look at.")
             case "werewolves" if self._lone():
