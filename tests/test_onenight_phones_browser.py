@@ -79,6 +79,9 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
     for seat in SEATS:                                 # every phone: two seats to tap
         options = pages[seat][0].locator("#options button")
         playwright.expect(options).to_have_count(4, timeout=WAIT_MS)
+    for seat in SEATS:                                 # eyes on the phone, not closed
+        playwright.expect(pages[seat][0].locator("#lines")).to_contain_text(
+            "Eyes on your own phone all night", timeout=WAIT_MS)
     hold_cover(page)
     assert "You are the Troublemaker" in page.inner_text("#secret")
     let_go(page)

@@ -733,7 +733,8 @@ class Flow:
     def _idle_pages(self) -> tuple[tuple[str, ...], ...]:
         deck = self.settings.deck
         note = [n for n in (self.phone_note(),) if n]
-        return pages.group([describe(deck), *note, *setup_notes(deck)], pages.IDLE_LINES)
+        notes = setup_notes(deck, phones=self.on_phones())     # the box holds the cards
+        return pages.group([describe(deck), *note, *notes], pages.IDLE_LINES)
 
     def view(self, now: float) -> View:
         """The screen model (wolfbox.mode.Mode), drawn by screen.py."""
