@@ -34,6 +34,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from wolfbox.events import PhoneChoice
 
@@ -102,6 +103,7 @@ class PhoneServer:
         self._thread = threading.Thread(target=self._loop.run_forever, name="phones",
                                         daemon=True)
         self._servers: dict[str, Server] = {}
+        self._gone: list[Server] = []          # servers of addresses gone, still closing
         self._watch: asyncio.Task[None] | None = None
         self._phones: set[_Phone] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -177,9 +179,12 @@ class PhoneServer:
             if found == self.addresses:
                 continue
             for gone in set(self._servers) - set(found):
+                # Closed in the background: a phone that cannot be reached
+                # any more holds its socket's close for many seconds, and
+                # the box must not show the old address all that time.
                 server = self._servers.pop(gone)
                 server.close()
-                await server.wait_closed()
+                self._gone.append(server)
             for address in found:
                 if address not in self._servers:
                     try:
@@ -213,11 +218,14 @@ class PhoneServer:
         if self._watch is not None:
             self._watch.cancel()
         for phone in list(self._phones):            # the page says phones are off
+            if phone.socket.state is not State.OPEN:
+                phone.socket.transport.abort()      # closing (its address gone): let it go
+                continue
             try:
                 await phone.socket.send(protocol.encode("bye"), text=True)
             except ConnectionClosed:
                 pass
-        for server in self._servers.values():
+        for server in (*self._servers.values(), *self._gone):
             server.close()
             await server.wait_closed()
 

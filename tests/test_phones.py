@@ -8,6 +8,7 @@ import gzip
 import http.client
 import json
 import logging
+import socket
 import threading
 from contextlib import closing
 
@@ -370,3 +371,31 @@ def test_phones_coming_and_going_leave_no_line_in_the_log(served, caplog):
                 p.send('{"t": "hello"}')
                 receive(p, "lobby")
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == []
+
+
+def test_an_address_gone_leaves_the_join_card_at_once_though_a_phone_on_it_is_silent():
+    """The box's address goes away while a phone that can no longer be
+    reached holds a socket on it: the box hears that the page has no
+    address before that socket's close has run its course (it takes
+    seconds), so the join card does not go on showing the old one."""
+    now_at = ["127.0.0.1"]
+    seated = Changes()
+    server = PhoneServer(Room(seats=5, pin="4821"), lambda e: None, seated, [], 0,
+                         FakeClock(), find=lambda: list(now_at), look_every=0.01)
+    try:
+        server.start()
+        seated.wait_for(2)
+        (url,) = server.urls
+        silent = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
+        silent.sendall(b"GET /ws HTTP/1.1\r\nHost: " + url.split("//")[1].rstrip("/").encode()
+                       + b"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                       b"Sec-WebSocket-Version: 13\r\n\r\n")
+        assert silent.recv(12) == b"HTTP/1.1 101"          # open, and never answers again
+        heard = len(seated)
+        now_at.clear()                                     # the Wi-Fi went
+        seated.wait_for(heard + 1)
+        assert server.urls == []
+    finally:
+        server.close()                                     # and the silent phone is let go
+        silent.close()
