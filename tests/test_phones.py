@@ -399,3 +399,16 @@ def test_an_address_gone_leaves_the_join_card_at_once_though_a_phone_on_it_is_si
     finally:
         server.close()                                     # and the silent phone is let go
         silent.close()
+
+
+def test_wrong_pins_are_counted_per_address_however_many_sockets_it_opens(served):
+    """A guesser opening a new socket for every PIN is still one address."""
+    _server, url, _posted, seated, _clock = served
+    for guess in range(WRONG_PINS):
+        with phone(url) as p:
+            p.send(json.dumps({"t": "join", "pin": f"{guess:04d}", "seat": 1, "name": ""}))
+            assert receive(p, "refused")["why"] == "That is not the PIN on the box's screen."
+    with phone(url) as p:
+        p.send('{"t": "join", "pin": "4821", "seat": 1, "name": ""}')      # right, too late
+        assert "Too many wrong PINs" in receive(p, "refused")["why"]
+    assert all(s.names == {} for s in seated)
