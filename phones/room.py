@@ -11,16 +11,20 @@ seat go (a token is bound to its game).
 
 from __future__ import annotations
 
+import functools
 import hmac
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from wolfbox.i18n import _
+from wolfbox.i18n import LANGUAGES, N_, _, speaking
 
 PIN_DIGITS = 4
 TOKEN_BYTES = 16                 # 128 bits
 NAME_CHARS = 20
+# What the box and the phones call a seat: a name may not read as one.
+SEAT_WORDS = (N_("Seat {seat}"), N_("Mayor"))
 WRONG_PINS = 5                   # a client's wrong PINs in WRONG_PIN_WINDOW ...
 WRONG_PIN_WINDOW = 60.0          # ... seconds before it has to wait
 
@@ -70,6 +74,8 @@ class Room:
             return Refused(_("The seats are 1 to {seats}.").format(seats=self.seats))
         if seat in self.held:
             return Refused(_("Seat {seat} is taken.").format(seat=seat))
+        if impersonates(name):
+            return Refused(_("That name is what the box calls a seat: choose your own."))
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self.held[seat] = Holder(clean_name(name) or _("Seat {seat}").format(seat=seat), token)
         return Joined(seat, token)
@@ -105,3 +111,27 @@ def clean_name(name: str) -> str:
     """A name as the screens may show it: printable, on one line, short."""
     kept = "".join(c if c.isprintable() else " " for c in name)
     return " ".join(kept.split())[:NAME_CHARS]
+
+
+def impersonates(name: str) -> bool:
+    """Whether `name` reads as what the box calls a seat ("Seat 4", "Mayor",
+    "Spieler 4", "镇长", or a bare number) in any of its languages: a
+    player so named could pass for another seat's phone or the Mayor's."""
+    folded = _folded(clean_name(name))
+    return bool(folded) and any(p.fullmatch(folded) for p in _seat_words())
+
+
+@functools.cache
+def _seat_words() -> tuple[re.Pattern[str], ...]:
+    found = [re.compile(r"\d+")]
+    for code in LANGUAGES:
+        with speaking(code):
+            for words in SEAT_WORDS:
+                parts = _folded(_(words)).split("{seat}")
+                found.append(re.compile(r"\d+".join(re.escape(p) for p in parts)))
+    return tuple(found)
+
+
+def _folded(text: str) -> str:
+    """`text` as a name is compared: no case, no spaces, no punctuation."""
+    return "".join(c for c in text.casefold() if c.isalnum() or c in "{}")

@@ -79,6 +79,17 @@ def test_the_box_can_free_a_seat():
     assert isinstance(room.join("b", "1111", 4, "Bo", 1.0), Joined)
 
 
+@pytest.mark.parametrize("name", ["Seat 4", "seat4", " SEAT  2 ", "Seat 4!", "Mayor", "MAYOR",
+                                  "Spieler 3", "Bürgermeister", "5号玩家", "镇长", "7", "Seat\t9"])
+def test_a_name_that_reads_as_a_seat_or_the_mayor_is_refused_in_any_language(name):
+    room = Room(seats=5, pin="4821")
+    refused = room.join("a", "4821", 1, name, 0.0)
+    assert refused == Refused("That name is what the box calls a seat: choose your own.")
+    assert room.names() == {}
+    for own in ("Ann", "Seattle", "Mayor Bob", "李雷", ""):
+        assert isinstance(room.join("a", "4821", len(room.names()) + 1, own, 0.0), Joined)
+
+
 def test_names_are_shown_on_one_short_line():
     assert clean_name("  Ann\n\tMarie  ") == "Ann Marie"
     assert clean_name("\x1b[31mred") == "[31mred"
