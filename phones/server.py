@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from importlib import resources
+from typing import Any
 from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -37,6 +38,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from wolfbox.events import PhoneChoice
+from wolfbox.i18n import _
 
 from . import protocol
 from .room import Joined, Room
@@ -92,8 +94,11 @@ class PhoneServer:
                  changed: Callable[[Seated], None], addresses: list[str], port: int,
                  clock: Callable[[], float] = time.monotonic,
                  find: Callable[[], list[str]] | None = None,
-                 look_every: float = ADDRESS_LOOK_SECONDS) -> None:
-        self.room, self.post, self.changed = room, post, changed
+                 look_every: float = ADDRESS_LOOK_SECONDS,
+                 keep: Callable[[dict[str, Any]], None] = lambda saved: None) -> None:
+        # `keep` is handed the room's saved form whenever a seat is taken or
+        # let go, so the seats survive a power cut (link.py writes it out).
+        self.room, self.post, self.changed, self.keep = room, post, changed, keep
         self.addresses, self.port, self.clock = addresses, port, clock
         # Where the config names no address, the box's local addresses are
         # looked up again now and then (`find`): a box that booted before
@@ -197,6 +202,7 @@ class PhoneServer:
             self._seated()
 
     def _seated(self) -> None:
+        self.keep(self.room.saved())
         self.changed(Seated(self.room.pin, self.room.names()))
         for phone in list(self._phones):
             self._send(phone)
@@ -284,13 +290,23 @@ class PhoneServer:
     async def _answer(self, phone: _Phone, message: protocol.Incoming) -> None:
         match message:
             case protocol.Hello(token=token):
-                phone.seat = self.room.seat_of(token) if token else None
-                if phone.seat is not None:
+                # A socket keeps the seat it holds (a hello with no token
+                # or another's does not free it for a second seat).
+                found = self.room.seat_of(token) if token else None
+                phone.seat = found if found is not None else self._seat_held(phone)
+                if found is not None:
+                    self._one_socket(phone)
                     await phone.socket.send(protocol.encode("joined", seat=phone.seat,
                                                             token=token), text=True)
                 self._send(phone, force=True)
+            case protocol.Join() if self._seat_held(phone) is not None:
+                await phone.socket.send(protocol.encode("refused", why=_(
+                    "This phone holds seat {seat} already: one phone, one seat.").format(
+                        seat=phone.seat)), text=True)
             case protocol.Join(pin=pin, seat=seat, name=name):
-                result = self.room.join(phone.client, pin, seat, name, self.clock())
+                labels = self._lobby.get("labels")
+                label = labels.get(str(seat), "") if isinstance(labels, dict) else ""
+                result = self.room.join(phone.client, pin, seat, name, self.clock(), label)
                 if isinstance(result, Joined):
                     phone.seat = result.seat
                     self._seated()              # the box hears of it before the phone does
@@ -302,6 +318,22 @@ class PhoneServer:
             case protocol.Choose(step=step, choice=choice):
                 if phone.seat is not None and phone.seat in self.room.held:
                     self.post(PhoneChoice(phone.seat, step, tuple(choice)))
+
+    def _seat_held(self, phone: _Phone) -> int | None:
+        """The seat `phone` holds now (None once the box freed it)."""
+        return phone.seat if phone.seat in self.room.held else None
+
+    def _one_socket(self, phone: _Phone) -> None:
+        """A seat is seen through one socket: the newest with its token.
+        The token lives on one phone only, so a second socket with it is
+        that phone again (a reload, a tab reopened, a Wi-Fi come back while
+        the box still holds the old socket, which can take a minute to die);
+        refusing it would lock the player out of their own seat. The older
+        socket goes back to the lobby and hears no more of the seat."""
+        for other in self._phones:
+            if other is not phone and other.seat == phone.seat:
+                other.seat = None
+                self._send(other, force=True)
 
     def _publish(self, views: dict[int, bytes], lobby: dict[str, object]) -> None:
         # When any seat's view changes, every seated phone is sent a frame

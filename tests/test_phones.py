@@ -38,7 +38,7 @@ def test_a_phone_joins_a_free_seat_with_the_pin_and_keeps_it_with_its_token():
 @pytest.mark.parametrize("pin, seat, why", [
     ("1234", 2, "That is not the PIN on the box's screen."),
     ("4821", 6, "The seats are 1 to 5."),
-    ("4821", 1, "Seat 1 is taken."),
+    ("4821", 1, "Seat 1 is taken: ask the box to free it."),
 ])
 def test_a_wrong_pin_a_seat_off_the_table_or_a_taken_seat_is_refused(pin, seat, why):
     room = Room(seats=5, pin="4821")
@@ -88,6 +88,26 @@ def test_a_name_that_reads_as_a_seat_or_the_mayor_is_refused_in_any_language(nam
     assert room.names() == {}
     for own in ("Ann", "Seattle", "Mayor Bob", "李雷", ""):
         assert isinstance(room.join("a", "4821", len(room.names()) + 1, own, 0.0), Joined)
+    room.resize(7)
+    assert isinstance(room.join("a", "4821", 6, "Seat 6", 0.0), Joined)     # its own words
+    assert isinstance(room.join("a", "4821", 7, "Mayor", 0.0, label="Mayor"), Joined)
+
+
+def test_the_room_kept_across_a_power_cut_holds_each_token_by_its_hash_alone():
+    room = Room(seats=5, pin="4821")
+    joined = room.join("a", "4821", 3, "Ann", 0.0)
+    assert isinstance(joined, Joined)
+    kept = json.loads(json.dumps(room.saved()))                 # as the file holds it
+    assert joined.token not in json.dumps(kept)
+    back = Room.restored(kept)
+    assert (back.pin, back.seats, back.names()) == ("4821", 5, {3: "Ann"})
+    assert back.seat_of(joined.token) == 3 and back.seat_of("guess") is None
+    assert isinstance(back.join("b", "4821", 3, "Bo", 0.0), Refused)     # no first tap
+    for bad in (None, [], {"pin": "48", "seats": 5, "held": {}},
+                {**kept, "held": {"3": {"name": "Ann", "digest": "00"}}},
+                {**kept, "held": {"100": kept["held"]["3"]}}):
+        with pytest.raises(ValueError):
+            Room.restored(bad)
 
 
 def test_names_are_shown_on_one_short_line():
@@ -228,7 +248,7 @@ def test_a_phone_joins_sees_its_view_and_comes_back_to_its_seat(served):
                        {"title": "One Night", "words": {}})
         assert receive(ann, "view")["lines"] == ["for seat 2"]
         bo.send('{"t": "join", "pin": "4821", "seat": 2, "name": "Bo"}')
-        assert receive(bo, "refused")["why"] == "Seat 2 is taken."
+        assert receive(bo, "refused")["why"] == "Seat 2 is taken: ask the box to free it."
     with phone(url) as again:                       # a reload: the token finds the seat
         again.send(json.dumps({"t": "hello", "token": token}))
         assert receive(again, "joined")["seat"] == 2

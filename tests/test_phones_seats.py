@@ -1,0 +1,122 @@
+"""Seats that a cheating player cannot take (issue 29), tried as one would:
+through the real box and the real server on loopback, with a second phone,
+another seat, the wrong seat after a power cut."""
+
+from __future__ import annotations
+
+import json
+from contextlib import ExitStack
+
+from test_phones_box import join, join_details, receive
+from websockets.sync.client import connect
+
+from helpers import phones_config
+from wolfbox.buttons import Button
+from wolfbox.darkarts import said as mayors_said
+from wolfbox.darkarts.roles import role_name
+
+WAIT = 10.0
+TAKEN = "Seat {seat} is taken: ask the box to free it."
+
+
+def socket(url: str):
+    return connect(url.replace("http://", "ws://") + "ws", open_timeout=WAIT)
+
+
+def mayors_box(tmp_path, pilots):
+    config = phones_config(tmp_path, "dark_arts")
+    config.mayor_players = 7
+    return pilots.start(config, mayors_said.all_lines(7), warm=False), config
+
+
+def test_after_a_power_cut_each_seat_is_its_own_phone_s_and_no_first_tap_s(tmp_path, pilots):
+    """Seven phones, the cards dealt to them, the power cut: the box comes
+    back with the game to resume. A phone that taps another's seat first
+    (it knows the PIN, it was at the table) is refused; each phone finds
+    its own seat by its token and is shown its own card again."""
+    pilot, config = mayors_box(tmp_path, pilots)
+    url, pin = join_details(pilot)
+    tokens, cards = {}, {}
+    with ExitStack() as stack:
+        phones = {}
+        for seat in range(1, 8):
+            p = stack.enter_context(socket(url))
+            p.send('{"t": "hello"}')
+            p.send(json.dumps({"t": "join", "pin": pin, "seat": seat, "name": f"P{seat}"}))
+            tokens[seat] = receive(p, "joined")["token"]
+            phones[seat] = p
+        pilot.settle()
+        pilot.press(Button.START)                                  # dealt to the phones
+        game = pilot.box.flow.active
+        assert game.dealt is not None
+        for seat, p in phones.items():
+            cards[seat] = receive(p, "view", lambda m: bool(m["secret"]))["secret"][0]
+        pilot.press(Button.START)                                  # paused: a checkpoint
+    pilots.close()                                                 # the power goes
+    kept = (tmp_path / "state" / "wolfbox" / "seats.json").read_text()
+    assert not any(token in kept for token in tokens.values())    # hashes, not tokens
+    again = pilots.start(config, mayors_said.all_lines(7), warm=False)
+    again.settle()
+    url, kept_pin = join_details(again)                            # a new port, the same PIN
+    assert kept_pin == pin
+    with socket(url) as thief:
+        thief.send('{"t": "hello"}')
+        lobby = receive(thief, "lobby")
+        assert set(lobby["taken"]) == {str(s) for s in range(1, 8)}
+        for seat in (3, 5):
+            thief.send(json.dumps({"t": "join", "pin": pin, "seat": seat, "name": "X"}))
+            assert receive(thief, "refused")["why"] == TAKEN.format(seat=seat)
+    again.press(Button.START)                                      # the table resumes
+    again.settle()
+    for seat in (3, 5):
+        with socket(url) as own:
+            own.send(json.dumps({"t": "hello", "token": tokens[seat]}))
+            assert receive(own, "joined")["seat"] == seat
+            card = receive(own, "view", lambda m: bool(m["secret"]))["secret"][0]
+            assert card == cards[seat] == role_name(again.box.flow.active.dealt[seat - 1])
+
+
+def test_seats_kept_for_another_game_are_let_go(tmp_path, pilots):
+    """A seats file left by the Mayor's game is no use to a box that starts
+    on the timed game: every seat there is free."""
+    pilot, config = mayors_box(tmp_path, pilots)
+    url, pin = join_details(pilot)
+    with join(url, pin, 2, "Ann"):
+        pilot.settle()
+    pilots.close()
+    config.game.mode = "newd3"
+    again = pilots.start(config, warm=False, fill=False)
+    url, pin = join_details(again)
+    assert again.view.join.seated == ()
+    with join(url, pin, 2, "Bo"):
+        again.settle()
+        assert again.view.join.seated == ((2, "Bo"),)
+
+
+def test_one_phone_holds_one_seat_and_its_newest_socket_sees_it(tmp_path, pilots):
+    """A socket that holds a seat cannot take another, not even after a
+    hello without its token; the same token on a second socket (the phone
+    reloaded while its old socket lingers) moves the seat to the new
+    socket, and the old one hears no more of it."""
+    pilot = pilots.start(phones_config(tmp_path), warm=False)
+    url, pin = join_details(pilot)
+    with socket(url) as ann:
+        ann.send('{"t": "hello"}')
+        ann.send(json.dumps({"t": "join", "pin": pin, "seat": 1, "name": "Ann"}))
+        token = receive(ann, "joined")["token"]
+        for seat in (2, 3):
+            ann.send('{"t": "hello"}')
+            ann.send(json.dumps({"t": "join", "pin": pin, "seat": seat, "name": "Ann"}))
+            assert receive(ann, "refused")["why"] == \
+                "This phone holds seat 1 already: one phone, one seat."
+        pilot.settle()
+        assert pilot.view.join.seated == ((1, "Ann"),)
+        with socket(url) as again:
+            again.send(json.dumps({"t": "hello", "token": token}))
+            assert receive(again, "joined")["seat"] == 1
+            assert receive(ann, "lobby")["taken"] == {"1": "Ann"}   # the old socket: out
+            pilot.press(Button.START)
+            receive(again, "view", lambda m: m["dim"])              # the night, on the new
+            ann.send('{"t": "choose", "step": "x", "choice": [1]}')
+            ann.send('{"t": "hello"}')
+            assert receive(ann, "lobby")["taken"] == {"1": "Ann"}   # the old: still out
