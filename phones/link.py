@@ -72,6 +72,7 @@ class Phones:
         self.seated = Seated("", {})
         self._busy = False
         self._seats = NO_SEATS
+        self._oversized = False
         self._keep, self._mode, room = keep, "", Room(seats=NO_SEATS)
         self._kept_for: str | None = None          # the game the seats were kept for
         if saved is not None:
@@ -133,7 +134,12 @@ class Phones:
             note = getattr(game, "lobby_note", None)
             lobby = {"title": game_name(game.name), "words": said, "lang": game.lang,
                      "labels": labels, "note": note() if note is not None else ""}
-        self.server.publish(protocol.padded(views), lobby)
+        frames = protocol.padded(views)
+        if protocol.oversized(frames) and not self._oversized:
+            self._oversized = True          # said once a run: the size could tell
+            log.warning("phones: a frame of %d bytes is longer than %d", max(
+                len(v) for v in views.values()), protocol.FRAME_BYTES)
+        self.server.publish(frames, lobby)
 
     def close(self) -> None:
         self.server.close()
