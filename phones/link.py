@@ -49,7 +49,8 @@ def words() -> dict[str, str]:
             "reconnecting": _("Reconnecting…"),
             "again": _("A new game, or your seat was given back: type the PIN the box "
                        "shows now."),
-            "off": _("The box has turned its phones off.")}
+            "off": _("The box has turned its phones off."),
+            "taken": _("Your seat taken by a phone you lost? Ask the box to free it.")}
 
 
 class Phones:

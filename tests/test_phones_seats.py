@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from contextlib import ExitStack
 
-from test_phones_box import join, join_details, receive
+from test_phones_box import box_hears, join, join_details, receive
 from websockets.sync.client import connect
 
 from helpers import phones_config
@@ -120,3 +120,44 @@ def test_one_phone_holds_one_seat_and_its_newest_socket_sees_it(tmp_path, pilots
             ann.send('{"t": "choose", "step": "x", "choice": [1]}')
             ann.send('{"t": "hello"}')
             assert receive(ann, "lobby")["taken"] == {"1": "Ann"}   # the old: still out
+
+
+def test_a_lost_phone_gets_its_seat_and_card_back_mid_game_from_the_box(tmp_path, pilots):
+    """The Mayor's game, cards dealt to seven phones; seat 3's phone loses
+    its token (a new phone, a cleared browser). Its seat is taken: the page
+    says to ask the box. The box, paused, opens the phones' screen with a
+    hold of VOTE, shows how to join, and frees seat 3 with two holds; the
+    new phone joins seat 3 and is shown seat 3's card."""
+    pilot, _config = mayors_box(tmp_path, pilots)
+    url, pin = join_details(pilot)
+    with ExitStack() as stack:
+        phones = {seat: stack.enter_context(join(url, pin, seat, f"P{seat}"))
+                  for seat in range(1, 8)}
+        pilot.settle()
+        pilot.press(Button.START)                                  # dealt to the phones
+        game = pilot.box.flow.active
+        card = receive(phones[3], "view", lambda m: bool(m["secret"]))["secret"]
+        phones[3].close()                                          # the phone is lost
+        with socket(url) as new:
+            new.send('{"t": "hello"}')
+            receive(new, "lobby")
+            new.send(json.dumps({"t": "join", "pin": pin, "seat": 3, "name": "P3"}))
+            assert receive(new, "refused")["why"] == TAKEN.format(seat=3)
+            pilot.press(Button.VOTE, hold=2.0)                     # not paused: no screen
+            assert pilot.view.details[:1] != ("Phones",)
+            pilot.press(Button.START)                              # paused
+            assert pilot.view.paused and dict(pilot.view.holds)[Button.VOTE] == "Hold: phones"
+            pilot.press(Button.VOTE, hold=2.0)
+            assert pilot.view.details[0] == "Phones" and pilot.view.join is not None
+            while pilot.view.big != "Seat 3":
+                pilot.press(Button.NEXT)
+            pilot.press(Button.VOTE, hold=2.0)                     # asks
+            pilot.settle()
+            assert 3 in game.phones
+            pilot.press(Button.VOTE, hold=2.0)                     # frees
+            box_hears(pilot, lambda: 3 not in game.phones)
+            new.send(json.dumps({"t": "join", "pin": pin, "seat": 3, "name": "P3"}))
+            assert receive(new, "joined")["seat"] == 3
+            assert receive(new, "view", lambda m: bool(m["secret"]))["secret"] == card
+            pilot.press(Button.START)                              # done: the game, paused
+            assert pilot.view.paused and pilot.view.details[:1] != ("Phones",)

@@ -5,9 +5,11 @@ but a setup full of words (German, a long deck) leaves none for the code,
 and a seat held by the wrong phone (a player who left, a phone picked up
 by someone else) has to be given back from the box. This screen does both,
 the same for every game: `wolfbox.games` opens it over a start screen with
-a hold of BACK while phones are on, and the device draws the join card on
-it as on any screen between games (its middle is nearly empty, so the code
-fits at the box's smallest size).
+a hold of BACK, and over a paused game with a hold of VOTE (a phone lost
+mid-game gets its seat, and its card, back), while phones are on; the
+device draws the join card on it as on any screen between games (its
+middle is nearly empty, so the code fits at the box's smallest size). A
+seat is freed with two holds of VOTE: the first asks.
 
 Pure: it answers buttons with effects; the seats come from `PhonesSeated`.
 """
@@ -29,26 +31,34 @@ OPEN_HOLD = N_("Hold: phones")
 
 @dataclass
 class JoinScreen:
-    """Open or not, and the seat picked among those that hold a phone."""
+    """Open or not, the seat picked among those that hold a phone, and
+    whether a first hold of VOTE has asked to free it."""
     open: bool = False
     seat: int = 0                 # 0: none picked (no phone has joined)
+    asking: bool = False          # VOTE held once on this seat: the next hold frees it
 
     def show(self, seated: frozenset[int]) -> None:
-        self.open = True
+        self.open, self.asking = True, False
         self.seat = min(seated, default=0)
 
     def handle(self, event: Tap | Hold | Release, seated: frozenset[int]) -> list[Effect]:
-        """A button on this screen. A seat is freed only by a hold, never by
-        a tap: a stray press must not send a player's phone away."""
+        """A button on this screen. A seat is freed only by two holds of
+        VOTE with no other press between, never by a tap: mid-game a freed
+        seat's card is the next phone's to see, so a stray press must not
+        send a player's phone away."""
         if isinstance(event, Release):
             return []
         button = event.button
         if isinstance(event, Hold) and button is Button.VOTE:
-            if self.seat in seated:
-                freed = self.seat
-                self.seat = _step(sorted(seated - {freed}), freed, +1)
-                return [FreeSeat(freed)]
-            return []
+            if self.seat not in seated:
+                return []
+            if not self.asking:
+                self.asking = True
+                return []
+            freed, self.asking = self.seat, False
+            self.seat = _step(sorted(seated - {freed}), freed, +1)
+            return [FreeSeat(freed)]
+        self.asking = False
         if button is Button.START:
             self.open = False
         elif button in (Button.NEXT, Button.BACK):
@@ -62,7 +72,9 @@ class JoinScreen:
             self.seat = _step(sorted(seated.seats), self.seat, +1)
         if self.seat:
             big = _("Seat {seat}").format(seat=self.seat)
-            note = _("Hold VOTE to free this seat: its phone goes back to the list of seats.")
+            note = _("Hold VOTE again to free seat {seat}: whoever joins it next sees "
+                     "its card.").format(seat=self.seat) if self.asking else \
+                _("Hold VOTE to free this seat: its phone goes back to the list of seats.")
             name = seated.name(self.seat)
             notes: tuple[str, ...] = (name, note) if name else (note,)
         else:

@@ -50,7 +50,8 @@
     $("lobby").hidden = false;
     document.body.className = "";
     text($("lobby-title"), m.title);
-    text($("lobby-note"), m.note);
+    var someTaken = Object.keys(m.taken).length > 0;    // a lost phone's seat: the box frees it
+    text($("lobby-note"), [m.note, someTaken ? words.taken : ""].filter(Boolean).join(" "));
     text($("pin-label"), words.pin);
     text($("name-label"), words.name);
     text($("seat-label"), words.seat);
