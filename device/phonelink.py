@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from wolfbox.audio.cache import write_atomic
 from wolfbox.config import PhonesConfig
-from wolfbox.effects import ChangeSetting, Effect, FreeSeat
+from wolfbox.effects import AnswerSeat, ChangeSetting, Effect, FreeSeat
 from wolfbox.events import PhonesSeated
 from wolfbox.games import PHONES_KEY
 from wolfbox.i18n import _
@@ -110,6 +110,8 @@ class PhoneLink:
             self.turn(bool(effect.value))
         elif isinstance(effect, FreeSeat) and self.phones is not None:
             self.phones.server.free(effect.seat)
+        elif isinstance(effect, AnswerSeat) and self.phones is not None:
+            self.phones.server.answer(effect.seat, effect.code, effect.accept)
 
     def follow(self, *_view: object) -> None:
         """The box's screen changed: the phones follow it."""

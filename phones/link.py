@@ -74,6 +74,7 @@ class Phones:
         self._busy = False
         self._seats = NO_SEATS
         self._oversized = False
+        self._guarded: frozenset[int] = frozenset()
         self._keep, self._mode, room = keep, "", Room(seats=NO_SEATS)
         self._kept_for: str | None = None          # the game the seats were kept for
         if saved is not None:
@@ -100,7 +101,7 @@ class Phones:
     def _changed(self, seated: Seated) -> None:
         self.seated = seated            # on the server's thread: a copy, swapped whole
         self.post(PhonesSeated(frozenset(seated.names),         # the games hear it in turn
-                               tuple(sorted(seated.names.items()))))
+                               tuple(sorted(seated.names.items())), seated.asking))
 
     def _kept(self, room: dict[str, Any]) -> None:
         """On the server's thread: the seats changed; kept with their game."""
@@ -121,6 +122,10 @@ class Phones:
         elif seats != self._seats:
             self.server.resize(seats)
         self._busy, self._seats = busy, seats
+        guarded = frozenset(getattr(game, "guarded_seats", frozenset()))
+        if guarded != self._guarded:            # a seat the box must accept a phone for
+            self._guarded = guarded
+            self.server.guard(guarded)
         with speaking(game.lang):
             said = words()
             views, labels = {}, {}

@@ -86,6 +86,13 @@ class Room:
              label: str = "") -> Joined | Refused:
         """`client` (its address) asks for `seat` with `pin` (`label`: what
         the box calls the seat, where not "Seat N")."""
+        refused = self.may_join(client, pin, seat, name, now, label)
+        return refused if refused is not None else self.take(seat, name)
+
+    def may_join(self, client: str, pin: str, seat: int, name: str, now: float,
+                 label: str = "") -> Refused | None:
+        """Why `client` may not have `seat` (None: it may): the checks of
+        `join`, with the seat left free (a seat the box must accept first)."""
         recent = [t for t in self._wrong.get(client, []) if now - t < WRONG_PIN_WINDOW]
         self._wrong[client] = recent
         if len(recent) >= WRONG_PINS:
@@ -101,6 +108,10 @@ class Room:
             return Refused(_("Seat {seat} is taken: ask the box to free it.").format(seat=seat))
         if impersonates(name, seat, label):
             return Refused(_("That name is what the box calls a seat: choose your own."))
+        return None
+
+    def take(self, seat: int, name: str) -> Joined:
+        """`seat` is the phone's now: its new token (kept by the phone alone)."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self.held[seat] = Holder(clean_name(name) or _("Seat {seat}").format(seat=seat),
                                  digest(token))

@@ -41,7 +41,7 @@ from wolfbox.events import PhoneChoice
 from wolfbox.i18n import _
 
 from . import protocol
-from .room import Joined, Room
+from .room import Joined, Refused, Room, clean_name, new_pin
 
 log = logging.getLogger("wolfbox.phones")
 # The library's own lines (a connection opened or closed, a page served) are
@@ -81,9 +81,19 @@ class _Phone:
 @dataclass(frozen=True)
 class Seated:
     """Who holds which seat, and the PIN: a copy for the box's screen (the
-    room itself is only ever touched on the server's thread)."""
+    room itself is only ever touched on the server's thread); and the
+    phones asking for a guarded seat: (seat, name, code)."""
     pin: str
     names: Mapping[int, str]
+    asking: tuple[tuple[int, str, str], ...] = ()
+
+
+@dataclass(eq=False)
+class _Asking:
+    """A phone asking for a guarded seat, until the box answers."""
+    phone: _Phone
+    name: str
+    code: str
 
 
 class PhoneServer:
@@ -111,6 +121,11 @@ class PhoneServer:
         self._gone: list[Server] = []          # servers of addresses gone, still closing
         self._watch: asyncio.Task[None] | None = None
         self._phones: set[_Phone] = set()
+        # Seats the box must accept a phone for (the Mayor's console), and
+        # the phone asking for each: a socket that joins one right after
+        # START is not the console until the Mayor says yes on the box.
+        self._guarded: frozenset[int] = frozenset()
+        self._asking: dict[int, _Asking] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._views: Mapping[int, bytes] = {}
         self._lobby: dict[str, object] = {}
@@ -147,6 +162,16 @@ class PhoneServer:
     def free(self, seat: int) -> None:
         """The box lets `seat` go. Safe from any thread."""
         self._loop.call_soon_threadsafe(self._free, seat)
+
+    def guard(self, seats: frozenset[int]) -> None:
+        """`seats` are taken only with the box's yes. Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._guard, frozenset(seats))
+
+    def answer(self, seat: int, code: str, accept: bool) -> None:
+        """The box's answer to the phone asking for `seat` with `code`
+        (a phone asking since, with another code, is not answered by it).
+        Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._answer_asking, seat, code, accept)
 
     def close(self) -> None:
         if self._thread.is_alive():
@@ -203,13 +228,40 @@ class PhoneServer:
 
     def _seated(self) -> None:
         self.keep(self.room.saved())
-        self.changed(Seated(self.room.pin, self.room.names()))
+        asking = tuple((seat, a.name, a.code) for seat, a in sorted(self._asking.items()))
+        self.changed(Seated(self.room.pin, self.room.names(), asking))
         for phone in list(self._phones):
             self._send(phone)
 
     def _new_game(self, seats: int) -> None:
         self.room.new_game(seats)
+        self._asking.clear()
         self._seated()
+
+    def _guard(self, seats: frozenset[int]) -> None:
+        self._guarded = seats
+        if any(seat not in seats for seat in self._asking):
+            self._asking = {s: a for s, a in self._asking.items() if s in seats}
+            self._seated()
+
+    def _answer_asking(self, seat: int, code: str, accept: bool) -> None:
+        asking = self._asking.get(seat)
+        if asking is None or asking.code != code:
+            return                              # gone, or another phone asks now
+        del self._asking[seat]
+        phone = asking.phone
+        if accept and seat not in self.room.held and phone in self._phones \
+                and self._seat_held(phone) is None:
+            joined = self.room.take(seat, asking.name)
+            phone.seat, phone.last_sent = seat, b""
+            self._keep(self._loop.create_task(self._write(     # the token, then the view
+                phone.socket, protocol.encode("joined", seat=seat, token=joined.token))))
+            self._seated()
+            return
+        self._seated()
+        self._keep(self._loop.create_task(self._write(phone.socket, protocol.encode(
+            "refused", why=_("The box did not accept this phone for seat {seat}.").format(
+                seat=seat)))))
 
     def _resize(self, seats: int) -> None:
         if seats != self.room.seats:
@@ -281,6 +333,11 @@ class PhoneServer:
             pass
         finally:
             self._phones.discard(phone)
+            gone = [seat for seat, a in self._asking.items() if a.phone is phone]
+            for seat in gone:                   # its question goes with it
+                del self._asking[seat]
+            if gone:
+                self._seated()
 
     def _in_rate(self, phone: _Phone) -> bool:
         now = self.clock()
@@ -303,10 +360,11 @@ class PhoneServer:
                 await phone.socket.send(protocol.encode("refused", why=_(
                     "This phone holds seat {seat} already: one phone, one seat.").format(
                         seat=phone.seat)), text=True)
+            case protocol.Join(pin=pin, seat=seat, name=name) if seat in self._guarded:
+                await self._ask(phone, pin, seat, name)
             case protocol.Join(pin=pin, seat=seat, name=name):
-                labels = self._lobby.get("labels")
-                label = labels.get(str(seat), "") if isinstance(labels, dict) else ""
-                result = self.room.join(phone.client, pin, seat, name, self.clock(), label)
+                result = self.room.join(phone.client, pin, seat, name, self.clock(),
+                                        self._label(seat))
                 if isinstance(result, Joined):
                     phone.seat = result.seat
                     self._seated()              # the box hears of it before the phone does
@@ -318,6 +376,34 @@ class PhoneServer:
             case protocol.Choose(step=step, choice=choice):
                 if phone.seat is not None and phone.seat in self.room.held:
                     self.post(PhoneChoice(phone.seat, step, tuple(choice)))
+
+    def _label(self, seat: int) -> str:
+        labels = self._lobby.get("labels")
+        return str(labels.get(str(seat), "")) if isinstance(labels, dict) else ""
+
+    async def _ask(self, phone: _Phone, pin: str, seat: int, name: str) -> None:
+        """A phone asks for a guarded seat: checked as any join, then held
+        for the box's answer, with a code shown on the phone and the box
+        alike (the Mayor accepts the code their own phone shows). One phone
+        asks at a time: another is refused until the box has answered."""
+        refused = self.room.may_join(phone.client, pin, seat, name, self.clock(),
+                                     self._label(seat))
+        asking = self._asking.get(seat)
+        if refused is None and asking is not None and asking.phone is not phone:
+            refused = Refused(_("Another phone is asking for seat {seat}: the box answers "
+                                "it first.").format(seat=seat))
+        if refused is not None:
+            await phone.socket.send(protocol.encode("refused", why=refused.why), text=True)
+            return
+        if asking is None:
+            label = self._label(seat)
+            self._asking[seat] = asking = _Asking(
+                phone, clean_name(name) or label or _("Seat {seat}").format(seat=seat),
+                new_pin())
+            self._seated()
+        await phone.socket.send(protocol.encode("asking", why=_(
+            "The box must accept this phone for seat {seat}: on the box, accept code "
+            "{code}.").format(seat=seat, code=asking.code)), text=True)
 
     def _seat_held(self, phone: _Phone) -> int | None:
         """The seat `phone` holds now (None once the box freed it)."""

@@ -161,3 +161,74 @@ def test_a_lost_phone_gets_its_seat_and_card_back_mid_game_from_the_box(tmp_path
             assert receive(new, "view", lambda m: bool(m["secret"]))["secret"] == card
             pilot.press(Button.START)                              # done: the game, paused
             assert pilot.view.paused and pilot.view.details[:1] != ("Phones",)
+
+
+def test_the_console_goes_only_to_the_phone_the_mayor_accepts_on_the_box(tmp_path, pilots):
+    """A player's second phone asks for the Mayor's seat right after START:
+    the box shows its code; the Mayor's own phone, asking next, is told
+    another phone asks; the Mayor sees the code is not theirs and refuses
+    it. The Mayor's phone asks again and is accepted. The thief never gets
+    a console frame, and cannot take the seat after."""
+    pilot, _config = mayors_box(tmp_path, pilots)
+    url, pin = join_details(pilot)
+    with ExitStack() as stack:
+        for seat in range(1, 8):
+            stack.enter_context(join(url, pin, seat, f"P{seat}"))
+        pilot.settle()
+        pilot.press(Button.START)
+        game = pilot.box.flow.active
+        thief, mayor = stack.enter_context(socket(url)), stack.enter_context(socket(url))
+        ask = json.dumps({"t": "join", "pin": pin, "seat": 8, "name": "Mia"})
+        thief.send('{"t": "hello"}')
+        thief.send(ask)
+        theirs = receive(thief, "asking")["why"][-5:-1]
+        box_hears(pilot, lambda: pilot.view.big == theirs)
+        assert "seat 8 (Mayor): Mia" in pilot.view.details[0]
+        pilot.press(Button.VOTE)                                   # no other button answers
+        assert pilot.view.big == theirs and 8 not in game.phones
+        mayor.send('{"t": "hello"}')
+        mayor.send(ask)
+        assert receive(mayor, "refused")["why"] == \
+            "Another phone is asking for seat 8: the box answers it first."
+        pilot.press(Button.BACK)                                   # not the Mayor's code
+        assert receive(thief, "refused")["why"] == \
+            "The box did not accept this phone for seat 8."
+        mayor.send(ask)
+        mine = receive(mayor, "asking")["why"][-5:-1]
+        box_hears(pilot, lambda: pilot.view.big == mine)
+        pilot.press(Button.START)                                  # the Mayor's yes
+        assert receive(mayor, "joined")["seat"] == 8
+        assert receive(mayor, "view", lambda m: m["task"] is not None)["seat_title"] == "Mayor"
+        thief.send(ask)
+        assert receive(thief, "refused")["why"] == TAKEN.format(seat=8)
+        thief.send('{"t": "hello"}')
+        receive(thief, "lobby")
+    assert 8 in game.phones
+
+
+def test_the_console_is_taken_back_mid_game_freed_then_accepted_again(tmp_path, pilots):
+    """The console's phone is lost mid-game: paused, the box frees seat 8
+    on the phones' screen, and the Mayor's new phone takes it with the
+    box's yes."""
+    from test_mayor_phones_box import take_console
+    pilot, _config = mayors_box(tmp_path, pilots)
+    url, pin = join_details(pilot)
+    with ExitStack() as stack:
+        for seat in range(1, 8):
+            stack.enter_context(join(url, pin, seat, f"P{seat}"))
+        pilot.settle()
+        pilot.press(Button.START)
+        game = pilot.box.flow.active
+        with take_console(pilot, url, pin):
+            box_hears(pilot, lambda: 8 in game.phones)
+        pilot.press(Button.START)                                  # paused
+        pilot.press(Button.VOTE, hold=2.0)                         # the phones' screen
+        while pilot.view.big != "Seat 8":
+            pilot.press(Button.NEXT)
+        pilot.press(Button.VOTE, hold=2.0)
+        pilot.press(Button.VOTE, hold=2.0)                         # seat 8 freed
+        box_hears(pilot, lambda: 8 not in game.phones)
+        pilot.press(Button.START)                                  # back to the game
+        with take_console(pilot, url, pin, "Mia") as again:
+            assert receive(again, "view", lambda m: m["task"] is not None)["task"][
+                "prompt"] == "The Mayor's console"

@@ -17,7 +17,7 @@ from .buttons import Button, Hold, Release, Tap
 from .effects import ChangeSetting, Effect
 from .events import Event, PhonesSeated
 from .i18n import LANGUAGE_KEY, N_, SOURCE, _, speaking
-from .join_screen import OPEN_HOLD, JoinScreen
+from .join_screen import OPEN_HOLD, JoinScreen, asked, asking_view
 from .mode import Mode
 from .phone import PhoneView, public
 from .view import View
@@ -104,6 +104,8 @@ class Games:
             if isinstance(event, PhonesSeated):
                 self._seated, self._told = event, set()
             if isinstance(event, Tap | Hold | Release) and event.button is not Button.POWER:
+                if self._asked() is not None:
+                    return asked(event, self._seated_now())
                 if self._join.open:
                     return self._join.handle(event, self._seated_now().seats)
                 if isinstance(event, Hold) \
@@ -128,6 +130,9 @@ class Games:
 
     def view(self, now: float) -> View:
         with speaking(self.lang):
+            label = self._asked()
+            if label is not None:
+                return asking_view(self._seated_now(), game_name(self.name), label)
             if self._join.open:
                 return self._join.view(self._seated_now(), game_name(self.name))
             view = self.active.view(now)
@@ -148,6 +153,18 @@ class Games:
         """The phones' screen is shown (the device puts the join card on it,
         mid-game too: a lost phone joins again with the PIN)."""
         return self._join.open
+
+    def _asked(self) -> str | None:
+        """While a phone asks for a seat the game guards (the Mayor's
+        console) and phones are on: what the phones call that seat, for
+        the question the box puts to the table; else None."""
+        seated = self._seated_now()
+        if not self.phones_on or not seated.asking:
+            return None
+        seat = seated.asking[0][0]
+        if seat not in getattr(self.active, "guarded_seats", frozenset()):
+            return None
+        return self.phone_view(seat, 0.0).label or _("Seat {seat}").format(seat=seat)
 
     def _seated_now(self) -> PhonesSeated:
         return self._seated if self._seated is not None else PhonesSeated(frozenset())

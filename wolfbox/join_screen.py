@@ -19,12 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .buttons import Button, Hold, Release, Tap
-from .effects import Effect, FreeSeat
+from .effects import AnswerSeat, Effect, FreeSeat
 from .events import PhonesSeated
 from .i18n import N_, _
 from .view import Phase, View
 
 DONE, NEXT_SEAT, PREVIOUS_SEAT = N_("Done"), N_("Next seat"), N_("Previous seat")
+ACCEPT, REFUSE = N_("Accept"), N_("Refuse")
 FREE_HOLD = N_("Hold: free seat")
 OPEN_HOLD = N_("Hold: phones")
 
@@ -84,6 +85,28 @@ class JoinScreen:
                   (Button.NEXT, _(NEXT_SEAT)), (Button.BACK, _(PREVIOUS_SEAT)))
         return View(phase=Phase.SETTINGS, title=title, big=big,
                     details=(_("Phones"), *notes), legend=legend, holds=holds)
+
+
+def asked(event: Tap | Hold | Release, seated: PhonesSeated) -> list[Effect]:
+    """A button while a phone asks for a guarded seat (the Mayor's
+    console): START accepts it, BACK refuses it; the other buttons wait
+    for the answer (the game behind goes on by itself)."""
+    seat, _name, code = seated.asking[0]
+    if isinstance(event, Tap) and event.button in (Button.START, Button.BACK):
+        return [AnswerSeat(seat, code, event.button is Button.START)]
+    return []
+
+
+def asking_view(seated: PhonesSeated, title: str, label: str) -> View:
+    """The question over every screen while a phone asks for a guarded
+    seat: the code its page shows, large, for the Mayor to compare with
+    their own phone's (anyone may have tapped the seat first)."""
+    seat, name, code = seated.asking[0]
+    return View(phase=Phase.SETTINGS, title=title, big=code,
+                details=(_("A phone asks for seat {seat} ({label}): {name}").format(
+                    seat=seat, label=label, name=name),
+                         _("Accept only if this code is on your own phone.")),
+                legend=((Button.START, _(ACCEPT)), (Button.BACK, _(REFUSE))))
 
 
 def _step(seats: list[int], seat: int, step: int) -> int:

@@ -21,7 +21,7 @@
       if (m.lang) { document.documentElement.lang = m.lang; }
       if (m.t === "lobby") { lobby(m); }
       else if (m.t === "joined") { localStorage.setItem(KEY, m.token); }
-      else if (m.t === "refused") { text($("refused"), m.why); }
+      else if (m.t === "refused" || m.t === "asking") { text($("refused"), m.why); }
       else if (m.t === "view") { seat(m); }
       else if (m.t === "bye") { off = true; }
       text($("status"), "");
