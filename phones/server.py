@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -63,6 +64,7 @@ SECURITY_HEADERS = {
 }
 MESSAGES_PER_SECOND = 10          # a phone sending more is closed: no person taps that fast
 START_SECONDS = 10.0              # how long the server may take to start listening
+REFUSED_WAIT = 60.0               # a phone the box refused a guarded seat waits this long
 ADDRESS_LOOK_SECONDS = 10.0       # how often the box's own addresses are looked up again
 
 
@@ -126,6 +128,7 @@ class PhoneServer:
         # START is not the console until the Mayor says yes on the box.
         self._guarded: frozenset[int] = frozenset()
         self._asking: dict[int, _Asking] = {}
+        self._turned_away: dict[str, float] = {}    # address: when the box last refused it
         self._tasks: set[asyncio.Task[None]] = set()
         self._views: Mapping[int, bytes] = {}
         self._lobby: dict[str, object] = {}
@@ -236,6 +239,7 @@ class PhoneServer:
     def _new_game(self, seats: int) -> None:
         self.room.new_game(seats)
         self._asking.clear()
+        self._turned_away.clear()
         self._seated()
 
     def _guard(self, seats: frozenset[int]) -> None:
@@ -258,6 +262,8 @@ class PhoneServer:
                 phone.socket, protocol.encode("joined", seat=seat, token=joined.token))))
             self._seated()
             return
+        if not accept:
+            self._turned_away[phone.client] = self.clock()
         self._seated()
         self._keep(self._loop.create_task(self._write(phone.socket, protocol.encode(
             "refused", why=_("The box did not accept this phone for seat {seat}.").format(
@@ -389,6 +395,13 @@ class PhoneServer:
         refused = self.room.may_join(phone.client, pin, seat, name, self.clock(),
                                      self._label(seat))
         asking = self._asking.get(seat)
+        now = self.clock()
+        since = now - self._turned_away.get(phone.client, -REFUSED_WAIT)
+        if refused is None and since < REFUSED_WAIT:
+            # Refused on the box: the same address may not ask again at
+            # once, or one player could hold the Mayor's phone off for good.
+            refused = Refused(_("The box refused this phone: try again in {seconds} s.")
+                              .format(seconds=math.ceil(REFUSED_WAIT - since)))
         if refused is None and asking is not None and asking.phone is not phone:
             refused = Refused(_("Another phone is asking for seat {seat}: the box answers "
                                 "it first.").format(seat=seat))
