@@ -113,6 +113,13 @@ class Phones:
         seat's view, in the game's language."""
         busy, seats = bool(game.busy()), int(getattr(game, "table_seats", NO_SEATS))
         self._mode = str(game.name)
+        # A seat the box must accept a phone for (the Mayor's console) is
+        # guarded before it opens and let go only after it closed: the
+        # server runs these in order, a phone's message perhaps between.
+        guarded = frozenset(getattr(game, "guarded_seats", frozenset()))
+        if guarded - self._guarded:
+            self._guarded = self._guarded | guarded
+            self.server.guard(self._guarded)
         if self._kept_for is not None:
             if self._kept_for != self._mode:         # kept for another game: let go
                 self.server.new_game(seats)
@@ -122,8 +129,7 @@ class Phones:
         elif seats != self._seats:
             self.server.resize(seats)
         self._busy, self._seats = busy, seats
-        guarded = frozenset(getattr(game, "guarded_seats", frozenset()))
-        if guarded != self._guarded:            # a seat the box must accept a phone for
+        if guarded != self._guarded:
             self._guarded = guarded
             self.server.guard(guarded)
         with speaking(game.lang):

@@ -245,3 +245,41 @@ def test_the_console_is_taken_back_mid_game_freed_then_accepted_again(tmp_path, 
         with take_console(pilot, url, pin, "Mia") as again:
             assert receive(again, "view", lambda m: m["task"] is not None)["task"][
                 "prompt"] == "The Mayor's console"
+
+
+def test_the_console_seat_is_guarded_before_it_opens_and_until_it_closed():
+    """The server runs the box's calls in order with phones' messages in
+    between: seat 8 must never be open without its guard, not for one
+    message, when the game starts or ends."""
+    from wolfbox.config import PhonesConfig
+    from wolfbox.phone import PhoneView
+    from wolfbox.phones.link import Phones
+
+    class Game:
+        name, lang = "dark_arts", "en"
+
+        def __init__(self, busy: bool) -> None:
+            self.running = busy
+            self.table_seats = 8 if busy else 7
+            self.guarded_seats = frozenset({8}) if busy else frozenset()
+
+        def busy(self) -> bool:
+            return self.running
+
+        def phone_view(self, seat: int, now: float) -> PhoneView:
+            return PhoneView(seat, "t")
+
+    calls: list[tuple] = []
+
+    class Server:
+        def __getattr__(self, name):
+            return lambda *args: calls.append((name, *args))
+
+    phones = Phones(PhonesConfig(), lambda e: None, lambda: None, addresses=["127.0.0.1"])
+    phones.server.close()
+    phones.server = Server()
+    for busy in (False, True, False):
+        phones.follow(Game(busy), 0.0)
+    order = [c for c in calls if c[0] != "publish"]
+    assert order == [("resize", 7), ("guard", frozenset({8})), ("resize", 8),
+                     ("new_game", 7), ("guard", frozenset())]
