@@ -4,8 +4,10 @@ screens between games say to join.
 Off by default: nothing listens, and nothing of the server is loaded,
 until the table turns phones on (in the config file or on the settings
 screen). Turned on, the server starts at once; turned off, it stops and
-every phone loses its seat. A server that cannot start (no network, the
-port taken) is said once, and the box plays on its buttons as ever.
+every phone is let go (the seats stay in `seats.json`, as across a power
+cut: turned on again in the same game, each phone finds its seat by its
+token). A server that cannot start (no network, the port taken) is said
+once, and the box plays on its buttons as ever.
 """
 
 from __future__ import annotations
