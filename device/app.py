@@ -53,7 +53,7 @@ from .backlight import Backlight
 from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
-from .phonelink import PhoneLink
+from .phonelink import SEATS_FILE, PhoneLink
 from .render import cjk_font_file
 from .saves import Saves
 from .screen import TerminalScreen, WindowScreen, init_video
@@ -435,7 +435,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
               view_sinks=[leds.show], readiness=narrator.readiness)
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
     phones = PhoneLink(config.phones, lambda: box.flow, clock, inbox.phoned, inbox.wake,
-                       inbox.notice)
+                       inbox.notice, seats_file=state_path().with_name(SEATS_FILE))
     opened.callback(phones.close)
     sinks.append(phones.effect)
     box.view_sinks.append(phones.follow)

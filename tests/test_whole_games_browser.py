@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from test_mayor_phones_box import messages_by_seat, play_to_the_end
-from test_mayor_phones_browser import Console, seated
+from test_mayor_phones_browser import Console, console_seated, seated
 from test_phones_box import box_hears, join_details, sent  # noqa: F401 (a fixture)
 from test_phones_browser import (  # noqa: F401 (the fixture)
     CHROMIUM,
@@ -254,7 +254,7 @@ def test_a_whole_mayors_game_on_seven_browsers_and_the_console(
     mayor_page, mayor_problems = open_phone(browser, url)
     mayor_page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
     expect(mayor_page.locator("#seats button")).to_have_count(8, timeout=WAIT_MS)
-    seated(mayor_page, pin, MAYOR, "Mayor")
+    console_seated(pilot, mayor_page, pin, "Mayor")
     box_hears(pilot, lambda: MAYOR in game.phones)
     mayor = Mayor(pilot, game, mayor_page)
     for seat, (page, _problems) in pages.items():             # the deal: each its card

@@ -21,7 +21,7 @@
       if (m.lang) { document.documentElement.lang = m.lang; }
       if (m.t === "lobby") { lobby(m); }
       else if (m.t === "joined") { localStorage.setItem(KEY, m.token); }
-      else if (m.t === "refused") { text($("refused"), m.why); }
+      else if (m.t === "refused" || m.t === "asking") { text($("refused"), m.why); }
       else if (m.t === "view") { seat(m); }
       else if (m.t === "bye") { off = true; }
       text($("status"), "");
@@ -50,7 +50,8 @@
     $("lobby").hidden = false;
     document.body.className = "";
     text($("lobby-title"), m.title);
-    text($("lobby-note"), m.note);
+    var someTaken = Object.keys(m.taken).length > 0;    // a lost phone's seat: the box frees it
+    text($("lobby-note"), [m.note, someTaken ? words.taken : ""].filter(Boolean).join(" "));
     text($("pin-label"), words.pin);
     text($("name-label"), words.name);
     text($("seat-label"), words.seat);

@@ -887,6 +887,13 @@ class Game:
         while a game is under way, one more: the Mayor's (console.py)."""
         return self.players + 1 if self.busy() else self.players
 
+    @property
+    def guarded_seats(self) -> frozenset[int]:
+        """The seats a phone takes only with the box's yes: the Mayor's
+        console, while a game is under way (console.py), so a player who
+        taps it first does not drive the box and see the Lovers."""
+        return frozenset({self.mayor_seat}) if self.busy() else frozenset()
+
     def lobby_note(self) -> str:
         """What the phones' seat list says before the game (the Mayor's seat
         is not there yet: it opens when the game starts)."""
