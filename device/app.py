@@ -396,7 +396,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         # SD card, so not on the main loop. Saves run in order on one thread.
         saver.submit(save, json_copy(memory))
 
-    saves = Saves(memory, persist=persist, notice=inbox.notice)
+    saves = Saves(memory, persist=persist, notice=inbox.notice, unreadable=store.unreadable)
     flow = _game(config, saves, has_brightness=backlight is not None)
 
     def remember(effect: Effect) -> None:
