@@ -189,8 +189,8 @@ def _replayed(saved: SavedRound, table: SavedTable, night: list[Step], at: int
     done = calls[:at] if saved.stage == NIGHT else calls
     given: dict[str, list[tuple[int, list[tuple[int, ...]]]]] = {}
     for call, seat, picks in table.answers:
-        if call not in calls or saved.stage == NIGHT and calls.index(call) > at:
-            raise CannotResume(f"an answer at call {call!r}, which the night has not made")
+        if call not in calls:
+            raise CannotResume(f"an answer at call {call!r}, which this deck's night has not")
         given.setdefault(call, []).append((seat, picks))
     for call in done:
         phones.begin(call)
@@ -198,8 +198,8 @@ def _replayed(saved: SavedRound, table: SavedTable, night: list[Step], at: int
         phones.close()
     pending = [(seat, pick) for seat, picks in given.pop(calls[at], []) for pick in picks] \
         if saved.stage == NIGHT else []
-    if given:
-        raise CannotResume(f"answers at a call the night skipped: {', '.join(given)}")
+    if given:                          # a call to come, or one VOTE in the night skipped
+        raise CannotResume(f"answers at a call the night has not made: {', '.join(given)}")
     if pending:
         trial = copy.deepcopy(phones)
         trial.begin(calls[at])
