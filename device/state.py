@@ -97,16 +97,23 @@ class StateStore:
         """
         self.unreadable = None
         try:
-            data = loads(self._read().decode("utf-8"))
+            raw = self._read()
         except FileNotFoundError:
             return {}
+        except OSError as e:
+            self._warn(e)
+            return {}
+        return self.decode(raw)
+
+    def decode(self, raw: bytes) -> dict:
+        """The state in `raw` (the file's bytes), as `load` reads it."""
+        self.unreadable = None
+        try:
+            data = loads(raw.decode("utf-8"))
         except UnicodeDecodeError as e:
             return self._garbled(_("not UTF-8 ({problem})").format(problem=e))
         except ValueError as e:
             return self._garbled(str(e))
-        except OSError as e:
-            self._warn(e)
-            return {}
         if not isinstance(data, dict):
             return self._garbled(_("not a JSON object"))
         checked = self._checked(data)
