@@ -40,8 +40,10 @@ from wolfbox.jsontext import loads
 log = logging.getLogger("wolfbox")
 _warned: set[str] = set()       # each unreadable state said once a run
 
-# The state is a deck and a count: a few hundred bytes. Anything far larger
-# is not ours, and reading it whole could stall or exhaust a Pi Zero.
+# The state is a deck, the settings and each game's last checkpoint: at most
+# some 30 KB (One Night on phones with every card the game has, every answer
+# of its night: tests/test_saved_onenight.py). Anything far larger is not
+# ours, and reading it whole could stall or exhaust a Pi Zero.
 MAX_STATE_BYTES = 64 * 1024
 
 
@@ -186,8 +188,10 @@ class StateStore:
         state directory), logged here, for the caller to tell the table."""
         try:
             body = json.loads(json.dumps({k: v for k, v in data.items() if k != SEAL}))
-            write_atomic(self.path, json.dumps({**body, SEAL: seal(body)}, indent=1,
-                                               sort_keys=True).encode())
+            # Compact: One Night on phones keeps every answer of a night,
+            # and the largest table's must stay far below MAX_STATE_BYTES.
+            write_atomic(self.path, json.dumps({**body, SEAL: seal(body)}, sort_keys=True,
+                                               separators=(",", ":")).encode())
         except OSError as e:
             log.warning(_("cannot save the box's state to {path} ({problem})")
                         .format(path=self.path, problem=e))

@@ -25,7 +25,7 @@ from wolfbox.effects import Checkpoint
 from wolfbox.events import PhoneChoice, PhonesSeated
 from wolfbox.onenight import saved
 from wolfbox.onenight.flow import Flow, RoundSettings
-from wolfbox.onenight.night import NightOptions
+from wolfbox.onenight.night import NightOptions, night_script
 from wolfbox.onenight.phones import PAIR, PhoneNight
 from wolfbox.view import Phase
 
@@ -276,6 +276,39 @@ def test_a_save_the_round_could_not_have_written_is_refused(case):
     with pytest.raises(ValueError):
         f.restore(REFUSED[case]())
     assert f.resumed is None and f.table is None and f.saves.state is None
+
+
+# ------------------------------------------------------------ the largest
+def test_the_largest_round_saved_is_read_back_within_the_states_limit(tmp_path):
+    """Every card the game has (26 players), every seat answering every
+    step of the night: the save, beside the other games', stays well
+    within what the box reads back."""
+    from test_saved_checks import MAYOR_PHONES, TIMED_NIGHT
+
+    from wolfbox.device.state import MAX_STATE_BYTES, StateStore
+    from wolfbox.onenight.roles import ROLES
+    deck = [r for r, role in sorted(ROLES.items()) for _copy in range(role.copies)]
+    table = PhoneNight.deal(deck, random.Random(1), True, 1)
+    table.started = True
+    for step in night_script(deck, NightOptions(phones=True)):
+        table.begin(step.id)
+        while table.open and (asked := [s for s in table.seats if table.task(s)
+                                        and not table.task(s).chosen]):
+            for seat in asked:
+                task = table.task(seat)
+                ids = [o for o, _w in task.options]
+                if not any(table.answer(seat, task.step, tuple(ids[k:k + task.pick]))
+                           for k in range(len(ids) - task.pick + 1)):
+                    table.close()              # nothing it may choose: as a call that ends
+        table.close()
+    assert table.players == 26 and len(table.answers) > 26 * 15
+    state = saved.state(saved.VOTE, deck, 1, table, votes={s: 1 for s in range(2, 27)})
+    path = tmp_path / "state.json"
+    StateStore(path).save({"games": {"one_night": state, "dark_arts": MAYOR_PHONES,
+                                     "newd3": TIMED_NIGHT}})
+    assert path.stat().st_size < MAX_STATE_BYTES / 2
+    assert StateStore(path).load()["games"]["one_night"] == json.loads(json.dumps(state))
+    assert saved.read(state, NightOptions()).table.cards == table.cards
 
 
 # ------------------------------------------------------------------ the box
