@@ -364,3 +364,67 @@ def test_a_round_the_box_cannot_resume_is_said_on_the_start_screen(tmp_path, pil
     assert pilot.box.flow.active.resumed is None
     pilot.press(Button.START)                              # a new round, as ever
     assert pilot.box.flow.active.phase is Phase.NIGHT
+
+
+# --------------------------------------------------- every checkpoint resumes
+SNAPSHOT = ("cards", "copied", "became", "shields", "artifacts", "revealed", "moves",
+            "answers", "results", "votes")
+
+
+def snapshot(table: PhoneNight) -> dict:
+    """The night as it stands (a refused first answer leaves an empty entry
+    of answers behind: the same as none)."""
+    out = {name: copy.deepcopy(getattr(table, name)) for name in SNAPSHOT}
+    out["answers"] = {k: v for k, v in out["answers"].items() if v}
+    return out
+
+
+def random_phones_night(deck: list[str], seed: int):
+    """A One Night game on phones with random answers drawn from each task's
+    options (some seats never answer): each checkpoint the round hands out,
+    as the disk keeps it, with the night as it stood when it was taken."""
+    rng = random.Random(seed)
+    f = Flow(RoundSettings.for_deck(deck), rng=random.Random(seed))
+    seats = range(1, len(deck) - (4 if "alpha_wolf" in deck else 3) + 1)
+    now = 0.0
+
+    def run(effects):
+        for e in effects:
+            if isinstance(e, Checkpoint) and e.state:
+                yield json.loads(json.dumps(e.state)), snapshot(f.table), now
+
+    yield from run(f.handle(PhonesSeated(frozenset(seats)), now))
+    yield from run(f.handle(START, now))
+    while f.phase is Phase.NIGHT or f.phase is Phase.VOTE and rng.random() < 0.9:
+        for seat in rng.sample(list(seats), len(seats)):
+            task = f.phone_view(seat, now).task
+            if task is not None and not task.chosen and rng.random() < 0.8:
+                ids = [o for o, _w in task.options]
+                yield from run(f.handle(PhoneChoice(seat, task.step,
+                                                    tuple(rng.sample(ids, task.pick))), now))
+        now = f.next_change(now)
+        yield from run(f.tick(now))
+        if f.phase is Phase.DISCUSSION:
+            yield from run(f.handle(VOTE, now))
+
+
+@pytest.mark.parametrize("deck", [
+    BASE5,
+    ["doppelganger", "sentinel", "alpha_wolf", "werewolf", "paranormal_investigator",
+     "witch", "village_idiot", "revealer", "curator"],
+    ["doppelganger", "werewolf", "mystic_wolf", "minion", "mason", "mason", "seer",
+     "apprentice_seer", "robber", "troublemaker", "drunk", "insomniac", "aura_seer"],
+], ids=["base", "daybreak", "bonus"])
+def test_the_checkpoints_of_games_on_phones_resume_to_the_same_night(deck):
+    """The box's own saves (a fifth of each game's, in turn) are always taken
+    back, and resumed (after START) the night is as it was: the cards, the
+    copy, the shields, the tokens, what each seat learned, the moves, the
+    answers and the votes."""
+    for seed in range(4):
+        saves = list(random_phones_night(deck, seed))
+        for state, before, now in saves[seed % 5::5]:        # a fifth of them, in turn
+            f = Flow(RoundSettings.for_deck(deck))
+            f.restore(state)
+            if state["stage"] != "dealt":
+                f.handle(START, now)
+            assert snapshot(f.table) == before, (seed, state["stage"], state["call"])

@@ -112,7 +112,7 @@ def state(stage: str, deck: Sequence[str], round: int, table: PhoneNight | None,
             "dealt": list(table.dealt), "tokens": list(table.tokens),
             "lone_wolf": table.lone_wolf,
             "answers": [[call_, seat, [list(c) for c in picks]]
-                        for (call_, seat), picks in table.answers.items()]}
+                        for (call_, seat), picks in table.answers.items() if picks]}
     return out
 
 
