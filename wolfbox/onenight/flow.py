@@ -251,17 +251,18 @@ class Flow:
         self.table, self.own, self._rounds = resumed.table, resumed.own_cards(), was.round
         self._vote_at_dawn = was.vote_at_dawn
         self.entry, self.verdict, self._to_say = None, None, []
+        effects: list[Effect] = [Warm(tuple(self.settings.lines()))]   # its deck's, its night's
         if was.stage == saved.DISCUSSION:
             self.phase = Phase.NIGHT                # as the night's end leaves it
-            return self._enter_discussion(now, was.seconds)
+            return effects + self._enter_discussion(now, was.seconds)
         if was.stage == saved.VOTE:
-            voted = self._enter_vote(now)
+            effects += self._enter_vote(now)
             for seat, target in was.votes.items():
                 self._phoned(PhoneChoice(seat, self._vote_step(), (target,)), now)
-            return voted
+            return effects
         self.phase = Phase.NIGHT
         self.step_index = resumed.step
-        effects: list[Effect] = [PlayCue(Cue.CHIME), Ambience(True)]
+        effects += [PlayCue(Cue.CHIME), Ambience(True)]
         effects += self._night_stage(now, _SPEAK)
         if self.table is not None:
             for seat, pick in resumed.pending:
