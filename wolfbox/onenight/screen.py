@@ -113,6 +113,9 @@ def _verdict_view(game: Flow, base: View) -> View:
 
 
 def _idle_view(game: Flow, base: View, now: float) -> View:
+    if game.resumed is not None:
+        return dataclasses.replace(base, title=_("Resume the saved game?"),
+                                   details=(_resume_words(game),))
     assert game.picker is not None
     deck = game.settings.deck
     title = game.picker.choice.title if game.picker.choice.deck == deck else _("Your deck")
@@ -125,6 +128,17 @@ def _idle_view(game: Flow, base: View, now: float) -> View:
     footer = setup_holds_note(ONE_NIGHT)
     return dataclasses.replace(base, title=heading, details=(title, *shown[page]),
                                footer=footer)
+
+
+def _resume_words(game: Flow) -> str:
+    """Where a saved round resumes: the call, the discussion's time, the vote."""
+    assert game.resumed is not None
+    was = game.resumed.saved
+    if was.stage == "discussion":
+        return _("Discussion, {time} left").format(time=clock_text(was.seconds or 0))
+    if was.stage == "vote":
+        return _("Vote")
+    return _("Night · {step}").format(step=step_title(game.resumed.night[game.resumed.step].id))
 
 
 def _settings_view(game: Flow, base: View) -> View:
