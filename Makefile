@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test bench screenshots clean lint pot pi-check pi-check-clean
+.PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean
 
 install: $(STAMP)
 
@@ -68,6 +68,14 @@ lint: install
 	$(BIN)/ruff check .
 	cd $(TYPED) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p wolfbox
 	cd $(TYPED) && PYTHONPATH=.:$(CURDIR)/lint $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/.importlinter
+	@if command -v msgfmt >/dev/null; then $(MAKE) -s catalogues; \
+	  else echo "lint: no msgfmt (apt install gettext): the catalogues are not checked"; fi
+
+# The catalogues as gettext reads them: a string left open ("öffn) or a
+# broken entry is an error here, where the box would load it cut short.
+LOCALES := wolfbox/locale
+catalogues:
+	@for po in $(LOCALES)/*.po; do msgfmt --check -o /dev/null "$$po" || exit 1; done
 
 # Every message the box can show or say, for translators (xgettext, from gettext).
 pot: install

@@ -272,12 +272,32 @@ def _timed(screen: SettingsScreen, saves: Saves) -> Mode:
     return Timed(options=options, rng=rng, settings=screen)
 
 
+# Set (to 1) by the test suite: a game's exception is raised, never caught
+# (device.loop), so that no test passes over a bug the box would survive.
+STRICT_ENV = "WOLFBOX_STRICT"
+
+
+def _recover(games: Games, saves: Saves) -> Callable[[int], None]:
+    """How the box goes back from a game that raised (device.loop): the
+    game built again, which resumes from its last checkpoint on its start
+    screen; the second time before the table's next input, that checkpoint
+    is what fails, so it is forgotten and the game starts anew."""
+    def recover(strike: int) -> None:
+        if strike > 1:
+            saves.keep(games.name, None)
+            saves.persist()
+        games.restart()
+    return recover
+
+
 def build(config: Config, display: str | None = None,
           clock: Callable[[], float] = time.monotonic,
           pin_factory: object | None = None, stdin_keys: bool = True,
           renderer_command: list[str] | None = None,
-          notices: list[str] | None = None, render_priority: str = "idle") -> Parts:
+          notices: list[str] | None = None, render_priority: str = "idle",
+          strict: bool | None = None) -> Parts:
     """Build a ready-to-run box. Raises UserError (one line) on bad key names.
+    `strict`: a game's exception ends the box (tests); None: as $WOLFBOX_STRICT says.
 
     Everything opened is registered with an ExitStack first, so a build that
     fails halfway (or is interrupted by a stop signal) closes what it had
@@ -286,6 +306,7 @@ def build(config: Config, display: str | None = None,
     with ExitStack() as opened:
         parts = _build(opened, config, display, clock, pin_factory, stdin_keys,
                        renderer_command, list(notices or []), render_priority)
+        parts.box.strict = os.environ.get(STRICT_ENV) == "1" if strict is None else strict
         parts.closers = opened.pop_all()
         return parts
 
@@ -446,7 +467,8 @@ def _build(opened: ExitStack, config: Config, display: str | None,
               speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
               sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
               notice="; ".join(notices), notifier=Notifier.from_env(),
-              view_sinks=[leds.show], readiness=narrator.readiness)
+              view_sinks=[leds.show], readiness=narrator.readiness,
+              recover=_recover(flow, saves))
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
     phones = PhoneLink(config.phones, lambda: box.flow, clock, inbox.phoned, inbox.wake,
                        inbox.notice, seats_file=state_path().with_name(SEATS_FILE))

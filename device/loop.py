@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import queue
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,12 +21,13 @@ from typing import Any
 import pygame
 
 from wolfbox.buttons import Button, Classifier
-from wolfbox.effects import Effect
-from wolfbox.events import PhoneChoice, PhonesSeated, SpeechDone
+from wolfbox.effects import Ambience, Effect, ResumeAudio, StopSpeech
+from wolfbox.events import Event, PhoneChoice, PhonesSeated, SpeechDone
 from wolfbox.i18n import _
 from wolfbox.mode import Mode
 from wolfbox.view import JoinCard, Phase, View
 
+from .notices import GAME_BUG
 from .notify import Notifier
 from .screen import Screen
 
@@ -72,6 +74,10 @@ class Phoned:
 Item = Edge | Stop | Notice | Wake | QuitKey | Phoned
 QUIT_CONFIRM_SECONDS = 3.0     # how long a first Esc/q mid-round waits for the second
 HOLD_STEPS = 10                # a held button's box fills in this many steps
+# A game that fails again before the table's next input, after being sent
+# back to its start (strike 1) and then started anew (strike 2), has no
+# screen left to go back to: the exception ends the box (strike 3).
+RECOVERIES = 2
 
 
 class Inbox:
@@ -137,9 +143,15 @@ class Box:
     readiness: Callable[[], tuple[int, int]] = lambda: (0, 0)   # voice lines (ready, needed)
     join_card: Callable[[], JoinCard | None] = lambda: None     # how phones join, if on
     phones_follow: Callable[[], None] = lambda: None             # send the phones their views
+    # The game raised: build it again (1: from its last checkpoint, offered
+    # on its start screen; 2: anew, the checkpoint forgotten). None: raise.
+    recover: Callable[[int], None] | None = None
+    strict: bool = False        # tests: a game's exception is raised, never caught
 
     def __post_init__(self) -> None:
         self.running = True
+        self._strikes = 0                   # game failures since the table's last input
+        self._bugs: set[tuple[str, str, int]] = set()     # the traces already logged
         self._shown: View | None = None
         self._notice_shown = ""
         self._failed: set[tuple[str, str]] = set()
@@ -152,7 +164,7 @@ class Box:
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Run until quit, or until `until()` is true (tests)."""
-        self.refresh()
+        self._settled()
         self.notifier.ready("showing the start screen")
         while self.running and not (until and until()):
             self.step()
@@ -187,24 +199,83 @@ class Box:
             elif isinstance(item, Notice):
                 self.add_notice(item.text, item.replaces)
             elif isinstance(item, QuitKey):
-                self.quit_key(self.clock())
+                self._game(lambda: self.quit_key(self.clock()))
             elif isinstance(item, Phoned):
-                self._apply(self.flow.handle(item.event, self.clock()))
+                self._table(item.event)
                 phoned = True
             elif isinstance(item, Edge):
                 edge = self.classifier.press if item.down else self.classifier.release
                 for ev in edge(item.button, item.at):
-                    self._apply(self.flow.handle(ev, self.clock()))
-        self._advance()
-        self.refresh()
+                    self._table(ev)
+        self._settled()
         if phoned:
-            self.phones_follow()        # a phone's answer shows on that phone at once
+            self._game(self.phones_follow)      # a phone's answer shows on that phone at once
+
+    def _settled(self) -> None:
+        """Everything due by now, then the frame; a game that fails on the
+        way is put back and this starts over (RECOVERIES bounds it)."""
+        while True:
+            try:
+                self._advance()
+                self.refresh()
+                return
+            except Exception as e:
+                self._game_failed(e)
+
+    def _table(self, event: Event) -> None:
+        """The table's input (a button, a phone) for the game."""
+        self._game(lambda: self._apply(self.flow.handle(event, self.clock())), table=True)
+
+    def _game(self, call: Callable[[], None], table: bool = False) -> None:
+        """`call` into the game; an exception is the game's bug, never the
+        end of the box. A call on the table's input (`table`) that the game
+        takes is the table playing on: the strikes start over."""
+        try:
+            call()
+        except Exception as e:
+            self._game_failed(e)
+        else:
+            if table:
+                self._strikes = 0
+
+    def _game_failed(self, error: Exception) -> None:
+        """The game raised. At the table the trace goes to the log (once
+        for each place it was raised), the start screen says so in a line,
+        and the game is built again (`recover`): from its last checkpoint,
+        which its start screen offers to resume, so a bug costs the table
+        at most the phase it was in and the table chooses whether to go on
+        from there. A game that fails again before the table's next input
+        starts anew; once more, nothing is left to go back to, and the
+        exception ends the box. A box built for tests (`strict`) raises at
+        once: a bug is never hidden from a test."""
+        self._strikes += 1
+        if self.strict or self.recover is None or self._strikes > RECOVERIES:
+            raise error
+        frame = traceback.extract_tb(error.__traceback__)[-1]
+        where = (type(error).__name__, frame.filename, frame.lineno or 0)
+        if where not in self._bugs:
+            self._bugs.add(where)
+            log.error(_("the game failed ({error}): back to its start screen").format(
+                error=f"{type(error).__name__}: {error}"), exc_info=error)
+        else:
+            log.error(_("the game failed ({error}): back to its start screen").format(
+                error=f"{type(error).__name__}: {error}") + " (" + _("trace above") + ")")
+        self.recover(self._strikes)
+        # Whatever the failed game left sounding stops with it.
+        self._apply([ResumeAudio(), StopSpeech(), Ambience(False)])
+        self._quit_armed_until = None
+        self.add_notice(_(GAME_BUG))
 
     def next_due(self, now: float) -> float | None:
         """The clock time at which the box next has something to do unasked:
         a stage ends, a shown second changes, a hold completes, a line ends.
         The loop sleeps until then; a test on a fake clock jumps to it."""
-        deadlines = [t for t in (self.flow.next_change(now), self.classifier.next_deadline(),
+        try:
+            game = self.flow.next_change(now)
+        except Exception as e:
+            self._game_failed(e)
+            return now                  # the game was put back: act on it at once
+        deadlines = [t for t in (game, self.classifier.next_deadline(),
                                  self.speech_deadline(), self._quit_armed_until,
                                  self._next_hold_step(now))
                      if t is not None]

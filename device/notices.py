@@ -19,9 +19,16 @@ CONFIG_ERROR = N_("Config error: playing on the defaults (see the log)")
 # directory that takes no writes (read-only, full): the detail is in the log.
 CANNOT_RESUME = N_("Saved game unreadable: a new game starts")
 NO_SAVE = N_("Cannot save: games will not survive a power cut")
+# The game being played raised (a bug): the box went back to its start
+# screen, which offers its last checkpoint (device.loop).
+GAME_BUG = N_("Game error: back to its start (see the log)")
+# The phones' web server cannot be imported (a broken `websockets`): the
+# box plays on its buttons (device.phonelink).
+NO_PHONE_SERVER = N_("Phones off: their server cannot be loaded (see the log)")
 
 ALL = (NO_SOUND, VOICE_OFF, ESPEAK, NO_VOICE, NO_GPIO, VOICE_TROUBLE, CONFIG_ERROR,
-       SHORT_STORAGE, SHORT_SOUND_TROUBLE, CANNOT_RESUME, NO_SAVE)
+       SHORT_STORAGE, SHORT_SOUND_TROUBLE, CANNOT_RESUME, NO_SAVE, NO_PHONE_SERVER,
+       GAME_BUG)
 
 
 def every_notice() -> list[str]:

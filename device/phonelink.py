@@ -29,6 +29,8 @@ from wolfbox.games import PHONES_KEY
 from wolfbox.i18n import _
 from wolfbox.view import JoinCard
 
+from .notices import NO_PHONE_SERVER as NO_SERVER
+
 if TYPE_CHECKING:
     from wolfbox.phones.link import Phones
 
@@ -54,12 +56,13 @@ class PhoneLink:
         self.addresses, self.port = addresses, port
         self.phones: Phones | None = None
         self._waiting = ""              # the notice shown while the box has no network
+        self._unloadable = False        # the server could not be imported: said once
 
     def turn(self, on: bool) -> None:
         if on and self.phones is None:
-            # Imported when first turned on: a box without phones holds no
-            # web server, asyncio or websockets in its memory.
-            from wolfbox.phones.link import Phones
+            Phones = self._server()
+            if Phones is None:
+                return
             phones = Phones(self.config, self.post, self.wake, self.clock,
                             self.addresses, self.port, **self._seats())
             try:
@@ -104,6 +107,24 @@ class PhoneLink:
                 log.warning("phones: cannot keep the seats in %s (%s)", path, e)
 
         return {"saved": _read_seats(path), "keep": lambda kept: writer.submit(write, kept)}
+
+    def _server(self) -> type[Phones] | None:
+        """The phones' server, imported when first turned on: a box without
+        phones holds no web server, asyncio or websockets in its memory. A
+        server that cannot be loaded (a broken or missing `websockets`) is
+        said once, in a line, and the box plays on its buttons: phones on
+        in the config, or turned on and remembered, must never stop a boot."""
+        if self._unloadable:
+            return None
+        try:
+            from wolfbox.phones.link import Phones
+        except Exception as e:          # whatever a broken install raises while importing
+            self._unloadable = True
+            log.warning("phones: off: their web server cannot be loaded (%s: %s)",
+                        type(e).__name__, e)
+            self.notice(_(NO_SERVER), ())
+            return None
+        return Phones
 
     def effect(self, effect: Effect) -> None:
         """The table turned phones on or off on the settings screen, or

@@ -9,6 +9,7 @@ presses them itself).
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -47,6 +48,25 @@ class Check:
     name: str
     result: str
     status: str = OK
+
+
+def existing_parent(folder: Path) -> Path:
+    """`folder`, or the nearest folder above it that exists: where the
+    cache's files will land before the box has made its folder (the home
+    folder may be on another disk, or another partition of the card)."""
+    folder = folder.absolute()
+    for candidate in (folder, *folder.parents):
+        if os.path.isdir(candidate):
+            return candidate
+    return Path(folder.anchor)
+
+
+def cache_space(cache_dir: Path) -> Check:
+    """The free space where the rendered lines will be kept."""
+    probe = existing_parent(cache_dir)
+    free = shutil.disk_usage(probe).free / 2**20
+    return Check(_("cache space"), _("{free:.0f} MB free at {folder}").format(
+        free=free, folder=probe), OK if free > 100 else WARN)
 
 
 def _watchdog() -> Check:
@@ -122,12 +142,7 @@ def selftest(config: Config, display: str | None = None, auto: bool = False,
                                            if n == _(notice_texts.NO_SOUND))
                             or _("no sound device"), OK if mixer else FAIL))
         checks.append(_voice_speed(config))
-        cache_dir = config.cache_dir()
-        probe = cache_dir if cache_dir.exists() else Path.home()
-        free = shutil.disk_usage(probe).free / 2**20
-        checks.append(Check(_("cache space"), _("{free:.0f} MB free at {folder}").format(
-                                free=free, folder=probe),
-                            OK if free > 100 else WARN))
+        checks.append(cache_space(config.cache_dir()))
         checks.append(_watchdog())
 
         # A test line through the real narrator, from the real cache.

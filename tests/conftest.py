@@ -20,6 +20,9 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 STATE_HOME = tempfile.mkdtemp(prefix="wolfbox-test-state-")
 os.environ["XDG_STATE_HOME"] = STATE_HOME
 os.environ.pop("STATE_DIRECTORY", None)
+# A game's exception, which the box at a table survives (device.loop), is
+# raised in every box a test starts, here or as a child: bugs are never hidden.
+os.environ["WOLFBOX_STRICT"] = "1"
 
 import pytest  # noqa: E402  (after the environment above, as SDL reads it)
 

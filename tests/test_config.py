@@ -114,6 +114,21 @@ def test_file_problems_are_one_line_errors(tmp_path):
         load(binary)
 
 
+def test_a_config_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Issue 29.16: Notepad's "UTF-8" starts the file with a BOM, which
+    TOML called an "Invalid statement": the mark is no part of the text."""
+    path = tmp_path / "box.toml"
+    path.write_bytes("\ufeff[box]\nlang = \"de\"\n[game]\ndiscussion_seconds = 240\n"
+                     .encode("utf-8"))
+    config = load(path)
+    assert config.box.lang == "de"
+    assert config.game.discussion_seconds == 240
+    assert "game.discussion_seconds" in config.from_file
+    path.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf[box]\n")      # one mark, not any number
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load(path)
+
+
 def test_parse_deck_is_forgiving_about_spacing_and_case():
     assert parse_deck(" Werewolf, werewolf ,SEER,robber,,troublemaker,villager ") == \
         ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]

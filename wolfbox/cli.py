@@ -249,9 +249,24 @@ def _players(args: argparse.Namespace, config: Config) -> tuple[int | None, str]
     return players, where
 
 
-def _remembered() -> list[str] | None:
-    from wolfbox.device.state import StateStore, state_path
-    return StateStore(state_path()).remembered_deck()
+def _remembered_deck(config: Config, state: dict[str, Any]) -> tuple[list[str] | None, str]:
+    """The deck `run` plays from what the box remembers (its start screen's
+    last choice), or None and why it is set aside: the config file's deck
+    or table size chooses, or the box could not deal it. One answer for
+    `run` and for what `wolfbox settings` calls remembered."""
+    deck = state.get("deck")
+    if not isinstance(deck, list) or not deck or not all(isinstance(r, str) for r in deck):
+        return None, ""
+    if "game.deck" in config.from_file:
+        return None, _("the config file's game.deck is played")
+    if config.game.players:
+        return None, _("game.players = {players} chooses the deck").format(
+            players=config.game.players)
+    try:
+        check_deck(deck)
+    except UserError as e:
+        return None, _("the box cannot deal it ({why})").format(why=e)
+    return deck, ""
 
 
 def _with_remembered(config: Config) -> Config:
@@ -301,16 +316,12 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
         where = f"{args.config}: game.deck" if "game.deck" in config.from_file else "game.deck"
     config.deck_source = "--deck" if deck_arg is not None else \
         _("the config file") if "game.deck" in config.from_file else _("the built-in default")
-    if args.command == "run" and deck_arg is None and players is None \
-            and "game.deck" not in config.from_file:
-        remembered = _remembered()
+    if args.command == "run" and deck_arg is None and players is None:
+        from wolfbox.device.state import StateStore, state_path
+        remembered, _why = _remembered_deck(config, StateStore(state_path()).load())
         if remembered:
-            try:
-                check_deck(remembered)
-                text = ",".join(remembered)
-                config.deck_source = _("remembered by the box")
-            except UserError:
-                pass
+            text = ",".join(remembered)
+            config.deck_source = _("remembered by the box")
     try:
         config.game.deck = resolve_deck(text, players, rng)
     except UserError as e:
@@ -378,7 +389,7 @@ def _replay(args: argparse.Namespace) -> int:
 def _settings(args: argparse.Namespace) -> int:
     from wolfbox.device.state import StateStore, state_path
 
-    from .settings import describe_settings
+    from .settings import apply_remembered, describe_settings
     config = load(args.config)          # a --config that cannot be read is refused, --reset too
     _load(args, random.Random(0))       # and one whose deck `run` would refuse
     store = StateStore(state_path())
@@ -391,7 +402,9 @@ def _settings(args: argparse.Namespace) -> int:
         print(_("The box has forgotten what was chosen on it ({path}).").format(
             path=store.path))
         return 0
-    print(describe_settings(config, store.load(), args.config, store.path))
+    state = store.load()
+    deck, set_aside = _remembered_deck(apply_remembered(config, state), state)
+    print(describe_settings(config, state, args.config, store.path, deck, set_aside))
     return 0
 
 

@@ -489,7 +489,7 @@ def load(path: Path | None) -> Config:
         if len(raw) > MAX_CONFIG_BYTES:
             raise ConfigError(_("{path}: larger than {size} KiB: not a config file").format(
                 path=path, size=MAX_CONFIG_BYTES // 1024))
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))    # a BOM (Notepad) is no statement
     except FileNotFoundError:
         raise ConfigError(_("config file not found: {path}").format(path=path)) from None
     except _NotRegular:

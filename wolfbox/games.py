@@ -96,6 +96,14 @@ class Games:
             raise AttributeError(attr)
         return getattr(self.active, attr)
 
+    def restart(self) -> None:
+        """The game being played built again, as the box starts it (from
+        its saved state, where it has one): the box's way back from a
+        game that failed (device.loop)."""
+        self._built.pop(self.name, None)
+        self._told.discard(self.name)
+        self._join = JoinScreen()
+
     def handle(self, event: Event, now: float) -> list[Effect]:
         """The game being played answers `event`. Who holds a phone is
         told to each game before anything else it hears (a game chosen

@@ -15,8 +15,6 @@ from .config import Config, ConfigError, check_value, games_settable, toml_value
 from .i18n import _
 from .menu import ITEMS, with_value
 
-# What the box remembers, by the config key it stands in for.
-REMEMBERED_KEYS = {"deck": "game.deck", "players": "game.players"}
 # The settings screen's values are kept under this key, by their config keys.
 SETTINGS = "settings"
 ON_THE_SETTINGS_SCREEN = frozenset(item.key for item in ITEMS if item.key)
@@ -49,10 +47,13 @@ def apply_remembered(config: Config, state: dict[str, Any]) -> Config:
     return config
 
 
-def effective(config: Config, state: dict[str, Any]) -> list[tuple[str, Any, str]]:
+def effective(config: Config, state: dict[str, Any],
+              deck: list[str] | None = None) -> list[tuple[str, Any, str]]:
     """(key, value, source) for every setting: source is "config file",
-    "remembered" or "default"."""
-    remembered = {REMEMBERED_KEYS[k]: v for k, v in state.items() if k in REMEMBERED_KEYS}
+    "remembered" or "default". `deck` is the deck `wolfbox run` plays from
+    the box's memory (the command line works out which, if any): a deck
+    the box remembers and sets aside is not called remembered."""
+    remembered: dict[str, Any] = {"game.deck": deck} if deck else {}
     remembered.update(remembered_settings(state))
     out = []
     for key, value, _doc in values(config):
@@ -66,15 +67,19 @@ def effective(config: Config, state: dict[str, Any]) -> list[tuple[str, Any, str
 
 
 def describe_settings(config: Config, state: dict[str, Any], config_path: Path | None,
-                      state_path: Path) -> str:
-    """The settings as TOML-like lines, each with its source, and the rule."""
+                      state_path: Path, deck: list[str] | None = None,
+                      set_aside: str = "") -> str:
+    """The settings as TOML-like lines, each with its source, and the rule;
+    `set_aside`: why `run` does not play the deck the box remembers."""
     sources = {"config file": _("config file {path}").format(path=config_path),
                "remembered": _("remembered by the box"),
                "default": _("default")}
     rows = [(key, toml_value(value), sources[source])
-            for key, value, source in effective(config, state)]
+            for key, value, source in effective(config, state, deck)]
     width = max(len(f"{k} = {v}") for k, v, _s in rows if len(f"{k} = {v}") <= 60)
     lines = [f"{f'{k} = {v}':<{width}}  # {s}" for k, v, s in rows]
+    if set_aside:
+        lines += ["", _("The deck the box remembers is not played: {why}.").format(why=set_aside)]
     lines += ["", _("Precedence: command line, then the config file, then what the box "
                     "remembers ({state}), then the defaults. 'wolfbox settings --reset' "
                     "forgets what the box remembers.").format(state=state_path)]
