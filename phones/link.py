@@ -26,6 +26,7 @@ from wolfbox.config import PhonesConfig
 from wolfbox.events import PhonesSeated
 from wolfbox.games import game_name
 from wolfbox.i18n import _, speaking
+from wolfbox.phone import named
 
 from . import protocol
 from .addresses import local_addresses
@@ -136,7 +137,7 @@ class Phones:
             said = words()
             views, labels = {}, {}
             for seat in range(1, seats + 1):          # ready before a phone takes the seat
-                view = dataclasses.asdict(game.phone_view(seat, now))
+                view = dataclasses.asdict(named(game.phone_view(seat, now), self.seated.names))
                 label = view.pop("label")
                 if label:
                     labels[str(seat)] = label

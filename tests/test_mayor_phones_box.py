@@ -122,7 +122,7 @@ def play_to_the_end(pilot, game, mayor, raise_hands, card_of,
             pilot.until(lambda: game.stage is not Stage.NIGHT, limit=3000, step=5.0)
         elif stage is Stage.LOVERS:
             for seat in (3, 5):
-                mayor.tap(f"Seat {seat}")
+                mayor.tap(f"P{seat} · {seat}")      # the seat by its name (joined as P<n>)
                 mayor.tap("Lover")
             mayor.tap("Done")
         elif stage is Stage.DAWN:
@@ -134,7 +134,7 @@ def play_to_the_end(pilot, game, mayor, raise_hands, card_of,
             mayor.tap("Accuse")
         elif stage is Stage.ACCUSE:
             seat = next(s for s in game.ring.living() if s != game.previous_accused)
-            mayor.tap(f"Seat {seat}")
+            mayor.tap(f"P{seat} · {seat}")
             mayor.tap("Accuse")
         elif stage is Stage.SECOND:
             quiet(pilot, game)
@@ -151,7 +151,7 @@ def play_to_the_end(pilot, game, mayor, raise_hands, card_of,
             mayor.tap(card_of(game.dying))
             mayor.tap("OK")
         elif stage is Stage.SHOT:
-            mayor.tap(f"Seat {game.ring.living()[0]}")
+            mayor.tap(f"P{game.ring.living()[0]} · {game.ring.living()[0]}")
             mayor.tap("Shot")
     raise AssertionError(f"the game did not end: {game.stage}")
 

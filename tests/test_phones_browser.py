@@ -168,7 +168,7 @@ def test_nine_browsers_get_their_cards_and_vote_in_the_timed_game(tmp_path, pilo
     pilot.until(lambda: game.stage is Stage.VOTE, limit=600, step=1.0)
     for seat in (1, 2, 4, 5, 6):
         page = pages[seat][0]
-        button = page.locator("#options button", has_text="Seat 3")
+        button = page.locator("#options button", has_text="P3 · 3")   # its name (P3) too
         button.click(timeout=WAIT_MS)
         for _ in range(50):
             if game.phone_votes.get(seat) == 3:
