@@ -66,8 +66,13 @@ class Saves:
             self.persist()
 
     def saved(self, mode: str) -> dict[str, Any] | None:
-        """The state saved for the game `mode`, if any."""
-        return slots(self.memory).get(mode)
+        """The state saved for the game `mode`, if any. A game over is never
+        kept (`keep`), so one found is no save of this box: refused."""
+        state = slots(self.memory).get(mode)
+        if state is not None and state.get("stage") == "end":
+            self.refused(mode, ValueError("a game over is never kept to be resumed"))
+            return None
+        return state
 
     def keep(self, mode: str, state: dict[str, Any] | None) -> None:
         """A game's checkpoint: kept in its slot, or (none, or a game over)

@@ -72,12 +72,23 @@ def test_the_states_below_resume_as_they_are():
     assert Timed.from_dict(TIMED_NIGHT).stage is TimedStage.RESUME
 
 
-def test_a_timed_game_saved_at_its_end_is_refused():
-    """Resumed, it showed every card with everyone alive: the box never
-    keeps a game over (device.saves), so no checkpoint is at the end."""
+def test_a_timed_game_at_its_end_without_a_winner_is_refused():
+    """Resumed, it showed every card with everyone alive."""
     end = changed(TIMED_DAY, stage="end", winner=None)
-    with pytest.raises(TimedCannot, match="game over"):
+    with pytest.raises(TimedCannot, match="no win"):
         Timed.from_dict(end)
+
+
+def test_a_game_over_found_in_the_state_is_refused_on_the_screen(tmp_path, pilots):
+    """The box never keeps a game over (device.saves), so one in its state
+    is no save of its own, even with the winner the rules give."""
+    over = changed(TIMED_DAY, stage="end", winner="wolves",
+                   dead={str(s): r for s, r in enumerate(TIMED_DAY["seats"], 1)
+                         if r != "wolf"})
+    assert Timed.from_dict(over).stage is TimedStage.RESUME         # the game takes it
+    written(tmp_path, {"games": {"newd3": over}})
+    pilot = start(pilots, "newd3")
+    assert stage(pilot) == "setup" and told(pilot) == 1
 
 
 @pytest.mark.parametrize("stage_, night", [("night", 2), ("dawn", 1), ("discussion", 1)])
