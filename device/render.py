@@ -171,7 +171,8 @@ class Type:
         emoji in a player's name), which would be drawn as boxes."""
         if text.isascii():
             return text
-        return "".join(c for c in text if self._has(c))
+        kept = "".join(c for c in text if self._has(c))
+        return kept if len(kept) == len(text) else re.sub(r"  +", " ", kept)
 
     def _has(self, char: str) -> bool:
         known = self._glyphs.get(char)

@@ -605,6 +605,7 @@ def test_a_glyph_no_font_has_is_left_out_not_drawn_as_a_box(painter):
     assert pygame.image.tobytes(font.render("Ann 🐺·", render.TEXT), "RGBA") == \
         pygame.image.tobytes(font.render("Ann ·", render.TEXT), "RGBA")
     assert font.size("Zoë · 3") > font.size("Zo · 3")    # what the font has stays
+    assert font.size("Zoë 🐺 · 3") == font.size("Zoë · 3")  # and no gap where it was
 
 
 @pytest.mark.parametrize("path", installed_cjk_fonts())
