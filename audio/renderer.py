@@ -11,6 +11,13 @@ off instead of starting a new 150-400 MB process for every line:
 - a crash, or a process that stops making progress (no heartbeat and no CPU
   time for `stall` seconds, e.g. SIGSTOP), costs that line and restarts the
   process after a pause;
+- a process that keeps working without an answer (a runaway) is stopped by a
+  ceiling counted in its own processor time, not on the wall clock: a busy
+  machine starves a low-priority renderer, which is slow, not broken. The
+  ceiling for a line scales with what loading the voice cost this machine
+  (a fixed piece of work): a Pi renders within `timeout` seconds, an
+  emulated arm64 system some hundred times slower gets its share, and each
+  says which limit ended it;
 - a cache that cannot take new lines (full disk, read-only card, a folder
   the box may not write) keeps the line queued; it is tried again after a
   pause that doubles up to `backoff_cap`, and no process is started until a
@@ -44,6 +51,14 @@ from .voice import Voice
 
 log = logging.getLogger("wolfbox.audio")
 
+# A line may use this many times the processor time that loading the voice
+# took on this machine (when that is more than `Renderer.timeout`). Here a
+# start costs about 2 s and a line well under 10 s; under qemu-user a start
+# about 12 s and a short line some 35 s: the emulated arm64 cores run the
+# voice's vector code far slower than its loading.
+CEILING_PER_START = 100.0
+TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
 
 @dataclass
 class RenderStats:
@@ -58,6 +73,14 @@ class _Hung(Exception):
     pass
 
 
+class _TooLong(Exception):
+    """The worker used more processor time than its ceiling: a runaway."""
+
+    def __init__(self, spent: float, limit: float) -> None:
+        super().__init__(f"{spent:.0f} s of {limit:.0f} s")
+        self.spent, self.limit = spent, limit
+
+
 class _Died(Exception):
     pass
 
@@ -70,6 +93,7 @@ class _Worker:
         self.proc = proc
         self.cache = cache              # the settings it was started with render into this
         self.pid = proc.pid
+        self.start_cpu = 0.0            # processor seconds it took to load the voice
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, name="wolfbox-render-reader", daemon=True).start()
 
@@ -112,7 +136,10 @@ class Renderer:
     voice: Voice
     cache: LineCache
     on_ready: Callable[[str], None] = lambda text: None
-    timeout: float = 300.0               # ceiling for one line or a start, progress or not
+    # Ceiling for one line or a start, progress or not: seconds of the
+    # worker's processor time (wall-clock time where /proc cannot tell). A
+    # line's is raised to CEILING_PER_START times what loading the voice cost.
+    timeout: float = 300.0
     command: list[str] | None = None     # tests swap in a fake worker
     max_start_failures: int = 2
     stats: RenderStats = field(default_factory=RenderStats)
@@ -343,6 +370,10 @@ class Renderer:
                 self._busy = False
                 self._cond.notify_all()
 
+    def line_ceiling(self, worker: _Worker) -> float:
+        """The processor time one line may take with this worker."""
+        return max(self.timeout, CEILING_PER_START * worker.start_cpu)
+
     def _requeue(self, text: str) -> None:
         with self._cond:
             if not self._closed and text not in self._queue:
@@ -362,11 +393,17 @@ class Renderer:
             worker = self._starting = _Worker(proc, self.cache)
         try:
             hello = _reply(worker, self.stall, self.timeout)
+        except _TooLong as e:
+            hello = None
+            self._say(_("the voice renderer used {spent:.0f} s of processor time to start, past "
+                        "its limit of {limit:.0f} s: trying again after a pause").format(
+                spent=e.spent, limit=e.limit))
         except (_Hung, _Died):
             hello = None
         finally:
             with self._cond:
                 self._starting = None
+        worker.start_cpu = _cpu_seconds(worker.pid) or 0.0
         if not hello or not hello.get("ready"):
             worker.stop(kill=True)
             if hello and hello.get("kind") == "voice":
@@ -381,7 +418,7 @@ class Renderer:
             # spoken form (Chinese 两 for two of something).
             worker.send({"text": spoken(text, worker.cache.lang),
                          "path": str(worker.cache.path(text))})
-            reply = _reply(worker, self.stall, self.timeout)
+            reply = _reply(worker, self.stall, self.line_ceiling(worker))
         except (OSError, ValueError, _Died):     # ValueError: its pipe was closed under us
             if self._closed:
                 return                           # close() ended it: nothing to report
@@ -390,6 +427,11 @@ class Renderer:
         except _Hung:
             reply, problem = None, _("the voice renderer stopped making progress: restarting "
                                      "it after a pause")
+        except _TooLong as e:
+            reply, problem = None, _("the voice renderer used {spent:.0f} s of processor time "
+                                     "on one line, past its limit of {limit:.0f} s here: "
+                                     "restarting it after a pause").format(
+                spent=e.spent, limit=e.limit)
         else:
             problem = _("the voice renderer sent nonsense: restarting it after a pause")
         if reply is not None and reply.get("ok"):
@@ -427,20 +469,24 @@ def _reply(worker: _Worker, stall: float, ceiling: float) -> dict[str, Any] | No
 
     Raises _Died at end of output, _Hung when the process has made no progress
     for `stall` seconds (no heartbeat with more CPU time, and no CPU time
-    seen in /proc: a starved low-priority process is slow, not hung) or
-    takes longer than `ceiling` in all.
+    seen in /proc: a starved low-priority process is slow, not hung), and
+    _TooLong when it has used more than `ceiling` seconds of processor time
+    on this reply (of wall-clock time where /proc cannot tell).
     """
     lines, pid = worker.lines, worker.pid
     started = last_progress = time.monotonic()
     beat_cpu: float | None = None
     proc_cpu = _cpu_ticks(pid)
+    first_cpu = _cpu_seconds(pid)
     while True:
         now = time.monotonic()
-        if now - started > ceiling:
-            raise _Hung()
+        cpu = _cpu_seconds(pid)
+        spent = cpu - first_cpu if cpu is not None and first_cpu is not None else now - started
+        if spent > ceiling:
+            raise _TooLong(spent, ceiling)
         try:
             line = lines.get(timeout=max(0.05, min(stall - (now - last_progress),
-                                                   ceiling - (now - started))))
+                                                   ceiling - spent)))
         except queue.Empty:
             line = ""
         if line is None:
@@ -488,4 +534,9 @@ def _cpu_ticks(pid: int) -> int | None:
     """User plus system CPU time of the whole process, in clock ticks."""
     fields = _stat(pid)
     return int(fields[11]) + int(fields[12]) if fields is not None else None
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    ticks = _cpu_ticks(pid)
+    return ticks / TICKS_PER_SECOND if ticks is not None else None
 

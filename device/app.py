@@ -44,6 +44,7 @@ from wolfbox.newd3 import section as timed_section
 from wolfbox.newd3.game import MODE as TIMED
 from wolfbox.newd3.game import Game as Timed
 from wolfbox.onenight.flow import Flow
+from wolfbox.onenight.model import ONE_NIGHT
 from wolfbox.settings import SETTINGS
 from wolfbox.settings_screen import SettingsScreen
 
@@ -53,7 +54,7 @@ from .backlight import Backlight
 from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
-from .phonelink import PhoneLink
+from .phonelink import SEATS_FILE, PhoneLink
 from .render import cjk_font_file
 from .saves import Saves
 from .screen import TerminalScreen, WindowScreen, init_video
@@ -212,10 +213,23 @@ def _game(config: Config, saves: Saves, has_brightness: bool) -> Games:
     # One settings screen for every game: a setting changed from one game's
     # setup is the value the others show and build from.
     screen = SettingsScreen(config, has_brightness)
-    return Games({"one_night": lambda: Flow.from_config(screen.config, screen=screen),
+    return Games({"one_night": lambda: _one_night(screen, saves),
                   DARK_ARTS: lambda: _dark_arts(screen, saves),
                   TIMED: lambda: _timed(screen, saves)}, config.game.mode, config.box.lang,
                  phones_on=config.phones.enabled)
+
+
+def _one_night(screen: SettingsScreen, saves: Saves) -> Mode:
+    """One Night, with a round saved before a power cut offered again (a
+    deal on the phones dealt again); one that cannot be is said once."""
+    flow = Flow.from_config(screen.config, screen=screen)
+    saved = saves.saved(ONE_NIGHT)
+    if saved is not None:
+        try:
+            flow.restore(saved)
+        except ValueError as e:               # not a checkpoint of this game
+            saves.refused(ONE_NIGHT, e)
+    return flow
 
 
 def _dark_arts(screen: SettingsScreen, saves: Saves) -> Mode:
@@ -417,7 +431,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         # SD card, so not on the main loop. Saves run in order on one thread.
         saver.submit(save, json_copy(memory))
 
-    saves = Saves(memory, persist=persist, notice=inbox.notice)
+    saves = Saves(memory, persist=persist, notice=inbox.notice, unreadable=store.unreadable)
     flow = _game(config, saves, has_brightness=backlight is not None)
 
     def remember(effect: Effect) -> None:
@@ -457,7 +471,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
               recover=_recover(flow, saves))
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
     phones = PhoneLink(config.phones, lambda: box.flow, clock, inbox.phoned, inbox.wake,
-                       inbox.notice)
+                       inbox.notice, seats_file=state_path().with_name(SEATS_FILE))
     opened.callback(phones.close)
     sinks.append(phones.effect)
     box.view_sinks.append(phones.follow)

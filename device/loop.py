@@ -368,7 +368,7 @@ class Box:
         view = self.flow.view(now)
         if view.phase is Phase.IDLE:
             view = dataclasses.replace(view, status=self.status())
-        if not self.flow.busy():
+        if not self.flow.busy() or getattr(self.flow, "phones_screen_open", False):
             view = dataclasses.replace(view, join=self.join_card())
         holding = self._holding(view, now)
         if holding is not None:

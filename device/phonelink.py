@@ -4,18 +4,26 @@ screens between games say to join.
 Off by default: nothing listens, and nothing of the server is loaded,
 until the table turns phones on (in the config file or on the settings
 screen). Turned on, the server starts at once; turned off, it stops and
-every phone loses its seat. A server that cannot start (no network, the
-port taken) is said once, and the box plays on its buttons as ever.
+every phone is let go (the seats stay in `seats.json`, as across a power
+cut: turned on again in the same game, each phone finds its seat by its
+token). A server that cannot start (no network, the port taken) is said
+once, and the box plays on its buttons as ever.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import stat
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wolfbox.audio.cache import write_atomic
 from wolfbox.config import PhonesConfig
-from wolfbox.effects import ChangeSetting, Effect, FreeSeat
+from wolfbox.effects import AnswerSeat, ChangeSetting, Effect, FreeSeat
 from wolfbox.events import PhonesSeated
 from wolfbox.games import PHONES_KEY
 from wolfbox.i18n import _
@@ -38,8 +46,12 @@ class PhoneLink:
     def __init__(self, config: PhonesConfig, game: Callable[[], Any],
                  clock: Callable[[], float], post: Callable[[object], None],
                  wake: Callable[[], None], notice: Callable[[str, tuple[str, ...]], None],
-                 addresses: list[str] | None = None, port: int | None = None) -> None:
+                 addresses: list[str] | None = None, port: int | None = None,
+                 seats_file: Path | None = None) -> None:
         self.config, self.game, self.clock = config, game, clock
+        # Who holds which seat, kept across a power cut (see _seats).
+        self.seats_file = seats_file
+        self._writer: ThreadPoolExecutor | None = None
         self.post, self.wake, self.notice = post, wake, notice
         self.addresses, self.port = addresses, port
         self.phones: Phones | None = None
@@ -52,7 +64,7 @@ class PhoneLink:
             if Phones is None:
                 return
             phones = Phones(self.config, self.post, self.wake, self.clock,
-                            self.addresses, self.port)
+                            self.addresses, self.port, **self._seats())
             try:
                 phones.start()
             except OSError as e:
@@ -76,6 +88,25 @@ class PhoneLink:
             self.phones = None
             self.post(PhonesSeated(frozenset()))           # nobody holds a phone now
         self.wake()
+
+    def _seats(self) -> dict[str, Any]:
+        """The seats kept before (a power cut mid-game: each phone finds its
+        seat again by its token) and where to keep them from now on: a file
+        of their own beside the box's state, written whole (temp file,
+        fsync, rename) on a thread of its own, in order."""
+        if self.seats_file is None:
+            return {}
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-seats")
+        path, writer = self.seats_file, self._writer
+
+        def write(kept: dict[str, Any]) -> None:
+            try:
+                write_atomic(path, json.dumps(kept, sort_keys=True).encode())
+            except OSError as e:
+                log.warning("phones: cannot keep the seats in %s (%s)", path, e)
+
+        return {"saved": _read_seats(path), "keep": lambda kept: writer.submit(write, kept)}
 
     def _server(self) -> type[Phones] | None:
         """The phones' server, imported when first turned on: a box without
@@ -102,6 +133,8 @@ class PhoneLink:
             self.turn(bool(effect.value))
         elif isinstance(effect, FreeSeat) and self.phones is not None:
             self.phones.server.free(effect.seat)
+        elif isinstance(effect, AnswerSeat) and self.phones is not None:
+            self.phones.server.answer(effect.seat, effect.code, effect.accept)
 
     def follow(self, *_view: object) -> None:
         """The box's screen changed: the phones follow it."""
@@ -120,3 +153,29 @@ class PhoneLink:
 
     def close(self) -> None:
         self.turn(False)
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)        # the last change reaches the disk
+
+
+SEATS_FILE = "seats.json"      # beside state.json: who holds which seat (phones)
+MAX_SEATS_BYTES = 16 * 1024      # 99 seats' names and hashes fit many times over
+
+
+def _read_seats(path: Path) -> object:
+    """The seats file's JSON, or None when there is none or it is not
+    readable as such (said in the log: the phones then join afresh)."""
+    try:
+        # O_NONBLOCK: a FIFO at the path must not hold the box's start.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ValueError("not a regular file")
+            data = f.read(MAX_SEATS_BYTES + 1)
+        if len(data) > MAX_SEATS_BYTES:
+            raise ValueError(f"more than {MAX_SEATS_BYTES} bytes")
+        return json.loads(data.decode("utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        log.warning("phones: ignoring the seats kept in %s (%s)", path, e)
+        return None

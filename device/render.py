@@ -154,6 +154,7 @@ class Type:
         # English or German box never holds it (a third of a MiB a size).
         self._cjk = cjk
         self._cjk_open = not callable(cjk)
+        self._glyphs: dict[str, bool] = {}      # a character: whether its font has it
 
     @property
     def cjk(self) -> pygame.font.Font | None:
@@ -165,8 +166,32 @@ class Type:
         assert not callable(self._cjk)
         return self._cjk
 
+    def drawable(self, text: str) -> str:
+        """`text` without the characters its font has no glyph for (an
+        emoji in a player's name), which would be drawn as boxes."""
+        if text.isascii():
+            return text
+        return "".join(c for c in text if self._has(c))
+
+    def _has(self, char: str) -> bool:
+        known = self._glyphs.get(char)
+        if known is None:
+            wide = pages.is_wide(char)
+            if char.isspace() or ord(char) < 0x250 or wide and self.cjk is None:
+                known = True        # Latin is the face's own; no Chinese font is said apart
+            else:
+                try:
+                    known = covers(self.cjk if wide and self.cjk is not None else self.latin,
+                                   char)
+                except FONT_ERRORS:
+                    known = True
+            self._glyphs[char] = known
+        return known
+
     def runs(self, text: str) -> list[tuple[str, pygame.font.Font]]:
-        """`text` cut where it changes between Chinese and the rest."""
+        """`text` cut where it changes between Chinese and the rest (what
+        no font draws left out)."""
+        text = self.drawable(text)
         if not pages.has_wide(text) or self.cjk is None:
             return [(text, self.latin)]
         cjk = self.cjk
@@ -183,7 +208,7 @@ class Type:
     def size(self, text: str) -> tuple[int, int]:
         runs = self.runs(text)
         if len(runs) == 1:
-            return runs[0][1].size(text)
+            return runs[0][1].size(runs[0][0])
         return sum(f.size(run)[0] for run, f in runs), \
             max(self._ascent(runs) - f.get_ascent() + f.size(run)[1] for run, f in runs)
 
@@ -195,7 +220,7 @@ class Type:
         """`text` in `color` on a transparent surface, each run on the baseline."""
         runs = self.runs(text)
         if len(runs) == 1:
-            return runs[0][1].render(text, True, color)
+            return runs[0][1].render(runs[0][0], True, color)
         base = self._ascent(runs)
         images = [(f.render(run, True, color), base - f.get_ascent()) for run, f in runs]
         out = pygame.Surface((sum(img.get_width() for img, _y in images),
@@ -581,18 +606,23 @@ class Painter:
         between words, and between Chinese characters (wolfbox.pages.tokens).
         A word wider than `width` keeps a line of its own (never cut)."""
         font = self.font(px, face)
-        out: list[str] = []
-        line = ""
+        lines: list[list[tuple[str, str]]] = []
+        line: list[tuple[str, str]] = []
         for glue, unit in pages.tokens(message):
-            trial = f"{line}{glue}{unit}" if line else unit
-            if not line or font.size(trial)[0] <= width:
-                line = trial
+            if not line or font.size(pages.joined([*line, (glue, unit)]))[0] <= width:
+                line.append((glue, unit))
             else:
-                out.append(line)
-                line = unit
+                lines.append(line)
+                line = [(glue, unit)]
         if line:
-            out.append(line)
-        return out
+            lines.append(line)
+        # Chinese: a paragraph's last character never alone on its line
+        # ("狼/人杀"); the one before it goes down with it.
+        if len(lines) > 1 and len(lines[-1]) == 1 and len(lines[-2]) > 1 \
+                and lines[-1][0][0] == "" and pages.is_wide(lines[-1][0][1][0]) \
+                and font.size(pages.joined([lines[-2][-1], *lines[-1]]))[0] <= width:
+            lines[-1].insert(0, lines[-2].pop())
+        return [pages.joined(units) for units in lines]
 
     def layout(self, block: Block, px: int, face: Face, width: int,
                gap: int) -> tuple[tuple[tuple[str, ...], ...], int, bool]:

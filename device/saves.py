@@ -7,8 +7,11 @@ from before kept one game under "game" ({"mode": ..., "state": ...}); it is
 moved into its own slot when the state is read.
 
 A saved game the game itself refuses (`from_dict` raises ValueError: see
-wolfbox.darkarts.saved and wolfbox.newd3.saved) is forgotten, and the
-table is told once on the screen; a new game starts.
+wolfbox.darkarts.saved, wolfbox.newd3.saved and wolfbox.onenight.saved) is
+forgotten, and the table is told once on the screen; a new game starts. So
+is every saved game of a state.json the box could not trust (no JSON, a
+checksum missing or wrong: device.state), without a crash at the start or
+at the next.
 """
 
 from __future__ import annotations
@@ -51,10 +54,16 @@ class Saves:
     memory: dict[str, Any]
     persist: Callable[[], None] = lambda: None
     notice: Callable[[str], None] = lambda text: None
+    unreadable: str | None = None      # why state.json's saved games were not read
     _told: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         slots(self.memory)
+        if self.unreadable is not None:
+            # The file is written anew (sealed, without what could not be
+            # read), so the next start does not meet it again.
+            self._forget(self.unreadable)
+            self.persist()
 
     def saved(self, mode: str) -> dict[str, Any] | None:
         """The state saved for the game `mode`, if any."""
@@ -73,10 +82,13 @@ class Saves:
         """The game `mode` cannot resume its saved state: the detail in the
         log, one line on the screen (once a run), the state forgotten and
         the memory written, so the next start does not meet it again."""
+        slots(self.memory).pop(mode, None)
+        self._forget(problem)
+        self.persist()
+
+    def _forget(self, problem: object) -> None:
         log.warning(_("the saved game cannot be resumed ({problem}): a new one starts")
                     .format(problem=problem))
-        slots(self.memory).pop(mode, None)
-        self.persist()
         if not self._told:
             self._told = True
             self.notice(_(notices.CANNOT_RESUME))

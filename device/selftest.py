@@ -36,6 +36,11 @@ from .loop import Edge
 
 TEST_LINE = N_("This is the Wolfbox self test. If you can hear me, the speaker works.")
 OK, WARN, FAIL = "ok", "warn", "FAIL"
+# How long the check waits for the voice, at most. The renderer's own limits
+# end a worker that hangs or runs away (its processor time, scaled by what
+# loading the voice cost here); this bounds only a bug in them, so that an
+# emulated arm64 system, a hundred times slower than a Pi, still finishes.
+VOICE_WAIT = 3600.0
 
 
 @dataclass
@@ -87,16 +92,19 @@ def _voice_speed(config: Config) -> Check:
         return Check(_("voice"), problem or _("no voice"), FAIL)
     with tempfile.TemporaryDirectory() as tmp:
         cache = LineCache(Path(tmp), voice.identity, cache_for(config, voice).settings)
-        renderer = Renderer(voice, cache, timeout=300, priority="normal")
+        said: list[str] = []            # why it failed, if it did: the check says it
+        renderer = Renderer(voice, cache, timeout=300, priority="normal", report=said.append,
+                            max_failures=2)
         started = time.monotonic()
         renderer.request([_(TEST_LINE)])
-        renderer.wait_idle(600)
+        renderer.wait_idle(VOICE_WAIT)
         renderer.close()
         total = time.monotonic() - started
     stats = renderer.stats
     if not stats.rendered:
-        return Check(_("voice"), _("{voice}: the renderer failed").format(voice=voice.name),
-                     FAIL)
+        why = "".join(f"; {line}" for line in dict.fromkeys(said))
+        return Check(_("voice"), _("{voice}: the renderer failed").format(voice=voice.name)
+                     + why, FAIL)
     rtf = stats.render_seconds / stats.audio_seconds
     note = _("{voice} ({engine}): real-time factor {rtf:.2f}, {total:.1f} s with loading").format(
         voice=voice.name, engine=voice.engine, rtf=rtf, total=total) \
@@ -143,7 +151,7 @@ def selftest(config: Config, display: str | None = None, auto: bool = False,
             cache = cache_for(config, choose_voice(config.voice.model, config.box.lang)[0])
             line = _(TEST_LINE)
             narrator.renderer.request([line], urgent=True)
-            narrator.renderer.wait_idle(300)
+            narrator.renderer.wait_idle(VOICE_WAIT)
             narrator.apply(Say(line, token=1))
             played = any(p.text == line for p in narrator.played)
             checks.append(Check(_("test line"), _("played") if played else

@@ -3,6 +3,17 @@ the start screen, the settings made on the box, each game's last checkpoint
 (device.saves). Written atomically (temp file, fsync, rename), so pulling
 the plug mid-write leaves the old state or the new one, never a broken file.
 
+Written with a checksum (`SEAL`: the SHA-256 of the state's canonical JSON)
+and checked on load: a saved game is resumed without the table seeing it,
+so a file the box did not write as it is (a bad SD card's flipped bit, a
+truncated or NUL-padded file, a hand edit) must not resume one. A state
+that fails the check keeps its settings and its deck (each checked by
+value, and on the screen for the table to see) but loses its saved games;
+a state with no checksum (a box from before it had one) is treated alike,
+since a flipped bit in the checksum's own key must not make a save pass
+unchecked. `unreadable` then says why, for the start screen
+(device.saves).
+
 Read back through a schema (`Remembered`): each part that is not what the
 box writes is left out (one warning), so the rest still counts; each
 setting's value is then checked like the config file's
@@ -11,6 +22,7 @@ setting's value is then checked like the config file's
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -28,8 +40,10 @@ from wolfbox.jsontext import loads
 log = logging.getLogger("wolfbox")
 _warned: set[str] = set()       # each unreadable state said once a run
 
-# The state is a deck and a count: a few hundred bytes. Anything far larger
-# is not ours, and reading it whole could stall or exhaust a Pi Zero.
+# The state is a deck, the settings and each game's last checkpoint: at most
+# some 30 KB (One Night on phones with every card the game has, every answer
+# of its night: tests/test_saved_onenight.py). Anything far larger is not
+# ours, and reading it whole could stall or exhaust a Pi Zero.
 MAX_STATE_BYTES = 64 * 1024
 
 
@@ -43,6 +57,18 @@ class Remembered(msgspec.Struct):
 
 
 PARTS: dict[str, Any] = {f.name: f.type for f in msgspec.structs.fields(Remembered)}
+SEAL = "sha256"          # state.json: the checksum of everything else in it
+GAME_PARTS = ("games", "game")      # what a broken seal costs: the saved games
+
+
+def seal(data: dict[str, Any]) -> str:
+    """The checksum of `data` (without any seal of its own): the SHA-256 of
+    its canonical JSON (keys sorted, no spaces, UTF-8), as written and as
+    read back, so reading it from the file gives what writing it gave."""
+    body = {k: v for k, v in data.items() if k != SEAL}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def state_path() -> Path:
@@ -55,6 +81,9 @@ def state_path() -> Path:
 @dataclass
 class StateStore:
     path: Path
+    # Why the last load could not trust the file's saved games (a file that
+    # is no JSON, or whose checksum is missing or wrong), or None.
+    unreadable: str | None = None
 
     def load(self) -> dict:
         """The saved state, or {} if there is none or it cannot be used.
@@ -64,17 +93,37 @@ class StateStore:
         device, a huge file, JSON nested deep enough to exhaust the parser's
         recursion) is one warning and the defaults, never a hang or a crash.
         The same problem at the same path is warned of once a run.
+
+        What is read but cannot be trusted (no JSON, a checksum missing or
+        wrong) is also kept in `unreadable`, for the start screen.
         """
+        self.unreadable = None
         try:
-            data = loads(self._read().decode("utf-8"))
+            raw = self._read()
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as e:
+        except OSError as e:
             self._warn(e)
             return {}
+        return self.decode(raw)
+
+    def decode(self, raw: bytes) -> dict:
+        """The state in `raw` (the file's bytes), as `load` reads it."""
+        self.unreadable = None
+        try:
+            data = loads(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            return self._garbled(_("not UTF-8 ({problem})").format(problem=e))
+        except ValueError as e:
+            return self._garbled(str(e))
         if not isinstance(data, dict):
-            self._warn(_("not a JSON object"))
-            return {}
+            return self._garbled(_("not a JSON object"))
+        checked = self._checked(data)
+        if checked is not None:
+            self.unreadable = checked
+            self._warn(checked)
+            for part in GAME_PARTS:
+                data.pop(part, None)
         out: dict[str, Any] = {}
         for key, value in data.items():
             if key not in PARTS:
@@ -84,6 +133,28 @@ class StateStore:
             except msgspec.ValidationError as e:
                 self._warn(f"{key}: {e}")
         return out
+
+    def _garbled(self, problem: str) -> dict:
+        self.unreadable = problem
+        self._warn(problem)
+        return {}
+
+    @staticmethod
+    def _checked(data: dict[str, Any]) -> str | None:
+        """Why the saved games in `data` cannot be trusted, or None. A
+        checksum is checked wherever there is one (a flipped bit in the
+        games' own key must not make them vanish unsaid); without one, only
+        saved games are refused: a file written by hand with a deck alone
+        stays good (the settings are checked by value)."""
+        given = data.pop(SEAL, None)
+        if given is None:
+            return _("no checksum") if any(part in data for part in GAME_PARTS) else None
+        try:
+            if given != seal(data):
+                return _("the checksum does not match")
+        except ValueError as e:              # NaN or Infinity: never written by the box
+            return str(e)
+        return None
 
     def _warn(self, problem: object) -> None:
         # A command reads the state more than once (the language, the
@@ -116,7 +187,11 @@ class StateStore:
         """Write `data`; the problem if it could not be (a read-only or full
         state directory), logged here, for the caller to tell the table."""
         try:
-            write_atomic(self.path, json.dumps(data, indent=1, sort_keys=True).encode())
+            body = json.loads(json.dumps({k: v for k, v in data.items() if k != SEAL}))
+            # Compact: One Night on phones keeps every answer of a night,
+            # and the largest table's must stay far below MAX_STATE_BYTES.
+            write_atomic(self.path, json.dumps({**body, SEAL: seal(body)}, sort_keys=True,
+                                               separators=(",", ":")).encode())
         except OSError as e:
             log.warning(_("cannot save the box's state to {path} ({problem})")
                         .format(path=self.path, problem=e))

@@ -5,6 +5,13 @@ changes, and keeps a copy of who sits where for the box's own screen.
 A new game (the box back on a start screen after one) brings a new PIN
 and frees every seat: a seat's token is bound to its game. A table that
 grows or shrinks on its setup screen keeps its PIN and its seats.
+
+The seats survive a power cut: whenever one is taken or let go, the room
+(its PIN, each seat's name and the hash of its token) is handed to `keep`
+with the game it belongs to, and a box started again is handed it back
+(`saved`). A phone then finds its seat by its token, as after a reload;
+nobody takes a seat by tapping it first. Seats kept for another game than
+the one the box starts on are let go.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from wolfbox.config import PhonesConfig
 from wolfbox.events import PhonesSeated
 from wolfbox.games import game_name
 from wolfbox.i18n import _, speaking
+from wolfbox.phone import named
 
 from . import protocol
 from .addresses import local_addresses
@@ -42,7 +50,8 @@ def words() -> dict[str, str]:
             "reconnecting": _("Reconnecting…"),
             "again": _("A new game, or your seat was given back: type the PIN the box "
                        "shows now."),
-            "off": _("The box has turned its phones off.")}
+            "off": _("The box has turned its phones off."),
+            "taken": _("Your seat taken by a phone you lost? Ask the box to free it.")}
 
 
 class Phones:
@@ -51,7 +60,9 @@ class Phones:
     def __init__(self, config: PhonesConfig, post: Callable[[object], None],
                  wake: Callable[[], None], clock: Callable[[], float] = time.monotonic,
                  addresses: list[str] | None = None, port: int | None = None,
-                 find: Callable[[], list[str]] | None = None) -> None:
+                 find: Callable[[], list[str]] | None = None,
+                 saved: object = None,
+                 keep: Callable[[dict[str, Any]], None] = lambda kept: None) -> None:
         # The config's addresses are kept as they are; else the box's local
         # ones, looked up again while it runs (`find`; tests give theirs).
         if config.listen:
@@ -63,8 +74,18 @@ class Phones:
         self.seated = Seated("", {})
         self._busy = False
         self._seats = NO_SEATS
-        self.server = PhoneServer(Room(seats=NO_SEATS), post, self._changed, found,
-                                  config.port if port is None else port, clock, find)
+        self._oversized = False
+        self._guarded: frozenset[int] = frozenset()
+        self._keep, self._mode, room = keep, "", Room(seats=NO_SEATS)
+        self._kept_for: str | None = None          # the game the seats were kept for
+        if saved is not None:
+            try:
+                room, self._kept_for = _restored(saved)
+            except ValueError as e:
+                log.warning("phones: the seats kept before are not usable (%s)", e)
+        self.server = PhoneServer(room, post, self._changed, found,
+                                  config.port if port is None else port, clock, find,
+                                  keep=self._kept)
 
     @property
     def urls(self) -> list[str]:
@@ -81,22 +102,42 @@ class Phones:
     def _changed(self, seated: Seated) -> None:
         self.seated = seated            # on the server's thread: a copy, swapped whole
         self.post(PhonesSeated(frozenset(seated.names),         # the games hear it in turn
-                               tuple(sorted(seated.names.items()))))
+                               tuple(sorted(seated.names.items())), seated.asking))
+
+    def _kept(self, room: dict[str, Any]) -> None:
+        """On the server's thread: the seats changed; kept with their game."""
+        if self._mode:
+            self._keep({"mode": self._mode, "room": room})
 
     def follow(self, game: Any, now: float) -> None:
         """After the box's screen changed: a new game's PIN, and each joined
         seat's view, in the game's language."""
         busy, seats = bool(game.busy()), int(getattr(game, "table_seats", NO_SEATS))
+        self._mode = str(game.name)
+        # A seat the box must accept a phone for (the Mayor's console) is
+        # guarded before it opens and let go only after it closed: the
+        # server runs these in order, a phone's message perhaps between.
+        guarded = frozenset(getattr(game, "guarded_seats", frozenset()))
+        if guarded - self._guarded:
+            self._guarded = self._guarded | guarded
+            self.server.guard(self._guarded)
+        if self._kept_for is not None:
+            if self._kept_for != self._mode:         # kept for another game: let go
+                self.server.new_game(seats)
+            self._kept_for = None
         if self._busy and not busy:
             self.server.new_game(seats)             # a game ended: a new PIN, seats free
         elif seats != self._seats:
             self.server.resize(seats)
         self._busy, self._seats = busy, seats
+        if guarded != self._guarded:
+            self._guarded = guarded
+            self.server.guard(guarded)
         with speaking(game.lang):
             said = words()
             views, labels = {}, {}
             for seat in range(1, seats + 1):          # ready before a phone takes the seat
-                view = dataclasses.asdict(game.phone_view(seat, now))
+                view = dataclasses.asdict(named(game.phone_view(seat, now), self.seated.names))
                 label = view.pop("label")
                 if label:
                     labels[str(seat)] = label
@@ -106,7 +147,20 @@ class Phones:
             note = getattr(game, "lobby_note", None)
             lobby = {"title": game_name(game.name), "words": said, "lang": game.lang,
                      "labels": labels, "note": note() if note is not None else ""}
-        self.server.publish(protocol.padded(views), lobby)
+        frames = protocol.padded(views)
+        if protocol.oversized(frames) and not self._oversized:
+            self._oversized = True          # said once a run: the size could tell
+            log.warning("phones: a frame of %d bytes is longer than %d", max(
+                len(v) for v in views.values()), protocol.FRAME_BYTES)
+        self.server.publish(frames, lobby)
 
     def close(self) -> None:
         self.server.close()
+
+
+def _restored(saved: object) -> tuple[Room, str]:
+    """The room kept by `Phones._kept`, and its game; ValueError if it is
+    not what the box writes."""
+    if not isinstance(saved, dict) or not isinstance(saved.get("mode"), str):
+        raise ValueError("no game named")
+    return Room.restored(saved.get("room")), saved["mode"]

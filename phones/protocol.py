@@ -66,16 +66,28 @@ def encode(kind: str, **fields: Any) -> bytes:
     return _encoder.encode({"t": kind, **fields})
 
 
-PAD_TO = 512                      # every seat's frame of one update rounds up to this
+# Every frame to a phone is this long, in every game, at every moment:
+# the longest a seat's view grows mid-game (the Mayor's console, nine
+# seats' options, in Chinese) is under half of it.
+FRAME_BYTES = 4096
 
 
 def padded(frames: Mapping[int, bytes]) -> dict[int, bytes]:
     """The seats' frames of one update, each padded with spaces after its
-    JSON to the same length: a Wolf's card, a Seer's answer or a task with
-    more words is not longer on the air than a Villager's (it matters once
-    the traffic is encrypted; the sizes should not tell before then
-    either)."""
+    JSON to FRAME_BYTES: a Wolf's card, a Seer's answer, a task with more
+    words or a tap's mark is not longer on the air than a Villager's frame,
+    nor than the frame before it. The size is fixed, not the largest of the
+    update: a size taken from the frames would move whenever a seat's
+    secret pushed its frame past a step (it matters once the traffic is
+    encrypted; the sizes should not tell before then either). An update
+    with a longer frame (a long public page) is padded whole to the next
+    multiple (`oversized` says so, for the log)."""
     if not frames:
         return {}
-    size = -(-max(len(f) for f in frames.values()) // PAD_TO) * PAD_TO
+    size = -(-max(len(f) for f in frames.values()) // FRAME_BYTES) * FRAME_BYTES
     return {seat: frame + b" " * (size - len(frame)) for seat, frame in frames.items()}
+
+
+def oversized(frames: Mapping[int, bytes]) -> bool:
+    """Whether padded `frames` outgrew FRAME_BYTES (their size could tell)."""
+    return any(len(f) > FRAME_BYTES for f in frames.values())

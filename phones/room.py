@@ -11,16 +11,24 @@ seat go (a token is bound to its game).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Annotated, Any
 
-from wolfbox.i18n import _
+import msgspec
+
+from wolfbox.i18n import LANGUAGES, N_, _, speaking
 
 PIN_DIGITS = 4
 TOKEN_BYTES = 16                 # 128 bits
 NAME_CHARS = 20
+# What the box and the phones call a seat: a name may not read as one.
+SEAT_WORDS = (N_("Seat {seat}"), N_("Mayor"))
 WRONG_PINS = 5                   # a client's wrong PINs in WRONG_PIN_WINDOW ...
 WRONG_PIN_WINDOW = 60.0          # ... seconds before it has to wait
 
@@ -39,8 +47,27 @@ class Refused:
 
 @dataclass
 class Holder:
+    """A seat's player: the name shown, and the SHA-256 of its phone's
+    token (the token itself is kept by the phone alone: neither the box's
+    memory nor its seats file could give it away)."""
     name: str
-    token: str
+    digest: bytes
+
+
+def digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+class SavedHolder(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[str, msgspec.Meta(max_length=NAME_CHARS)]
+    digest: Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+
+
+class SavedRoom(msgspec.Struct, forbid_unknown_fields=True):
+    """The seats as the box keeps them across a power cut (Room.saved)."""
+    pin: Annotated[str, msgspec.Meta(pattern=f"^[0-9]{{{PIN_DIGITS}}}$")]
+    seats: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    held: dict[Annotated[int, msgspec.Meta(ge=1, le=99)], SavedHolder]
 
 
 def new_pin(draw: Callable[[int], int] = secrets.randbelow) -> str:
@@ -55,8 +82,17 @@ class Room:
     held: dict[int, Holder] = field(default_factory=dict)
     _wrong: dict[str, list[float]] = field(default_factory=dict)
 
-    def join(self, client: str, pin: str, seat: int, name: str, now: float) -> Joined | Refused:
-        """`client` (its address) asks for `seat` with `pin`."""
+    def join(self, client: str, pin: str, seat: int, name: str, now: float,
+             label: str = "") -> Joined | Refused:
+        """`client` (its address) asks for `seat` with `pin` (`label`: what
+        the box calls the seat, where not "Seat N")."""
+        refused = self.may_join(client, pin, seat, name, now, label)
+        return refused if refused is not None else self.take(seat, name)
+
+    def may_join(self, client: str, pin: str, seat: int, name: str, now: float,
+                 label: str = "") -> Refused | None:
+        """Why `client` may not have `seat` (None: it may): the checks of
+        `join`, with the seat left free (a seat the box must accept first)."""
         recent = [t for t in self._wrong.get(client, []) if now - t < WRONG_PIN_WINDOW]
         self._wrong[client] = recent
         if len(recent) >= WRONG_PINS:
@@ -69,19 +105,43 @@ class Room:
         if not 1 <= seat <= self.seats:
             return Refused(_("The seats are 1 to {seats}.").format(seats=self.seats))
         if seat in self.held:
-            return Refused(_("Seat {seat} is taken.").format(seat=seat))
+            return Refused(_("Seat {seat} is taken: ask the box to free it.").format(seat=seat))
+        if impersonates(name, seat, label):
+            return Refused(_("That name is what the box calls a seat: choose your own."))
+        return None
+
+    def take(self, seat: int, name: str) -> Joined:
+        """`seat` is the phone's now: its new token (kept by the phone alone)."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        self.held[seat] = Holder(clean_name(name) or _("Seat {seat}").format(seat=seat), token)
+        self.held[seat] = Holder(clean_name(name) or _("Seat {seat}").format(seat=seat),
+                                 digest(token))
         return Joined(seat, token)
 
     def seat_of(self, token: str) -> int | None:
-        """The seat a token holds, or None; every held token is compared in
+        """The seat a token holds, or None; every held seat is compared in
         constant time, so the answer's timing tells nothing of the others."""
-        found = None
+        found, asked = None, digest(token)
         for seat, holder in self.held.items():
-            if hmac.compare_digest(token.encode(), holder.token.encode()):
+            if hmac.compare_digest(asked, holder.digest):
                 found = seat
         return found
+
+    def saved(self) -> dict[str, Any]:
+        """The PIN and the seats, as the box keeps them across a power cut:
+        each seat's token by its hash, never the token."""
+        return msgspec.to_builtins(SavedRoom(self.pin, self.seats, {
+            seat: SavedHolder(h.name, h.digest.hex()) for seat, h in self.held.items()}))
+
+    @classmethod
+    def restored(cls, data: object) -> Room:
+        """The room `saved` gave; ValueError (one line) for anything else."""
+        try:
+            room = msgspec.convert(data, SavedRoom, strict=False)
+        except msgspec.ValidationError as e:
+            raise ValueError(str(e)) from None
+        return cls(room.seats, room.pin, {
+            seat: Holder(h.name, bytes.fromhex(h.digest)) for seat, h in room.held.items()
+            if seat <= room.seats})
 
     def free(self, seat: int) -> bool:
         """The box lets a seat go (a phone lost, a player gone)."""
@@ -105,3 +165,36 @@ def clean_name(name: str) -> str:
     """A name as the screens may show it: printable, on one line, short."""
     kept = "".join(c if c.isprintable() else " " for c in name)
     return " ".join(kept.split())[:NAME_CHARS]
+
+
+def impersonates(name: str, seat: int = 0, label: str = "") -> bool:
+    """Whether `name` reads as what the box calls another seat than `seat`
+    ("Seat 4", "Mayor", "Spieler 4", "镇长", or a bare number) in any of its
+    languages: a player so named could pass for another seat's phone or
+    the Mayor's. The seat's own words (its number, its `label`: the
+    Mayor's phone may call itself "Mayor") are no one else's."""
+    folded = _folded(clean_name(name))
+    if not folded or (label and folded == _folded(label)):
+        return False
+    for words in _seat_words():
+        read = words.fullmatch(folded)
+        if read is not None and (not read.groups() or
+                                 any(int(n) != seat for n in read.groups())):
+            return True
+    return False
+
+
+@functools.cache
+def _seat_words() -> tuple[re.Pattern[str], ...]:
+    found = [re.compile(r"(\d+)")]
+    for code in LANGUAGES:
+        with speaking(code):
+            for words in SEAT_WORDS:
+                parts = _folded(_(words)).split("{seat}")
+                found.append(re.compile(r"(\d+)".join(re.escape(p) for p in parts)))
+    return tuple(found)
+
+
+def _folded(text: str) -> str:
+    """`text` as a name is compared: no case, no spaces, no punctuation."""
+    return "".join(c for c in text.casefold() if c.isalnum() or c in "{}")

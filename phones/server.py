@@ -22,23 +22,27 @@ from __future__ import annotations
 import asyncio
 import gzip
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from importlib import resources
+from typing import Any
 from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from wolfbox.events import PhoneChoice
+from wolfbox.i18n import _
 
 from . import protocol
-from .room import Joined, Room
+from .room import Joined, Refused, Room, clean_name, new_pin
 
 log = logging.getLogger("wolfbox.phones")
 # The library's own lines (a connection opened or closed, a page served) are
@@ -60,6 +64,7 @@ SECURITY_HEADERS = {
 }
 MESSAGES_PER_SECOND = 10          # a phone sending more is closed: no person taps that fast
 START_SECONDS = 10.0              # how long the server may take to start listening
+REFUSED_WAIT = 60.0               # a phone the box refused a guarded seat waits this long
 ADDRESS_LOOK_SECONDS = 10.0       # how often the box's own addresses are looked up again
 
 
@@ -78,9 +83,19 @@ class _Phone:
 @dataclass(frozen=True)
 class Seated:
     """Who holds which seat, and the PIN: a copy for the box's screen (the
-    room itself is only ever touched on the server's thread)."""
+    room itself is only ever touched on the server's thread); and the
+    phones asking for a guarded seat: (seat, name, code)."""
     pin: str
     names: Mapping[int, str]
+    asking: tuple[tuple[int, str, str], ...] = ()
+
+
+@dataclass(eq=False)
+class _Asking:
+    """A phone asking for a guarded seat, until the box answers."""
+    phone: _Phone
+    name: str
+    code: str
 
 
 class PhoneServer:
@@ -91,8 +106,11 @@ class PhoneServer:
                  changed: Callable[[Seated], None], addresses: list[str], port: int,
                  clock: Callable[[], float] = time.monotonic,
                  find: Callable[[], list[str]] | None = None,
-                 look_every: float = ADDRESS_LOOK_SECONDS) -> None:
-        self.room, self.post, self.changed = room, post, changed
+                 look_every: float = ADDRESS_LOOK_SECONDS,
+                 keep: Callable[[dict[str, Any]], None] = lambda saved: None) -> None:
+        # `keep` is handed the room's saved form whenever a seat is taken or
+        # let go, so the seats survive a power cut (link.py writes it out).
+        self.room, self.post, self.changed, self.keep = room, post, changed, keep
         self.addresses, self.port, self.clock = addresses, port, clock
         # Where the config names no address, the box's local addresses are
         # looked up again now and then (`find`): a box that booted before
@@ -102,8 +120,15 @@ class PhoneServer:
         self._thread = threading.Thread(target=self._loop.run_forever, name="phones",
                                         daemon=True)
         self._servers: dict[str, Server] = {}
+        self._gone: list[Server] = []          # servers of addresses gone, still closing
         self._watch: asyncio.Task[None] | None = None
         self._phones: set[_Phone] = set()
+        # Seats the box must accept a phone for (the Mayor's console), and
+        # the phone asking for each: a socket that joins one right after
+        # START is not the console until the Mayor says yes on the box.
+        self._guarded: frozenset[int] = frozenset()
+        self._asking: dict[int, _Asking] = {}
+        self._turned_away: dict[str, float] = {}    # address: when the box last refused it
         self._tasks: set[asyncio.Task[None]] = set()
         self._views: Mapping[int, bytes] = {}
         self._lobby: dict[str, object] = {}
@@ -141,6 +166,16 @@ class PhoneServer:
         """The box lets `seat` go. Safe from any thread."""
         self._loop.call_soon_threadsafe(self._free, seat)
 
+    def guard(self, seats: frozenset[int]) -> None:
+        """`seats` are taken only with the box's yes. Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._guard, frozenset(seats))
+
+    def answer(self, seat: int, code: str, accept: bool) -> None:
+        """The box's answer to the phone asking for `seat` with `code`
+        (a phone asking since, with another code, is not answered by it).
+        Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._answer_asking, seat, code, accept)
+
     def close(self) -> None:
         if self._thread.is_alive():
             asyncio.run_coroutine_threadsafe(self._shut(), self._loop).result(START_SECONDS)
@@ -177,9 +212,12 @@ class PhoneServer:
             if found == self.addresses:
                 continue
             for gone in set(self._servers) - set(found):
+                # Closed in the background: a phone that cannot be reached
+                # any more holds its socket's close for many seconds, and
+                # the box must not show the old address all that time.
                 server = self._servers.pop(gone)
                 server.close()
-                await server.wait_closed()
+                self._gone.append(server)
             for address in found:
                 if address not in self._servers:
                     try:
@@ -192,13 +230,44 @@ class PhoneServer:
             self._seated()
 
     def _seated(self) -> None:
-        self.changed(Seated(self.room.pin, self.room.names()))
+        self.keep(self.room.saved())
+        asking = tuple((seat, a.name, a.code) for seat, a in sorted(self._asking.items()))
+        self.changed(Seated(self.room.pin, self.room.names(), asking))
         for phone in list(self._phones):
             self._send(phone)
 
     def _new_game(self, seats: int) -> None:
         self.room.new_game(seats)
+        self._asking.clear()
+        self._turned_away.clear()
         self._seated()
+
+    def _guard(self, seats: frozenset[int]) -> None:
+        self._guarded = seats
+        if any(seat not in seats for seat in self._asking):
+            self._asking = {s: a for s, a in self._asking.items() if s in seats}
+            self._seated()
+
+    def _answer_asking(self, seat: int, code: str, accept: bool) -> None:
+        asking = self._asking.get(seat)
+        if asking is None or asking.code != code:
+            return                              # gone, or another phone asks now
+        del self._asking[seat]
+        phone = asking.phone
+        if accept and seat not in self.room.held and phone in self._phones \
+                and self._seat_held(phone) is None:
+            joined = self.room.take(seat, asking.name)
+            phone.seat, phone.last_sent = seat, b""
+            self._keep(self._loop.create_task(self._write(     # the token, then the view
+                phone.socket, protocol.encode("joined", seat=seat, token=joined.token))))
+            self._seated()
+            return
+        if not accept:
+            self._turned_away[phone.client] = self.clock()
+        self._seated()
+        self._keep(self._loop.create_task(self._write(phone.socket, protocol.encode(
+            "refused", why=_("The box did not accept this phone for seat {seat}.").format(
+                seat=seat)))))
 
     def _resize(self, seats: int) -> None:
         if seats != self.room.seats:
@@ -213,11 +282,14 @@ class PhoneServer:
         if self._watch is not None:
             self._watch.cancel()
         for phone in list(self._phones):            # the page says phones are off
+            if phone.socket.state is not State.OPEN:
+                phone.socket.transport.abort()      # closing (its address gone): let it go
+                continue
             try:
                 await phone.socket.send(protocol.encode("bye"), text=True)
             except ConnectionClosed:
                 pass
-        for server in self._servers.values():
+        for server in (*self._servers.values(), *self._gone):
             server.close()
             await server.wait_closed()
 
@@ -267,6 +339,11 @@ class PhoneServer:
             pass
         finally:
             self._phones.discard(phone)
+            gone = [seat for seat, a in self._asking.items() if a.phone is phone]
+            for seat in gone:                   # its question goes with it
+                del self._asking[seat]
+            if gone:
+                self._seated()
 
     def _in_rate(self, phone: _Phone) -> bool:
         now = self.clock()
@@ -276,13 +353,24 @@ class PhoneServer:
     async def _answer(self, phone: _Phone, message: protocol.Incoming) -> None:
         match message:
             case protocol.Hello(token=token):
-                phone.seat = self.room.seat_of(token) if token else None
-                if phone.seat is not None:
+                # A socket keeps the seat it holds (a hello with no token
+                # or another's does not free it for a second seat).
+                found = self.room.seat_of(token) if token else None
+                phone.seat = found if found is not None else self._seat_held(phone)
+                if found is not None:
+                    self._one_socket(phone)
                     await phone.socket.send(protocol.encode("joined", seat=phone.seat,
                                                             token=token), text=True)
                 self._send(phone, force=True)
+            case protocol.Join() if self._seat_held(phone) is not None:
+                await phone.socket.send(protocol.encode("refused", why=_(
+                    "This phone holds seat {seat} already: one phone, one seat.").format(
+                        seat=phone.seat)), text=True)
+            case protocol.Join(pin=pin, seat=seat, name=name) if seat in self._guarded:
+                await self._ask(phone, pin, seat, name)
             case protocol.Join(pin=pin, seat=seat, name=name):
-                result = self.room.join(phone.client, pin, seat, name, self.clock())
+                result = self.room.join(phone.client, pin, seat, name, self.clock(),
+                                        self._label(seat))
                 if isinstance(result, Joined):
                     phone.seat = result.seat
                     self._seated()              # the box hears of it before the phone does
@@ -294,6 +382,57 @@ class PhoneServer:
             case protocol.Choose(step=step, choice=choice):
                 if phone.seat is not None and phone.seat in self.room.held:
                     self.post(PhoneChoice(phone.seat, step, tuple(choice)))
+
+    def _label(self, seat: int) -> str:
+        labels = self._lobby.get("labels")
+        return str(labels.get(str(seat), "")) if isinstance(labels, dict) else ""
+
+    async def _ask(self, phone: _Phone, pin: str, seat: int, name: str) -> None:
+        """A phone asks for a guarded seat: checked as any join, then held
+        for the box's answer, with a code shown on the phone and the box
+        alike (the Mayor accepts the code their own phone shows). One phone
+        asks at a time: another is refused until the box has answered."""
+        refused = self.room.may_join(phone.client, pin, seat, name, self.clock(),
+                                     self._label(seat))
+        asking = self._asking.get(seat)
+        now = self.clock()
+        since = now - self._turned_away.get(phone.client, -REFUSED_WAIT)
+        if refused is None and since < REFUSED_WAIT:
+            # Refused on the box: the same address may not ask again at
+            # once, or one player could hold the Mayor's phone off for good.
+            refused = Refused(_("The box refused this phone: try again in {seconds} s.")
+                              .format(seconds=math.ceil(REFUSED_WAIT - since)))
+        if refused is None and asking is not None and asking.phone is not phone:
+            refused = Refused(_("Another phone is asking for seat {seat}: the box answers "
+                                "it first.").format(seat=seat))
+        if refused is not None:
+            await phone.socket.send(protocol.encode("refused", why=refused.why), text=True)
+            return
+        if asking is None:
+            label = self._label(seat)
+            self._asking[seat] = asking = _Asking(
+                phone, clean_name(name) or label or _("Seat {seat}").format(seat=seat),
+                new_pin())
+            self._seated()
+        await phone.socket.send(protocol.encode("asking", why=_(
+            "The box must accept this phone for seat {seat}: on the box, accept code "
+            "{code}.").format(seat=seat, code=asking.code)), text=True)
+
+    def _seat_held(self, phone: _Phone) -> int | None:
+        """The seat `phone` holds now (None once the box freed it)."""
+        return phone.seat if phone.seat in self.room.held else None
+
+    def _one_socket(self, phone: _Phone) -> None:
+        """A seat is seen through one socket: the newest with its token.
+        The token lives on one phone only, so a second socket with it is
+        that phone again (a reload, a tab reopened, a Wi-Fi come back while
+        the box still holds the old socket, which can take a minute to die);
+        refusing it would lock the player out of their own seat. The older
+        socket goes back to the lobby and hears no more of the seat."""
+        for other in self._phones:
+            if other is not phone and other.seat == phone.seat:
+                other.seat = None
+                self._send(other, force=True)
 
     def _publish(self, views: dict[int, bytes], lobby: dict[str, object]) -> None:
         # When any seat's view changes, every seated phone is sent a frame

@@ -96,14 +96,48 @@ inroot() {
         bash -euo pipefail -c "$1"
 }
 
+# Each thing the check relies on on the host (a command, or a file), and the
+# Debian package that brings it. mmdebstrap only recommends arch-test, yet
+# needs it for a foreign architecture: every one is named, none assumed.
+HOST_NEEDS=(
+    "mmdebstrap mmdebstrap"
+    "arch-test arch-test"
+    "/usr/bin/qemu-aarch64-static qemu-user-static"
+    "update-binfmts binfmt-support"
+    "/usr/share/keyrings/debian-archive-keyring.gpg debian-archive-keyring"
+    "chroot coreutils"
+    "mount mount"
+)
+
+# The things of HOST_NEEDS not on this host, as their packages.
+host_missing() {
+    local need what pkg
+    for need in "${HOST_NEEDS[@]}"; do
+        read -r what pkg <<< "$need"
+        if [ "${what#/}" != "$what" ]; then
+            [ -e "$what" ] || printf '%s %s\n' "$what" "$pkg"
+        else
+            command -v "$what" >/dev/null || printf '%s %s\n' "$what" "$pkg"
+        fi
+    done
+}
+
 host_tools() {
-    local need=()
-    command -v mmdebstrap >/dev/null || need+=(mmdebstrap)
-    [ -x /usr/bin/qemu-aarch64-static ] || need+=(qemu-user-static)
-    command -v update-binfmts >/dev/null || need+=(binfmt-support)
-    if [ ${#need[@]} -gt 0 ]; then
+    local missing pkgs
+    missing=$(host_missing)
+    if [ -n "$missing" ]; then
+        pkgs=$(awk '{ print $2 }' <<< "$missing" | sort -u | tr '\n' ' ')
+        say "installing: $pkgs"
         apt-get update -q
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"
+        # shellcheck disable=SC2086  # one word a package
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $pkgs
+    fi
+    missing=$(host_missing)
+    if [ -n "$missing" ]; then
+        while read -r what pkg; do
+            say "pi-check: missing on the host: $what (Debian package $pkg)" >&2
+        done <<< "$missing"
+        return 1
     fi
     if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
         mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
@@ -111,7 +145,10 @@ host_tools() {
     if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
         update-binfmts --enable qemu-aarch64 || update-binfmts --import qemu-aarch64
     fi
-    grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64
+    grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 \
+        || { say "pi-check: the kernel runs no arm64 programs through qemu (binfmt_misc)" >&2; return 1; }
+    arch-test arm64 \
+        || { say "pi-check: arch-test says this host cannot run arm64 programs" >&2; return 1; }
 }
 
 build_image() {
@@ -278,8 +315,15 @@ test_suite() {
         cd /root/wolfbox
         python3 -m venv /root/test-venv
         export PIP_CERT=/etc/ssl/certs/ca-certificates.crt     # its own pip: no Debian patches
-        /root/test-venv/bin/python -m pip install --quiet --disable-pip-version-check \
-            --constraint systemd/constraints.txt -e . pytest hypothesis psutil pytest-xdist
+        # A download the network cut off (seen here: a reset, five retries in
+        # a row) is tried again a while later, twice.
+        for attempt in 1 2 3; do
+            /root/test-venv/bin/python -m pip install --quiet --disable-pip-version-check \
+                --retries 10 --constraint systemd/constraints.txt \
+                -e . pytest hypothesis psutil pytest-xdist && break
+            [ \$attempt = 3 ] && exit 1
+            echo \"pip failed (attempt \$attempt of 3): again in 30 s\"; sleep 30
+        done
         /root/test-venv/bin/python -m pytest -q -p no:cacheprovider -n 2 \
             -k '$SKIP_TESTS' ${TESTS[*]}"
 }
@@ -300,7 +344,7 @@ rm -rf "$LOGS"
 mkdir -p "$LOGS"
 trap unmount_all EXIT
 say "pi-check: logs in ${LOGS#"$SOURCE"/}" >&2
-if step "host tools (mmdebstrap, qemu, binfmt)" host_tools &&
+if step "host tools (mmdebstrap, arch-test, qemu, binfmt)" host_tools &&
    step "arm64 system (mmdebstrap, or its cache)" build_image &&
    step "unpack it, copy the working tree in" unpack &&
    step "systemd/install.sh --no-prepare" install_box; then

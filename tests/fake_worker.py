@@ -2,7 +2,11 @@
 (wolfbox.audio.render_worker.render_job), a tone instead of a voice.
 
 Modes (argv[1]): ok, slow, crash-on:TEXT, hang-on:TEXT, garbage, long (half
-a second of tone a line, to fill a small disk). argv[2], if given, is a
+a second of tone a line, to fill a small disk), spin-on:TEXT (works on that
+line for ever: a runaway), load:SECONDS:LINE (spends SECONDS of processor
+time starting and LINE on each line: a slow machine), crawl:SECONDS (each
+line takes SECONDS on the wall clock while using almost no processor time:
+a starved process). argv[2], if given, is a
 file each job's text is appended to. If FAKE_WORKER_STARTS is set, each
 start appends its CLOCK_MONOTONIC time to that file.
 """
@@ -28,6 +32,13 @@ def tone(seconds: float) -> bytes:
         return path.read_bytes()
 
 
+def burn(seconds: float) -> None:
+    """Use `seconds` of this process's processor time."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
     log = Path(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -35,6 +46,8 @@ def main() -> None:
     if starts:
         with open(starts, "a") as f:
             f.write(f"{time.monotonic()}\n")
+    if mode.startswith("load:"):
+        burn(float(mode.split(":")[1]))
     data = tone(0.5 if mode == "long" else 0.05)
     print(json.dumps({"ready": True, "sample_rate": 22050}), flush=True)
     for raw in sys.stdin:
@@ -48,6 +61,16 @@ def main() -> None:
             time.sleep(0.3)
         if mode.startswith("hang-on:") and job["text"] == mode.split(":", 1)[1]:
             time.sleep(3600)
+        if mode.startswith("spin-on:") and job["text"] == mode.split(":", 1)[1]:
+            while True:
+                burn(1.0)
+        if mode.startswith("load:"):
+            burn(float(mode.split(":")[2]))
+        if mode.startswith("crawl:"):
+            end = time.monotonic() + float(mode.split(":")[1])
+            while time.monotonic() < end:      # a little work now and then
+                burn(0.005)
+                time.sleep(0.1)
         if mode == "garbage":
             print("not json", flush=True)
             continue

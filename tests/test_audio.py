@@ -158,9 +158,11 @@ def test_one_real_piper_render(tmp_path):
     """The real worker with the bundled voice: a short line becomes speech."""
     voice = find_voice("")
     cache = LineCache(tmp_path / "cache", voice.identity, SynthSettings())
-    r = Renderer(voice, cache, timeout=120, priority="normal")   # not starved on a busy CPU
+    # Its limits are the box's own (processor time, scaled by the voice's
+    # load): the wait is only a bound, long enough for an emulated arm64.
+    r = Renderer(voice, cache, priority="normal")        # not starved on a busy CPU
     r.request(["Seer, open your eyes."])
-    assert r.wait_idle(180)
+    assert r.wait_idle(3600)
     path = cache.get("Seer, open your eyes.")
     assert path is not None and r.stats.rendered == 1
     with wave.open(str(path)) as w:

@@ -261,6 +261,10 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     assert [(s.seat, s.alive, s.role) for s in pilot.view.seats] == [
         (1, False, "Werewolf"), (2, True, ""), (3, True, ""), (4, True, ""), (5, True, ""),
         (6, True, ""), (7, False, "Villager")]
+    assert pilot.view.big == "Not chosen"              # no seat offered first
+    pilot.press(Button.VOTE)                           # a hurried "Died" marks nobody
+    assert pilot.view.title == "Dawn 2 · Who died?"
+    pilot.press(Button.NEXT)
     assert pilot.view.big == "Seat 2"                  # the first living seat
     pilot.press(Button.VOTE)
     enter_card(pilot, "Hunter")
@@ -532,7 +536,7 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     first.key("b", "== Night 1 · Lovers  Seat 5")
     first.key("v", "[5♥]")
     first.key("s", '>> "The Mayor will touch the two Lovers.')
-    first.expect("== Dawn 1 · Who died?  Seat 1")
+    first.expect("== Dawn 1 · Who died?  Not chosen")
     first.key("b", "= Seat 7")
     first.key("v", "== Seat 7 · Role  Not chosen")             # no card offered first
     first.key("n", "== Seat 7 · Role  Werewolf")               # the screen anew: OK now
@@ -540,7 +544,7 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
         first.key("n", f"= {role}")
     first.key("s", "Seat 7's card: Villager. Right?")  # shown back
     first.key("s", '>> "Seat 7 has died."')                     # OK
-    first.key("n", "= Seat 2")
+    first.key("n", "= Seat 1")
     first.key("s", "No other seat died: right?")
     first.key("s", "== Day 1 · Discussion")                   # no more deaths
     # Seat 2 accused and seconded: 2 hands of the 3 needed.
@@ -587,17 +591,18 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     second.key("s", "Seat 1's card: Werewolf. Right?")
     second.key("s", '>> "The card: Werewolf."', "== Night 2 · Eyes closed")
     # Night 2 follows the saved day 1: the Matchmaker is not called again.
-    second.expect("== Dawn 2 · Who died?  Seat 2")
+    second.expect("== Dawn 2 · Who died?  Not chosen")
     assert [line for line in second.said("== Night 2 · Eyes closed",
-                                         "== Dawn 2 · Who died?  Seat 2")
+                                         "== Dawn 2 · Who died?  Not chosen")
             if line != "The card: Werewolf."] == NIGHT_2
-    assert second.screen("== Dawn 2 · Who died?  Seat 2")[1] == "   Seats: 1† [2] 3 4 5 6 7†"
+    assert second.screen("== Dawn 2 · Who died?  Not chosen")[1] == "   Seats: 1† 2 3 4 5 6 7†"
+    second.key("n", "= Seat 2  Seats: 1† [2] 3 4 5 6 7†")
     second.key("v", "== Seat 2 · Role  Not chosen")
     second.key("n", "== Seat 2 · Role  Werewolf")
     second.key("n", "= Hunter")
     second.key("s", "Seat 2's card: Hunter. Right?")
     second.key("s", '>> "Seat 2 has died."')
-    second.key("n", "= Seat 4")
+    second.key("n", "= Seat 3")
     second.key("s", "No other seat died: right?")
     second.key("s", "== The Hunter's victim  Not chosen")     # no more deaths
     for seat in (3, 4, 5, 6):

@@ -18,6 +18,7 @@ def to_count(game: Game) -> float:
     while game.stage is Stage.NIGHT:
         now = game.next_change(now)
         game.tick(now)
+    game.handle(Tap(Button.NEXT), now)                # on no seat first: seat 1
     game.handle(Tap(Button.VOTE), now)                # seat 1 died
     game.handle(Tap(Button.NEXT), now)                # the first card offered
     game.handle(Tap(Button.START), now)               # shown back

@@ -595,3 +595,27 @@ def test_chinese_titles_are_not_run_into_blobs_by_a_synthetic_bold(painter):
     big = painter.font(72, Face.BOLD).cjk
     assert title is not None and not title.bold
     assert big is not None and big.bold
+
+
+# ------------------------------------------------ names and Chinese lines
+def test_a_glyph_no_font_has_is_left_out_not_drawn_as_a_box(painter):
+    """A player's name with an emoji in it: the box has no font for it."""
+    font = painter.font(30)
+    assert font.size("Ann 🐺") == font.size("Ann ")
+    assert pygame.image.tobytes(font.render("Ann 🐺·", render.TEXT), "RGBA") == \
+        pygame.image.tobytes(font.render("Ann ·", render.TEXT), "RGBA")
+    assert font.size("Zoë · 3") > font.size("Zo · 3")    # what the font has stays
+
+
+@pytest.mark.parametrize("path", installed_cjk_fonts())
+def test_a_chinese_paragraphs_last_character_never_stands_alone(path):
+    pygame.display.init()
+    pygame.font.init()
+    painter = Painter(cjk_font=lambda: path)
+    text = "限时狼人杀"
+    one = painter.font(30).size("狼")[0]
+    for width in range(2 * one, 6 * one):
+        lines = painter.wrap(text, 30, width)
+        assert "".join(lines) == text
+        if len(lines) > 1:
+            assert len(lines[-1]) >= 2, (width, lines)

@@ -51,7 +51,12 @@ def test_the_screen_walks_the_seated_and_frees_only_on_a_hold():
     screen.handle(Tap(Button.NEXT), seated)
     assert screen.seat == 2
     assert screen.handle(Tap(Button.VOTE), seated) == []          # a tap frees nobody
-    assert screen.handle(Hold(Button.VOTE), seated) == [FreeSeat(2)]
+    assert screen.handle(Hold(Button.VOTE), seated) == []         # a first hold asks
+    assert "Hold VOTE again to free seat 2" in screen.view(PhonesSeated(seated), "x").details[1]
+    screen.handle(Tap(Button.NEXT), seated)                       # another press: it lapses
+    screen.handle(Tap(Button.BACK), seated)
+    assert screen.handle(Hold(Button.VOTE), seated) == []
+    assert screen.handle(Hold(Button.VOTE), seated) == [FreeSeat(2)]   # the second frees
     assert screen.seat == 5                                       # on to the next
     assert screen.view(PhonesSeated(frozenset({5})), "x").big == "Seat 5"
     empty = screen.view(PhonesSeated(frozenset()), "x")
@@ -92,7 +97,8 @@ def test_a_seat_freed_on_the_box_sends_its_phone_back_to_the_seats(tmp_path, pil
         pilot.press(Button.VOTE)                                  # a tap: nothing happens
         pilot.settle()
         assert pilot.view.join.seated == ((1, "Ann"), (3, "Bo"))
-        pilot.press(Button.VOTE, hold=HOLD)                       # the hold frees seat 3
+        pilot.press(Button.VOTE, hold=HOLD)                       # a hold asks ...
+        pilot.press(Button.VOTE, hold=HOLD)                       # ... and the next frees seat 3
         lobby = receive(bo, "lobby")
         assert lobby["taken"] == {"1": "Ann"}
         pilot.settle()
@@ -124,4 +130,31 @@ def test_every_start_screen_with_phones_reads_with_its_card(painter, size, lang)
             games.handle(Hold(Button.BACK), 0.0)
             with speaking(lang):
                 check(painter, dataclasses.replace(games.view(0.0), join=CARD), size)
+            games.handle(Hold(Button.VOTE), 0.0)                  # asked to free a seat
+            with speaking(lang):
+                check(painter, dataclasses.replace(games.view(0.0), join=CARD), size)
             games.handle(Tap(Button.START), 0.0)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_paused_game_offers_the_phones_screen_and_both_read(painter, size, lang):
+    """Mid-game, paused, with phones on: the hold of VOTE that opens the
+    phones' screen is on the legend, and that screen, the card with it
+    (a lost phone joins again), reads at every size."""
+    makes = {"one_night": lambda: Flow(RoundSettings.from_config(Config())),
+             "dark_arts": lambda: MayorGame(rng=random.Random(1))}
+    for mode, make in makes.items():
+        games = Games({mode: make}, mode, lang, phones_on=True)
+        games.handle(PhonesSeated(frozenset({1, 2}), ((1, "Ann"), (2, "Bo"))), 0.0)
+        games.handle(Tap(Button.START), 0.0)                      # the night
+        assert Button.VOTE not in dict(games.view(0.0).holds)     # running: no phones' hold
+        games.handle(Tap(Button.START), 0.0)                      # paused
+        paused = games.view(0.0)
+        assert paused.paused and Button.VOTE in dict(paused.holds), mode
+        with speaking(lang):
+            check(painter, paused, size)
+        games.handle(Hold(Button.VOTE), 0.0)
+        with speaking(lang):
+            check(painter, dataclasses.replace(games.view(0.0), join=CARD), size)
+        assert games.phones_screen_open

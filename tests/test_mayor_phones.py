@@ -264,7 +264,7 @@ def test_the_console_is_on_the_mayors_phone_alone_and_only_during_a_game():
     # console (for an undo), until the table leaves it for a new game.
     assert t.g.busy() and t.g.table_seats == 8
     assert {"New game", "Undo the last entry"} <= {w for _i, w in console(t).actions}
-    assert {t.g.phone_view(seat, t.now).title for seat in PLAYERS} == {t.g.view(t.now).title}
+    assert {t.g.phone_view(seat, t.now).title for seat in PLAYERS} == {"The village wins"}
     tap(t, "New game")
     assert t.g.stage is Stage.SETUP and not t.g.busy()
     assert t.g.phone_view(MAYOR, t.now).task is None and t.g.table_seats == 7
@@ -351,7 +351,8 @@ def hand(t: Table, seat: int, up: bool = True, step: str | None = None) -> None:
 
 def test_the_hands_go_up_on_the_phones_the_accused_and_the_dead_not_asked():
     t = to_the_hands(PLAYERS | {MAYOR})
-    assert says(t.effects)[-1] == "Raise your hands to lynch seat 2."     # as without phones
+    assert says(t.effects)[-1] == "Vote on your phones to lynch seat 2."   # no hand is raised
+    assert t.g.view(t.now).title == "Vote on your phones"
     asked = {s: t.g.phone_view(s, t.now).task for s in PLAYERS}
     assert [s for s, task in asked.items() if task is not None] == [1, 3, 4, 5, 6]
     tasks = [task for task in asked.values() if task is not None]

@@ -44,6 +44,21 @@ def join(url: str, pin: str, seat: int, name: str) -> Iterator[ClientConnection]
         yield phone
 
 
+@contextmanager
+def take_console(pilot, url: str, pin: str, name: str = "Mia") -> Iterator[ClientConnection]:
+    """The Mayor's phone takes the console: it asks for seat 8, its page
+    shows a code, the box shows the same, and the Mayor accepts it there."""
+    with connect(url.replace("http://", "ws://") + "ws", open_timeout=10,
+                 max_queue=None) as phone:
+        phone.send('{"t": "hello"}')
+        phone.send(json.dumps({"t": "join", "pin": pin, "seat": MAYOR, "name": name}))
+        code = re.search(r"accept code (\d{4})", receive(phone, "asking")["why"])[1]
+        box_hears(pilot, lambda: pilot.box.flow.view(pilot.clock.now).big == code)
+        pilot.press(Button.START)                               # accepted on the box
+        assert receive(phone, "joined")["seat"] == MAYOR
+        yield phone
+
+
 def messages_by_seat(record) -> dict[int, list[dict]]:
     """Every message each seat's phone was sent, decoded, by the seat its
     socket was given."""
@@ -107,7 +122,7 @@ def play_to_the_end(pilot, game, mayor, raise_hands, card_of,
             pilot.until(lambda: game.stage is not Stage.NIGHT, limit=3000, step=5.0)
         elif stage is Stage.LOVERS:
             for seat in (3, 5):
-                mayor.tap(f"Seat {seat}")
+                mayor.tap(f"P{seat} · {seat}")      # the seat by its name (joined as P<n>)
                 mayor.tap("Lover")
             mayor.tap("Done")
         elif stage is Stage.DAWN:
@@ -119,7 +134,7 @@ def play_to_the_end(pilot, game, mayor, raise_hands, card_of,
             mayor.tap("Accuse")
         elif stage is Stage.ACCUSE:
             seat = next(s for s in game.ring.living() if s != game.previous_accused)
-            mayor.tap(f"Seat {seat}")
+            mayor.tap(f"P{seat} · {seat}")
             mayor.tap("Accuse")
         elif stage is Stage.SECOND:
             quiet(pilot, game)
@@ -136,7 +151,7 @@ def play_to_the_end(pilot, game, mayor, raise_hands, card_of,
             mayor.tap(card_of(game.dying))
             mayor.tap("OK")
         elif stage is Stage.SHOT:
-            mayor.tap(f"Seat {game.ring.living()[0]}")
+            mayor.tap(f"P{game.ring.living()[0]} · {game.ring.living()[0]}")
             mayor.tap("Shot")
     raise AssertionError(f"the game did not end: {game.stage}")
 
@@ -159,7 +174,7 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
         game.rng = random.Random(seed)                       # a known deal
         pilot.press(Button.START)                            # the box deals to the phones
         assert game.dealt is not None
-        phones[MAYOR] = stack.enter_context(join(url, pin, MAYOR, "Mayor"))   # seat 8 opens
+        phones[MAYOR] = stack.enter_context(take_console(pilot, url, pin))   # seat 8 opens
         box_hears(pilot, lambda: MAYOR in game.phones)
         def raise_hands() -> None:
             step = console.hands_step(game)

@@ -25,6 +25,14 @@ from wolfbox.darkarts.game import Stage
 from wolfbox.darkarts.roles import role_name
 
 MAYOR = 8
+# The players' names as they join: on the console, each seat by its name and number.
+NAMES = {1: "Ann", **{seat: f"P{seat}" for seat in range(2, 8)}}
+
+
+def on_the_page(names: dict[int, str], option: int, words: str) -> str:
+    """An option's words as the page shows them: a seat called by number alone
+    ("Seat 3") by its player's name too ("P3 · 3")."""
+    return f"{names[option]} · {option}" if words == f"Seat {option}" else words
 
 
 def seated(page, pin: str, seat: int, name: str) -> None:
@@ -35,18 +43,32 @@ def seated(page, pin: str, seat: int, name: str) -> None:
     page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
 
 
+def console_seated(pilot, page, pin: str, name: str) -> None:
+    """The Mayor's page asks for seat 8; its code is on the page and the
+    box; the Mayor accepts it on the box, and the page shows the console."""
+    page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
+    page.fill("#pin", pin)
+    page.fill("#name", name)
+    page.locator("#seats button", has_text=str(MAYOR)).first.click()
+    page.wait_for_selector("#refused:has-text('accept code')", timeout=WAIT_MS)
+    code = page.inner_text("#refused").rstrip(".")[-4:]
+    box_hears(pilot, lambda: pilot.box.flow.view(pilot.clock.now).big == code)
+    pilot.press(Button.START)                                 # the Mayor's yes, on the box
+    page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
+
+
 class Console:
     """The Mayor's page: a tap, once the page shows the console as the box
     has it now (a tap on an older one would rightly change nothing)."""
 
-    def __init__(self, pilot, game, page) -> None:
-        self.pilot, self.game, self.page = pilot, game, page
+    def __init__(self, pilot, game, page, names: dict[int, str] = NAMES) -> None:
+        self.pilot, self.game, self.page, self.names = pilot, game, page, names
 
     def shows_now(self) -> None:
         task = self.game.phone_view(MAYOR, self.pilot.clock.now).task
         buttons = self.page.locator("#options button")
-        playwright.expect(buttons).to_have_text([w for _i, w in task.options],
-                                                timeout=WAIT_MS)
+        playwright.expect(buttons).to_have_text(
+            [on_the_page(self.names, i, w) for i, w in task.options], timeout=WAIT_MS)
         for i, (option, _words) in enumerate(task.options):
             if option in task.chosen:
                 playwright.expect(buttons.nth(i)).to_have_class("chosen", timeout=WAIT_MS)
@@ -87,7 +109,7 @@ def test_the_mayor_runs_a_day_on_the_console_in_the_browser(tmp_path, pilots, br
         mayor_page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
         playwright.expect(mayor_page.locator("#seats button")).to_have_count(
             8, timeout=WAIT_MS)
-        seated(mayor_page, pin, MAYOR, "Mayor")
+        console_seated(pilot, mayor_page, pin, "Mayor")
         box_hears(pilot, lambda: MAYOR in game.phones)
         mayor = Console(pilot, game, mayor_page)
         assert mayor_page.inner_text("#prompt") == "The Mayor's console"
@@ -95,14 +117,14 @@ def test_the_mayor_runs_a_day_on_the_console_in_the_browser(tmp_path, pilots, br
 
         pilot.until(lambda: game.stage is Stage.LOVERS, limit=600, step=1.0)
         for seat in (3, 5):
-            mayor.tap(f"Seat {seat}")
+            mayor.tap(f"P{seat} · {seat}")
             mayor.tap("Lover")
         shoot(mayor_page, "en-mayor-lovers.png")
         mayor.tap("Done")
         assert game.lovers == (3, 5)
 
         pilot.until(lambda: game.stage is Stage.DAWN, limit=600, step=1.0)
-        mayor.tap("Seat 7")                                   # a death ...
+        mayor.tap("P7 · 7")                                   # a death ...
         mayor.tap("Died")
         card = role_name(game.dealt[6])                       # ... read off seat 7's phone
         mayor.tap(card)
@@ -116,7 +138,7 @@ def test_the_mayor_runs_a_day_on_the_console_in_the_browser(tmp_path, pilots, br
 
         quiet(pilot, game)
         mayor.tap("Accuse")                                   # an accusation
-        mayor.tap("Seat 2")
+        mayor.tap("P2 · 2")
         shoot(mayor_page, "en-mayor-accuse.png")
         mayor.tap("Accuse")
         assert game.stage is Stage.SECOND and game.accused == 2

@@ -145,35 +145,73 @@ def test_a_seat_short_of_a_phone_plays_as_before(phones, deck, note):
     assert t.f.phase is Phase.REVEAL                 # the table settles it as before
 
 
+def test_with_cards_on_phones_the_start_screen_and_phones_give_no_physical_setup():
+    """Issue 29, item 5: the box holds the cards and the tokens; the table
+    reads the phones' rule instead. A seat short of a phone: the setup."""
+    deck = ["alpha_wolf", "sentinel", "curator", "seer", "villager", "werewolf", "robber",
+            "drunk", "villager"]
+    physical = ("center werewolf card", "shield token", "artifact tokens")
+    for held, on_phones in ((range(1, 6), True), (range(1, 5), False)):
+        f = Flow(RoundSettings.for_deck(deck), rng=random.Random(1))
+        f.handle(PhonesSeated(frozenset(held)), 0.0)
+        shown = start_screen(f)
+        phone = [line for page in range(len(f._idle_pages()))
+                 for line in f.phone_view(1, page * pages.IDLE_PAGE_SECONDS).lines]
+        for lines in (shown, phone):
+            assert (RULE in lines) is on_phones
+            assert any(word in line for word in physical for line in lines) is not on_phones
+
+
 def test_no_word_of_phones_on_a_box_no_phone_has_joined():
     f = Flow(RoundSettings.for_deck(BASE5))
     assert not any("phone" in line for line in start_screen(f))
 
 
 # ----------------------------------------------------------------- the night
-WAKE_CARDS = ("Everyone, reach out and touch your own card. Now open your eyes: it is "
-              "morning in the village.")
-WAKE_PHONES = "Everyone, open your eyes: it is morning in the village."
+WAKE_PHONES = "Everyone, look up from your phone: it is morning in the village."
+RULE = ("Eyes on your own phone all night: hold its cover to read it, and keep your screen "
+        "to yourself.")
 
 
-def test_the_night_on_phones_says_the_same_lines_at_the_same_times():
-    """Whatever is tapped, the narration is today's, to the millisecond;
-    but for dawn, which has no card on the table to touch, the same line
-    whatever was dealt."""
+def test_the_night_on_phones_says_the_same_lines_at_the_same_times_whatever_was_dealt():
+    """Nobody can tap with their eyes closed (issue 29, item 3): on phones
+    every eye stays on its own phone all night, and every call is said in
+    the same words at the same times, whatever was dealt or tapped."""
     runs = []
-    for phones, seer in ((set(range(1, 6)), 2), (set(range(1, 6)), None), (set(), None)):
-        t = base5(phones=phones)
+    for seats, seer in ((["werewolf", "seer", "robber", "troublemaker", "werewolf"], 2),
+                        (["werewolf", "seer", "robber", "troublemaker", "werewolf"], None),
+                        (["villager", "drunk", "werewolf", "seer", "troublemaker"], None)):
+        center = list(BASE5)
+        for card in seats:
+            center.remove(card)
+        t = Table(seats, center)
         t.press(START)
+        assert t.f.view(t.now).title == "Night · Eyes on Your Phone"
         if seer:
             t.call("seer")
+            assert RULE in t.f.phone_view(3, t.now).lines       # the phone says it too
             t.choose(seer, 1)
             t.everyone_else({seer})
         t.until(lambda t=t: t.f.phase is Phase.DISCUSSION)
         runs.append(t.said)
-    assert runs[0] == runs[1]
-    dawn = [text for _when, text in runs[0]].index(WAKE_PHONES)
-    assert runs[0][:dawn] == runs[2][:dawn]          # the night itself: the same to the ms
-    assert runs[0][dawn] == (runs[2][dawn][0], WAKE_PHONES) and runs[2][dawn][1] == WAKE_CARDS
+    assert runs[0] == runs[1] == runs[2]
+    said = [text for _when, text in runs[0]]
+    assert said[0] == ("Night falls. Everyone, eyes on your own phone until morning: hold its "
+                       "cover to read it, and keep your screen to yourself.")
+    assert not any("close your eyes" in line or "open your eyes" in line for line in said)
+    assert said[1:5] == ["Werewolves: everyone, answer on your phone.", "Werewolves: time is up.",
+                         "Seer: everyone, answer on your phone.", "Seer: time is up."]
+    assert said[-2] == WAKE_PHONES
+
+
+def test_the_night_on_phones_makes_every_call_of_the_deck_with_the_same_action_time():
+    cards = RoundSettings.for_deck(BASE5)
+    phones = cards.with_phones(True)
+    assert [(s.id, s.seconds) for s in phones.night] == [(s.id, s.seconds) for s in cards.night]
+    assert cards.night[0].text == "Night falls. Everyone, close your eyes."   # as before
+    t = base5(phones=set())
+    t.press(START)
+    assert t.f.view(t.now).title == "Night · Close Eyes"
 
 
 def test_every_seat_gets_a_task_of_the_same_shape_at_every_call():
@@ -221,7 +259,8 @@ def test_the_seer_looks_at_two_center_cards():
     t.press(START)
     t.call("seer")
     t.choose(2, PAIR + 13)
-    assert t.secret(2)[-2:] == ("Center card 1: Villager.", "Center card 3: Drunk.")
+    assert t.secret(2)[1:] == ("Center card 1: Villager.", "Center card 3: Drunk.",
+                               "Answered. Keep your eyes on your phone until morning.")
 
 
 def test_the_robber_takes_a_card_and_sees_it_and_the_troublemaker_swaps_two():
@@ -299,11 +338,12 @@ def test_the_doppelganger_copies_the_seer_and_looks_at_once_not_at_the_seers_cal
     t.call("doppelganger")
     assert t.secret(1)[1].startswith("You are the Doppelganger")
     t.choose(1, 2)
-    assert "Seat 2's card is the Seer: you are now the Seer." in t.secret(1)
-    assert t.secret(1)[1].startswith("As the Seer")
+    assert t.secret(1)[1] == "Seat 2's card is the Seer: you are now the Seer."
+    assert t.secret(1)[2].startswith("As the Seer")        # her result above her next ask
     t.choose(1, CENTER + 1)
     t.choose(1, CENTER + 3)
-    assert t.secret(1)[-2:] == ("Center card 1: Troublemaker.", "Center card 3: Werewolf.")
+    assert t.secret(1)[-3:] == ("Center card 1: Troublemaker.", "Center card 3: Werewolf.",
+                                "Answered. Keep your eyes on your phone until morning.")
     for seat in range(2, 6):                          # three taps for everyone alike
         for _stage in range(3):
             t.choose(seat, t.task(seat).options[0][0])

@@ -7,6 +7,7 @@ card, what it was told, what it learned) or another seat's choice."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Iterator
@@ -57,16 +58,36 @@ def frames_by_seat(sent) -> dict[int, list[bytes]]:  # noqa: F811
     return out
 
 
+TRYING: list[bool] = []
+
+
+def usable(table, seat: int, step: str, ids: list[int], pick: int) -> list[list[int]]:
+    """The first options, then the first ones the rules let the seat use
+    (tried on a copy of the night): a refusal goes over the wire once, and
+    the phone never taps faster than a person (the server's rate cap)."""
+    tries = [ids[k:k + pick] for k in range(len(ids) - pick + 1)]
+    TRYING.append(True)                       # what a trial tells is told to nobody
+    try:
+        for choice in tries[1:]:
+            if copy.deepcopy(table).answer(seat, step, tuple(choice)):
+                return tries[:1] + [choice]
+        return tries[:1]
+    finally:
+        TRYING.pop()
+
+
 def answer(pilot, socket: ClientConnection, seat: int, table, chosen: dict) -> None:
     """The seat's phone answers its task as it is shown: the first options,
-    or the next ones if the rules refuse them (a shielded card)."""
+    or, if the rules refuse them (a shielded card, a pick its role cannot
+    use), ones they allow."""
     task = table.task(seat) if pilot.box.flow.active.phase is Phase.NIGHT \
         else table.vote_task(seat)
     shown = receive(socket, "view", lambda m: m["task"] is not None
                     and m["task"]["step"] == task.step)["task"]
     ids = [o for o, _w in shown["options"]]
-    for k in range(len(ids) - shown["pick"] + 1):
-        choice = ids[k:k + shown["pick"]]
+    night = task.step.endswith(tuple("012"))
+    for choice in (usable(table, seat, task.step, ids, shown["pick"]) if night
+                   else [ids[:shown["pick"]]]):
         table.refused.pop(seat, None) if task.step.endswith(tuple("012")) else None
         socket.send(json.dumps({"t": "choose", "step": shown["step"], "choice": choice}))
         chosen[(seat, shown["step"])] = choice
@@ -88,22 +109,24 @@ def told(monkeypatch) -> dict[int, set[str]]:
 
     def answered(self, seat, step, choice):
         taken = real_answer(self, seat, step, choice)
-        if seat in self.refused:                          # why its answer was refused
+        if seat in self.refused and not TRYING:       # why its answer was refused
             own.setdefault(seat, set()).add(self.refused[seat])
         return taken
 
     def token(self, seat):
         texts = real_token(self, seat)
-        own.setdefault(seat, set()).update(texts)
+        if not TRYING:
+            own.setdefault(seat, set()).update(texts)
         return texts
 
     def result(self, seat, text):
-        own.setdefault(seat, set()).add(text)
+        if not TRYING:
+            own.setdefault(seat, set()).add(text)
         return real_result(self, seat, text)
 
     def asked(self, seat):
         text = real_asked(self, seat)
-        if not text.startswith("Not your call"):      # everyone's decoy: a stopped role's too
+        if not text.startswith("Not your call") and not TRYING:   # everyone's decoy
             own.setdefault(seat, set()).add(text)
         return text
     monkeypatch.setattr(PhoneNight, "_result", result)

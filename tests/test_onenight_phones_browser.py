@@ -79,18 +79,24 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
     for seat in SEATS:                                 # every phone: two seats to tap
         options = pages[seat][0].locator("#options button")
         playwright.expect(options).to_have_count(4, timeout=WAIT_MS)
+    for seat in SEATS:                                 # eyes on the phone, not closed
+        playwright.expect(pages[seat][0].locator("#lines")).to_contain_text(
+            "Eyes on your own phone all night", timeout=WAIT_MS)
     hold_cover(page)
     assert "You are the Troublemaker" in page.inner_text("#secret")
     let_go(page)
     before = list(table.cards)
     a, b = others[0], others[1]
-    page.locator("#options button", has_text=f"Seat {a}").click(timeout=WAIT_MS)
-    page.locator("#options button", has_text=f"Seat {b}").click(timeout=WAIT_MS)
+    page.locator("#options button", has_text=f"P{a} · {a}").click(timeout=WAIT_MS)
+    # The first of two picks: behind the cover only, as what the box took.
+    playwright.expect(page.locator("#choice")).to_have_text(f"P{a} · {a} …", timeout=WAIT_MS)
+    playwright.expect(page.locator("#options button.picking")).to_have_count(0)
+    page.locator("#options button", has_text=f"P{b} · {b}").click(timeout=WAIT_MS)
     hear(pilot, lambda: table.cards != before)
     assert (table.cards[a - 1], table.cards[b - 1]) == (before[b - 1], before[a - 1])
-    for seat in (a, b):
-        playwright.expect(page.locator("#options button", has_text=f"Seat {seat}")) \
-            .to_have_class("chosen", timeout=WAIT_MS)
+    playwright.expect(page.locator("#choice")).to_have_text(
+        f"✓ P{min(a, b)} · {min(a, b)} · P{max(a, b)} · {max(a, b)}", timeout=WAIT_MS)
+    playwright.expect(page.locator("#options button.chosen")).to_have_count(0)
     hold_cover(page)
     assert f"You swapped the cards of Seat {a} and Seat {b}." in page.inner_text("#secret")
     shoot(page, "en-onenight-troublemaker.png")
@@ -107,7 +113,7 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
     target = others[0]
     for seat in SEATS:
         vote = target if seat != target else maker
-        pages[seat][0].locator("#options button", has_text=f"Seat {vote}").click(
+        pages[seat][0].locator("#options button", has_text=f"P{vote} · {vote}").click(
             timeout=WAIT_MS)
         hear(pilot, lambda s=seat, v=vote: table.votes.get(s) == v)
     shoot(pages[maker][0], "en-onenight-vote.png")
@@ -152,7 +158,7 @@ def test_the_aura_seer_sees_on_her_phone_who_looked_at_a_card(
     pilot.press(Button.START)
     pilot.until(lambda: table.call == "seer" and table.open, step=1.0)
     page = pages[seer][0]
-    page.locator("#options button", has_text=f"Seat {target}").click(timeout=WAIT_MS)
+    page.locator("#options button", has_text=f"P{target} · {target}").click(timeout=WAIT_MS)
     hear(pilot, lambda: table.touched == [seer])
     pilot.until(lambda: table.call == "aura_seer" and table.open, step=1.0)
     page = pages[aura][0]
@@ -187,7 +193,7 @@ def test_own_cards_each_phone_enters_its_card_turned_up(
     pilot.until(lambda: game.own is not None and game.own.voting, step=0.25)
     for seat in SEATS:
         vote = 2 if seat != 2 else 1
-        pages[seat][0].locator("#options button", has_text=f"Seat {vote}").click(
+        pages[seat][0].locator("#options button", has_text=f"P{vote} · {vote}").click(
             timeout=WAIT_MS)
         hear(pilot, lambda s=seat, v=vote: game.own.votes.get(s) == v)
     pilot.until(lambda: game.phase is Phase.REFEREE, step=0.5)

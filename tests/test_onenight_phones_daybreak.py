@@ -155,9 +155,9 @@ def test_the_investigator_looks_twice_or_stops_on_a_werewolf_and_is_one_at_the_v
     t.call("paranormal_investigator")
     t.choose(1, 2)
     assert "Seat 2: Villager." in t.secret(1)
-    assert t.secret(1)[1].startswith("As the Paranormal Investigator: choose a second")
+    assert t.secret(1)[2].startswith("As the Paranormal Investigator: choose a second")
     t.choose(1, 3)
-    assert t.secret(1)[-2:] == ("Seat 3: Werewolf.", "You stop: you are now a Werewolf.")
+    assert t.secret(1)[-3:-1] == ("Seat 3: Werewolf.", "You stop: you are now a Werewolf.")
     dawn(t)
     game = t.f.table.game()
     assert game.players[0].became == "werewolf"

@@ -8,6 +8,7 @@ import gzip
 import http.client
 import json
 import logging
+import socket
 import threading
 from contextlib import closing
 
@@ -37,7 +38,7 @@ def test_a_phone_joins_a_free_seat_with_the_pin_and_keeps_it_with_its_token():
 @pytest.mark.parametrize("pin, seat, why", [
     ("1234", 2, "That is not the PIN on the box's screen."),
     ("4821", 6, "The seats are 1 to 5."),
-    ("4821", 1, "Seat 1 is taken."),
+    ("4821", 1, "Seat 1 is taken: ask the box to free it."),
 ])
 def test_a_wrong_pin_a_seat_off_the_table_or_a_taken_seat_is_refused(pin, seat, why):
     room = Room(seats=5, pin="4821")
@@ -76,6 +77,37 @@ def test_the_box_can_free_a_seat():
     assert room.free(4) and not room.free(4)
     assert room.seat_of(joined.token) is None
     assert isinstance(room.join("b", "1111", 4, "Bo", 1.0), Joined)
+
+
+@pytest.mark.parametrize("name", ["Seat 4", "seat4", " SEAT  2 ", "Seat 4!", "Mayor", "MAYOR",
+                                  "Spieler 3", "Bürgermeister", "5号玩家", "镇长", "7", "Seat\t9"])
+def test_a_name_that_reads_as_a_seat_or_the_mayor_is_refused_in_any_language(name):
+    room = Room(seats=5, pin="4821")
+    refused = room.join("a", "4821", 1, name, 0.0)
+    assert refused == Refused("That name is what the box calls a seat: choose your own.")
+    assert room.names() == {}
+    for own in ("Ann", "Seattle", "Mayor Bob", "李雷", ""):
+        assert isinstance(room.join("a", "4821", len(room.names()) + 1, own, 0.0), Joined)
+    room.resize(7)
+    assert isinstance(room.join("a", "4821", 6, "Seat 6", 0.0), Joined)     # its own words
+    assert isinstance(room.join("a", "4821", 7, "Mayor", 0.0, label="Mayor"), Joined)
+
+
+def test_the_room_kept_across_a_power_cut_holds_each_token_by_its_hash_alone():
+    room = Room(seats=5, pin="4821")
+    joined = room.join("a", "4821", 3, "Ann", 0.0)
+    assert isinstance(joined, Joined)
+    kept = json.loads(json.dumps(room.saved()))                 # as the file holds it
+    assert joined.token not in json.dumps(kept)
+    back = Room.restored(kept)
+    assert (back.pin, back.seats, back.names()) == ("4821", 5, {3: "Ann"})
+    assert back.seat_of(joined.token) == 3 and back.seat_of("guess") is None
+    assert isinstance(back.join("b", "4821", 3, "Bo", 0.0), Refused)     # no first tap
+    for bad in (None, [], {"pin": "48", "seats": 5, "held": {}},
+                {**kept, "held": {"3": {"name": "Ann", "digest": "00"}}},
+                {**kept, "held": {"100": kept["held"]["3"]}}):
+        with pytest.raises(ValueError):
+            Room.restored(bad)
 
 
 def test_names_are_shown_on_one_short_line():
@@ -216,7 +248,7 @@ def test_a_phone_joins_sees_its_view_and_comes_back_to_its_seat(served):
                        {"title": "One Night", "words": {}})
         assert receive(ann, "view")["lines"] == ["for seat 2"]
         bo.send('{"t": "join", "pin": "4821", "seat": 2, "name": "Bo"}')
-        assert receive(bo, "refused")["why"] == "Seat 2 is taken."
+        assert receive(bo, "refused")["why"] == "Seat 2 is taken: ask the box to free it."
     with phone(url) as again:                       # a reload: the token finds the seat
         again.send(json.dumps({"t": "hello", "token": token}))
         assert receive(again, "joined")["seat"] == 2
@@ -232,7 +264,9 @@ def test_frames_of_one_update_have_one_size():
               2: protocol.encode("view", secret=[]), 3: protocol.encode("view", lines=["x" * 700])}
     sized = protocol.padded(frames)
     assert len({len(f) for f in sized.values()}) == 1                 # one size for all
-    assert len(sized[1]) % protocol.PAD_TO == 0 and len(sized[3]) >= len(frames[3])
+    assert len(sized[3]) >= len(frames[3])
+    again = protocol.padded({**frames, 1: protocol.encode("view", secret=["x" * 900])})
+    assert {len(f) for f in again.values()} == {len(f) for f in sized.values()}  # fixed
     assert {s: json.loads(f) for s, f in sized.items()} == \
         {s: json.loads(f) for s, f in frames.items()}                 # the same messages
 
@@ -370,3 +404,44 @@ def test_phones_coming_and_going_leave_no_line_in_the_log(served, caplog):
                 p.send('{"t": "hello"}')
                 receive(p, "lobby")
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == []
+
+
+def test_an_address_gone_leaves_the_join_card_at_once_though_a_phone_on_it_is_silent():
+    """The box's address goes away while a phone that can no longer be
+    reached holds a socket on it: the box hears that the page has no
+    address before that socket's close has run its course (it takes
+    seconds), so the join card does not go on showing the old one."""
+    now_at = ["127.0.0.1"]
+    seated = Changes()
+    server = PhoneServer(Room(seats=5, pin="4821"), lambda e: None, seated, [], 0,
+                         FakeClock(), find=lambda: list(now_at), look_every=0.01)
+    try:
+        server.start()
+        seated.wait_for(2)
+        (url,) = server.urls
+        silent = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
+        silent.sendall(b"GET /ws HTTP/1.1\r\nHost: " + url.split("//")[1].rstrip("/").encode()
+                       + b"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                       b"Sec-WebSocket-Version: 13\r\n\r\n")
+        assert silent.recv(12) == b"HTTP/1.1 101"          # open, and never answers again
+        heard = len(seated)
+        now_at.clear()                                     # the Wi-Fi went
+        seated.wait_for(heard + 1)
+        assert server.urls == []
+    finally:
+        server.close()                                     # and the silent phone is let go
+        silent.close()
+
+
+def test_wrong_pins_are_counted_per_address_however_many_sockets_it_opens(served):
+    """A guesser opening a new socket for every PIN is still one address."""
+    _server, url, _posted, seated, _clock = served
+    for guess in range(WRONG_PINS):
+        with phone(url) as p:
+            p.send(json.dumps({"t": "join", "pin": f"{guess:04d}", "seat": 1, "name": ""}))
+            assert receive(p, "refused")["why"] == "That is not the PIN on the box's screen."
+    with phone(url) as p:
+        p.send('{"t": "join", "pin": "4821", "seat": 1, "name": ""}')      # right, too late
+        assert "Too many wrong PINs" in receive(p, "refused")["why"]
+    assert all(s.names == {} for s in seated)

@@ -105,6 +105,7 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
     playwright.expect(taken).to_be_disabled(timeout=WAIT_MS)     # no script run in the page:
                                                               # its policy forbids eval
     assert "Ann" in taken.inner_text()
+    assert "Ask the box to free it." in bo.inner_text("#lobby-note")   # a lost phone's seat
     bo.fill("#pin", "0000" if card.pin != "0000" else "1111")
     bo.click("#seats button >> nth=2")
     bo.wait_for_selector("#refused:has-text('not the PIN')", timeout=WAIT_MS)
@@ -167,7 +168,7 @@ def test_nine_browsers_get_their_cards_and_vote_in_the_timed_game(tmp_path, pilo
     pilot.until(lambda: game.stage is Stage.VOTE, limit=600, step=1.0)
     for seat in (1, 2, 4, 5, 6):
         page = pages[seat][0]
-        button = page.locator("#options button", has_text="Seat 3")
+        button = page.locator("#options button", has_text="P3 · 3")   # its name (P3) too
         button.click(timeout=WAIT_MS)
         for _ in range(50):
             if game.phone_votes.get(seat) == 3:

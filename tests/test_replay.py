@@ -155,11 +155,11 @@ def test_the_referee_screens_replay_from_events():
 
 
 def test_the_mayors_game_replays_from_events_too():
-    # Start; the Mayor marks seats 1 and 2 as the Lovers; VOTE at dawn.
+    # Start; the Mayor marks seats 1 and 2 as the Lovers; NEXT and VOTE at dawn.
     events = "".join(json.dumps(e) + "\n" for e in (
         {"at": 0, "tap": "start"}, {"at": 60, "tap": "vote"}, {"at": 60.5, "tap": "next"},
-        {"at": 61, "tap": "vote"}, {"at": 61.5, "tap": "start"}, {"at": 200, "tap": "vote"},
-        {"at": 201}))
+        {"at": 61, "tap": "vote"}, {"at": 61.5, "tap": "start"}, {"at": 199.5, "tap": "next"},
+        {"at": 200, "tap": "vote"}, {"at": 201}))
     a, b = (run("--mode", "dark_arts", "-", stdin=events) for _ in range(2))
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout
@@ -167,7 +167,7 @@ def test_the_mayors_game_replays_from_events_too():
     assert out[0]["title"] == "Werewolf with a Mayor"
     titles = [r["title"] for r in out]
     assert "Night 1 · Werewolves" in titles and "Dawn 1 · Who died?" in titles
-    assert out[-1]["title"].startswith("Seat 1")       # VOTE at dawn: seat 1 died; its role
+    assert out[-1]["title"].startswith("Seat 1")       # seat 1 marked at dawn: its role
 
 
 def test_a_replay_of_the_mayors_game_plays_the_configured_limits(tmp_path):

@@ -8,6 +8,7 @@ checked state does not hold."""
 from __future__ import annotations
 
 import copy
+import json
 import re
 
 import pytest
@@ -25,6 +26,11 @@ from wolfbox.newd3 import saved as timed_saved
 from wolfbox.newd3.game import Game as Timed
 from wolfbox.newd3.roles import ROLES as TIMED_ROLES
 from wolfbox.newd3.setups import SETUPS
+from wolfbox.onenight import saved as one_saved
+from wolfbox.onenight.flow import Flow as OneNight
+from wolfbox.onenight.flow import RoundSettings
+from wolfbox.onenight.night import NightOptions
+from wolfbox.onenight.roles import ROLES as ONE_ROLES
 
 # Every phase a game resumes at, and the setup, for each mode.
 MAYORS = [
@@ -69,9 +75,10 @@ def places(draw, value):
 
 
 # Words the two games save: a spoilt state often holds a real one in the wrong place.
-WORDS = st.sampled_from(sorted({*MAYOR_ROLES, *TIMED_ROLES, *SETUPS, "night", "dawn",
+WORDS = st.sampled_from(sorted({*MAYOR_ROLES, *TIMED_ROLES, *ONE_ROLES, *SETUPS, "night",
+                                "dawn", "dealt", "werewolves", "wake_up", "close_eyes",
                                 "discussion", "vote", "deal", "end", "setup", "town", "wolves",
-                                "draw", "village", "werewolves", "death", "accusation",
+                                "draw", "village", "death", "accusation",
                                 "lynch", "shot", "heartbreak", "martian", ""}))
 
 
@@ -248,3 +255,64 @@ def test_a_spoilt_timed_game_is_refused_or_resumed_truthfully(state, steps):
     for seat in told:
         assert any(f"Seat {seat} was the {word}" in line for line in lines
                    for word in [checked.seats[seat - 1].replace("_", " ").title()])
+
+
+def one_night_saves() -> list[dict]:
+    """A One Night round with cards on phones saved dealt, in the night (the
+    Seer answered), in the discussion and in the vote, and one without
+    phones in the night."""
+    from test_saved_onenight import Saving
+    t = Saving(["werewolf", "seer", "robber", "troublemaker", "werewolf"],
+               ["villager", "villager", "drunk"])
+    out = [json.loads(json.dumps(one_saved.state(one_saved.DEALT, t.f.settings.deck, 7,
+                                                  t.f.table)))]
+    t.press(Tap(Button.START))
+    t.call("seer")
+    t.choose(2, 1)
+    t.everyone_else({2})
+    t.call("robber")
+    out.append(t.saved[-1])
+    t.until(lambda: t.f.phase.value == "discussion")
+    out.append(t.saved[-1])
+    t.press(Tap(Button.VOTE))
+    t.until(lambda: t.f.table.voting)
+    t.choose(1, 3)
+    out.append(t.saved[-1])
+    bare = copy.deepcopy(out[1])
+    bare["table"] = None
+    return [*out, bare]
+
+
+ONE_NIGHTS = one_night_saves()
+ONE_DECK = ONE_NIGHTS[0]["deck"]
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(spoilt_or_nudged(ONE_NIGHTS), STEPS)
+def test_a_spoilt_one_night_round_is_refused_or_resumed_without_a_crash(state, steps):
+    """Refused by `read` and by the flow alike; or resumed and played on,
+    the flow's own check holding after every step."""
+    f = OneNight(RoundSettings.for_deck(ONE_DECK))
+    try:
+        one_saved.read(state, NightOptions())
+    except one_saved.CannotResume:
+        with pytest.raises(ValueError):
+            f.restore(state)
+        return
+    f.restore(state)
+    now, token = 0.0, 0
+    for step in [Tap(Button.START), *steps]:
+        if step == "spoken":
+            out = f.handle(SpeechDone(token), now)
+        elif step == "due":
+            due = f.next_change(now)
+            now = now if due is None else max(now, due)
+            out = f.tick(now)
+        elif isinstance(step, float):
+            now += step
+            out = f.tick(now)
+        else:
+            out = f.handle(step, now)
+        token = next((e.token for e in out if isinstance(e, Say)), token)
+        f.check(now)

@@ -27,6 +27,7 @@ from wolfbox.darkarts.game import Game as Mayor
 from wolfbox.darkarts.game import Stage as MayorStage
 from wolfbox.darkarts.saved import CannotResume as MayorCannot
 from wolfbox.device.app import build
+from wolfbox.device.state import SEAL, seal
 from wolfbox.effects import Say
 from wolfbox.hardware.factory import mock_factory
 from wolfbox.newd3.game import Game as Timed
@@ -99,11 +100,17 @@ START_CRASHES = {
 }
 
 
+def sealed(memory: dict) -> dict:
+    """`memory` as the box writes it: with its checksum."""
+    return {**memory, SEAL: seal(memory)}
+
+
 def boot(tmp_path: Path, mode: str, memory: dict) -> Pilot:
-    """The box as the service starts it, on a fake clock, with this state.json."""
+    """The box as the service starts it, on a fake clock, with this state.json
+    (sealed as the box seals it)."""
     state = tmp_path / "state"
     state.mkdir(exist_ok=True)
-    (state / "state.json").write_text(json.dumps(memory))
+    (state / "state.json").write_text(json.dumps(sealed(memory)))
     os.environ["STATE_DIRECTORY"] = str(state)
     config = Config()
     config.voice.enabled = False
@@ -301,10 +308,10 @@ def test_each_part_of_state_json_of_the_wrong_shape_is_left_out(tmp_path, caplog
     is written anew), the others still count."""
     from wolfbox.device.state import StateStore
     path = tmp_path / "state.json"
-    path.write_text(json.dumps({
+    path.write_text(json.dumps(sealed({
         "deck": "seer", "players": "seven", "settings": ["sound.volume", 0.5],
         "games": {"newd3": {"version": 1, "stage": "setup", "choice": "C1"}},
-        "game": [1], "mine": "not the box's"}))
+        "game": [1], "mine": "not the box's"})))
     assert StateStore(path).load() == {
         "games": {"newd3": {"version": 1, "stage": "setup", "choice": "C1"}}}
     assert "ignoring unreadable saved state" in caplog.text

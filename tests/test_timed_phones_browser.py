@@ -60,10 +60,24 @@ def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
     seer = seats.index("seer") + 1
     victim = next(s for s in range(1, 10) if seats[s - 1] == "sheep")
     wolf = pages[first][0]
-    wolf.locator("#options button", has_text=f"Seat {victim}").first.click(timeout=WAIT_MS)
+    # A seat by its player's name (joined as P<n>) and its number.
+    wolf.locator("#options button", has_text=f"P{victim} · {victim}").click(timeout=WAIT_MS)
     heard(pilot, lambda: game.marks.get(first) == victim)
-    playwright.expect(wolf.locator("#options button.chosen")).to_have_text(
-        f"Seat {victim}", timeout=WAIT_MS)
+    playwright.expect(wolf.locator("#choice")).to_have_text(
+        f"✓ P{victim} · {victim}", timeout=WAIT_MS)
+    wolf.locator("#options button", has_text=f"P{first} · {first}").click(timeout=WAIT_MS)
+    heard(pilot, lambda: game.marks.get(first) == first)      # the knife: its own seat
+    # Behind the cover both marks; outside it, no button marked: a glance
+    # at the Wolf's phone does not show it tapped itself.
+    playwright.expect(wolf.locator("#choice")).to_contain_text(
+        f"P{first} · {first}", timeout=WAIT_MS)
+    assert f"P{victim} · {victim}" in wolf.inner_text("#choice")
+    playwright.expect(wolf.locator("#options button.chosen, #options button.picking")
+                      ).to_have_count(0)
+    assert not wolf.is_visible("#choice")                     # until the cover is held
+    shoot(wolf, "en-timed-plot-tapped.png")
+    wolf.locator("#options button", has_text=f"P{victim} · {victim}").click(timeout=WAIT_MS)
+    heard(pilot, lambda: game.marks.get(first) == victim)     # the victim again: kept
     partner = pages[second][0]
     # The partner holds the cover: the first Wolf's mark is there, live.
     playwright.expect(partner.locator("#secret")).to_contain_text(
@@ -79,10 +93,11 @@ def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
     pilot.until(lambda: game.night_task() is Kind.ACT, limit=60, step=0.5)
     page = pages[seer][0]
     playwright.expect(page.locator("#options button")).to_have_count(8, timeout=WAIT_MS)
-    page.locator("#options button", has_text=f"Seat {first}").first.click(timeout=WAIT_MS)
+    page.locator("#options button", has_text=f"P{first} · {first}").click(timeout=WAIT_MS)
     heard(pilot, lambda: game.marks.get(seer) == first)
-    playwright.expect(page.locator("#options button.chosen")).to_have_text(
-        f"Seat {first}", timeout=WAIT_MS)
+    playwright.expect(page.locator("#choice")).to_have_text(
+        f"✓ P{first} · {first}", timeout=WAIT_MS)
+    playwright.expect(page.locator("#options button.chosen")).to_have_count(0)
     assert "Whom do you inspect?" in hold_cover(page)
     shoot(page, "en-timed-act.png", full_page=True)
     page.mouse.up()

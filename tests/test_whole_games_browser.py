@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from test_mayor_phones_box import messages_by_seat, play_to_the_end
-from test_mayor_phones_browser import Console, seated
+from test_mayor_phones_browser import Console, console_seated, on_the_page, seated
 from test_phones_box import box_hears, join_details, sent  # noqa: F401 (a fixture)
 from test_phones_browser import (  # noqa: F401 (the fixture)
     CHROMIUM,
@@ -58,11 +58,16 @@ def option(page, words: str):
 
 
 def tap(pilot, page, words: str, heard) -> None:
-    """Tap `words` on the page; the box acts on it; the page marks it."""
+    """Tap `words` on the page; the box acts on it; the page marks it: on
+    its button, or behind the cover where the page has one (issue 29)."""
     button = option(page, words)
     button.click(timeout=WAIT_MS)
     box_hears(pilot, heard)
-    expect(button).to_have_class("chosen", timeout=WAIT_MS)
+    if page.is_visible("#cover"):
+        expect(page.locator("#choice")).to_contain_text(words, timeout=WAIT_MS)
+        expect(page.locator("#options button.chosen")).to_have_count(0)
+    else:
+        expect(button).to_have_class("chosen", timeout=WAIT_MS)
 
 
 def end_screens(pages, won: str) -> list[int]:
@@ -129,7 +134,7 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
         pilot.press(Button.VOTE, hold=2.1)                    # hold: vote now
         pilot.until(lambda: game.stage is Stage.VOTE, limit=10)
         for voter in voters:
-            tap(pilot, pages[voter][0], f"Seat {out}",
+            tap(pilot, pages[voter][0], f"P{out} · {out}",
                 lambda v=voter: game.phone_votes.get(v) == out)
         pilot.until(lambda: game.stage is Stage.RESULT, limit=120, step=0.5)
         pilot.press(Button.START)                             # the table checks: OK
@@ -142,9 +147,9 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
         pack = [w for w in wolves if w in alive]
         for seat in alive:                                    # the Wolves plot, the rest decoys
             target = victim if seat in pack else alive[-1]
-            tap(pilot, pages[seat][0], f"Seat {target}",
+            tap(pilot, pages[seat][0], f"P{target} · {target}",
                 lambda s=seat, t=target: game.marks.get(s) == t)
-        tap(pilot, pages[pack[-1]][0], f"Seat {pack[0]}",     # the knife: the first Wolf
+        tap(pilot, pages[pack[-1]][0], f"P{pack[0]} · {pack[0]}",     # the knife: the first Wolf
             lambda: game.knives[len(pack) - 1] == pack[0])
         if len(pack) == 2:                                    # the partner sees it, live
             partner = pages[pack[0]][0]
@@ -158,7 +163,7 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
         pilot.until(lambda: game.night_task() is Kind.ACT, limit=60, step=0.5)
         for seat in alive:                                    # everyone answers
             target = next(s for s in reversed(alive) if s != seat and s != victim)
-            tap(pilot, pages[seat][0], f"Seat {target}",
+            tap(pilot, pages[seat][0], f"P{target} · {target}",
                 lambda s=seat, t=target: game.marks.get(s) == t)
         pilot.until(lambda: game.turns[game.turn_index].kind is Kind.READ
                     and game.turn_stage == "wait", limit=120, step=0.5)
@@ -204,6 +209,9 @@ MAYOR_PLAYERS = range(1, 8)
 MAYOR = 8
 
 
+NAMES = {seat: f"P{seat}" for seat in range(1, 10)}     # as seat_phones joins them
+
+
 class Mayor(Console):
     """The console page. A tap on what is marked already is left out (it
     would rightly change nothing, and the box would have nothing to hear);
@@ -212,7 +220,8 @@ class Mayor(Console):
     def tap(self, words: str, done=None) -> None:
         from wolfbox.darkarts import console
         task = self.game.phone_view(MAYOR, self.pilot.clock.now).task
-        if any(words == w and option in task.chosen for option, w in task.options):
+        if any(words == on_the_page(self.names, option, w) and option in task.chosen
+               for option, w in task.options):
             return
         self.shows_now()
         before = console.step(self.game)
@@ -254,9 +263,9 @@ def test_a_whole_mayors_game_on_seven_browsers_and_the_console(
     mayor_page, mayor_problems = open_phone(browser, url)
     mayor_page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
     expect(mayor_page.locator("#seats button")).to_have_count(8, timeout=WAIT_MS)
-    seated(mayor_page, pin, MAYOR, "Mayor")
+    console_seated(pilot, mayor_page, pin, "Mayor")
     box_hears(pilot, lambda: MAYOR in game.phones)
-    mayor = Mayor(pilot, game, mayor_page)
+    mayor = Mayor(pilot, game, mayor_page, NAMES)
     for seat, (page, _problems) in pages.items():             # the deal: each its card
         assert look(page) == role_name(game.dealt[seat - 1])
     assert not mayor_page.is_visible("#cover")                # the Mayor holds no card
@@ -338,7 +347,7 @@ def test_a_whole_one_night_on_nine_browsers(tmp_path, pilots, browser, sent):  #
             page = pages[seat][0]
             while (task := table.task(seat)) is not None and not task.chosen:
                 buttons = page.locator("#options button")
-                expect(buttons).to_have_text([w for _o, w in task.options],
+                expect(buttons).to_have_text([on_the_page(NAMES, o, w) for o, w in task.options],
                                              timeout=WAIT_MS)
                 for i in range(task.pick):                    # the first options shown
                     buttons.nth(i).click(timeout=WAIT_MS)
@@ -352,7 +361,7 @@ def test_a_whole_one_night_on_nine_browsers(tmp_path, pilots, browser, sent):  #
     wolf = table.dealt.index("werewolf") + 1                  # a seat dealt a Werewolf
     for seat in NIGHT_SEATS:
         vote = wolf if seat != wolf else wolf % 9 + 1
-        tap(pilot, pages[seat][0], f"Seat {vote}",
+        tap(pilot, pages[seat][0], f"P{vote} · {vote}",
             lambda s=seat, v=vote: table.votes.get(s) == v)
     pilot.until(lambda: game.phase is Phase.VERDICT, step=0.5)
     verdict = game.verdict

@@ -59,6 +59,15 @@ class FreeSeat:
 
 
 @dataclass(frozen=True)
+class AnswerSeat:
+    """The table accepts (or refuses) the phone asking for a seat the box
+    guards (the Mayor's console): the phones' adapter carries it out."""
+    seat: int
+    code: str
+    accept: bool
+
+
+@dataclass(frozen=True)
 class Shutdown:
     """The power button was held: end the box (and, on the Pi, power off)."""
 
@@ -96,4 +105,5 @@ class Checkpoint:
 
 
 Effect = (Say | PlayCue | StopSpeech | PauseAudio | ResumeAudio | Warm | Ambience
-          | Shutdown | Remember | ChangeSetting | Checkpoint | FreeSeat)
+          | Shutdown | Remember | ChangeSetting | Checkpoint | FreeSeat
+          | AnswerSeat)

@@ -33,6 +33,9 @@ class PhonesSeated:
     phones reads it; the others ignore it."""
     seats: frozenset[int]
     names: tuple[tuple[int, str], ...] = ()
+    # A phone asking for a seat the box must accept (the Mayor's console):
+    # (seat, the name it gave, the code its page shows), at most one a seat.
+    asking: tuple[tuple[int, str, str], ...] = ()
 
     def name(self, seat: int) -> str:
         return dict(self.names).get(seat, "")

@@ -17,7 +17,7 @@ from .buttons import Button, Hold, Release, Tap
 from .effects import ChangeSetting, Effect
 from .events import Event, PhonesSeated
 from .i18n import LANGUAGE_KEY, N_, SOURCE, _, speaking
-from .join_screen import OPEN_HOLD, JoinScreen
+from .join_screen import OPEN_HOLD, JoinScreen, asked, asking_view
 from .mode import Mode
 from .phone import PhoneView, public
 from .view import View
@@ -112,10 +112,12 @@ class Games:
             if isinstance(event, PhonesSeated):
                 self._seated, self._told = event, set()
             if isinstance(event, Tap | Hold | Release) and event.button is not Button.POWER:
+                if self._asked() is not None:
+                    return asked(event, self._seated_now())
                 if self._join.open:
                     return self._join.handle(event, self._seated_now().seats)
-                if isinstance(event, Hold) and event.button is Button.BACK \
-                        and self._join_offered(self.active.view(now)):
+                if isinstance(event, Hold) \
+                        and event.button is self._join_hold(self.active.view(now)):
                     self._join.show(self._seated_now().seats)
                     return []
             effects: list[Effect] = []
@@ -136,23 +138,55 @@ class Games:
 
     def view(self, now: float) -> View:
         with speaking(self.lang):
+            label = self._asked()
+            if label is not None:
+                return asking_view(self._seated_now(), game_name(self.name), label)
             if self._join.open:
                 return self._join.view(self._seated_now(), game_name(self.name))
             view = self.active.view(now)
-            if self._join_offered(view):
+            hold = self._join_hold(view)
+            if hold is Button.BACK:
                 view = dataclasses.replace(
                     view, footer=setup_holds_note(self.name, phones=True),
                     holds=(*view.holds, (Button.BACK, _(OPEN_HOLD))))
+            elif hold is Button.VOTE:
+                legend = view.legend if Button.VOTE in dict(view.legend) else \
+                    (*view.legend, (Button.VOTE, _(OPEN_HOLD)))
+                view = dataclasses.replace(view, legend=legend,
+                                           holds=(*view.holds, (Button.VOTE, _(OPEN_HOLD))))
             return view
+
+    @property
+    def phones_screen_open(self) -> bool:
+        """The phones' screen is shown (the device puts the join card on it,
+        mid-game too: a lost phone joins again with the PIN)."""
+        return self._join.open
+
+    def _asked(self) -> str | None:
+        """While a phone asks for a seat the game guards (the Mayor's
+        console) and phones are on: what the phones call that seat, for
+        the question the box puts to the table; else None."""
+        seated = self._seated_now()
+        if not self.phones_on or not seated.asking:
+            return None
+        seat = seated.asking[0][0]
+        if seat not in getattr(self.active, "guarded_seats", frozenset()):
+            return None
+        return self.phone_view(seat, 0.0).label or _("Seat {seat}").format(seat=seat)
 
     def _seated_now(self) -> PhonesSeated:
         return self._seated if self._seated is not None else PhonesSeated(frozenset())
 
-    def _join_offered(self, view: View) -> bool:
-        """The phones' screen opens from a start or setup screen (the one
-        that says what its holds do) while phones are on."""
-        return self.phones_on and not self.active.busy() \
-            and view.footer == setup_holds_note(self.name)
+    def _join_hold(self, view: View) -> Button | None:
+        """The hold that opens the phones' screen, while phones are on: BACK
+        on a start or setup screen (the one that says what its holds do);
+        VOTE at any moment a game is paused (no game holds VOTE then), so a
+        seat whose phone was lost can be given back mid-game."""
+        if not self.phones_on:
+            return None
+        if not self.active.busy():
+            return Button.BACK if view.footer == setup_holds_note(self.name) else None
+        return Button.VOTE if view.paused and Button.VOTE not in dict(view.holds) else None
 
     def phone_view(self, seat: int, now: float) -> PhoneView:
         """What `seat`'s phone shows (wolfbox.phone): the game's own view of

@@ -5,9 +5,11 @@ but a setup full of words (German, a long deck) leaves none for the code,
 and a seat held by the wrong phone (a player who left, a phone picked up
 by someone else) has to be given back from the box. This screen does both,
 the same for every game: `wolfbox.games` opens it over a start screen with
-a hold of BACK while phones are on, and the device draws the join card on
-it as on any screen between games (its middle is nearly empty, so the code
-fits at the box's smallest size).
+a hold of BACK, and over a paused game with a hold of VOTE (a phone lost
+mid-game gets its seat, and its card, back), while phones are on; the
+device draws the join card on it as on any screen between games (its
+middle is nearly empty, so the code fits at the box's smallest size). A
+seat is freed with two holds of VOTE: the first asks.
 
 Pure: it answers buttons with effects; the seats come from `PhonesSeated`.
 """
@@ -17,38 +19,47 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .buttons import Button, Hold, Release, Tap
-from .effects import Effect, FreeSeat
+from .effects import AnswerSeat, Effect, FreeSeat
 from .events import PhonesSeated
 from .i18n import N_, _
 from .view import Phase, View
 
 DONE, NEXT_SEAT, PREVIOUS_SEAT = N_("Done"), N_("Next seat"), N_("Previous seat")
+ACCEPT, REFUSE = N_("Accept"), N_("Refuse")
 FREE_HOLD = N_("Hold: free seat")
 OPEN_HOLD = N_("Hold: phones")
 
 
 @dataclass
 class JoinScreen:
-    """Open or not, and the seat picked among those that hold a phone."""
+    """Open or not, the seat picked among those that hold a phone, and
+    whether a first hold of VOTE has asked to free it."""
     open: bool = False
     seat: int = 0                 # 0: none picked (no phone has joined)
+    asking: bool = False          # VOTE held once on this seat: the next hold frees it
 
     def show(self, seated: frozenset[int]) -> None:
-        self.open = True
+        self.open, self.asking = True, False
         self.seat = min(seated, default=0)
 
     def handle(self, event: Tap | Hold | Release, seated: frozenset[int]) -> list[Effect]:
-        """A button on this screen. A seat is freed only by a hold, never by
-        a tap: a stray press must not send a player's phone away."""
+        """A button on this screen. A seat is freed only by two holds of
+        VOTE with no other press between, never by a tap: mid-game a freed
+        seat's card is the next phone's to see, so a stray press must not
+        send a player's phone away."""
         if isinstance(event, Release):
             return []
         button = event.button
         if isinstance(event, Hold) and button is Button.VOTE:
-            if self.seat in seated:
-                freed = self.seat
-                self.seat = _step(sorted(seated - {freed}), freed, +1)
-                return [FreeSeat(freed)]
-            return []
+            if self.seat not in seated:
+                return []
+            if not self.asking:
+                self.asking = True
+                return []
+            freed, self.asking = self.seat, False
+            self.seat = _step(sorted(seated - {freed}), freed, +1)
+            return [FreeSeat(freed)]
+        self.asking = False
         if button is Button.START:
             self.open = False
         elif button in (Button.NEXT, Button.BACK):
@@ -62,7 +73,9 @@ class JoinScreen:
             self.seat = _step(sorted(seated.seats), self.seat, +1)
         if self.seat:
             big = _("Seat {seat}").format(seat=self.seat)
-            note = _("Hold VOTE to free this seat: its phone goes back to the list of seats.")
+            note = _("Hold VOTE again to free seat {seat}: whoever joins it next sees "
+                     "its card.").format(seat=self.seat) if self.asking else \
+                _("Hold VOTE to free this seat: its phone goes back to the list of seats.")
             name = seated.name(self.seat)
             notes: tuple[str, ...] = (name, note) if name else (note,)
         else:
@@ -72,6 +85,28 @@ class JoinScreen:
                   (Button.NEXT, _(NEXT_SEAT)), (Button.BACK, _(PREVIOUS_SEAT)))
         return View(phase=Phase.SETTINGS, title=title, big=big,
                     details=(_("Phones"), *notes), legend=legend, holds=holds)
+
+
+def asked(event: Tap | Hold | Release, seated: PhonesSeated) -> list[Effect]:
+    """A button while a phone asks for a guarded seat (the Mayor's
+    console): START accepts it, BACK refuses it; the other buttons wait
+    for the answer (the game behind goes on by itself)."""
+    seat, _name, code = seated.asking[0]
+    if isinstance(event, Tap) and event.button in (Button.START, Button.BACK):
+        return [AnswerSeat(seat, code, event.button is Button.START)]
+    return []
+
+
+def asking_view(seated: PhonesSeated, title: str, label: str) -> View:
+    """The question over every screen while a phone asks for a guarded
+    seat: the code its page shows, large, for the Mayor to compare with
+    their own phone's (anyone may have tapped the seat first)."""
+    seat, name, code = seated.asking[0]
+    return View(phase=Phase.SETTINGS, title=title, big=code,
+                details=(_("A phone asks for seat {seat} ({label}): {name}").format(
+                    seat=seat, label=label, name=name),
+                         _("Accept only if this code is on your own phone.")),
+                legend=((Button.START, _(ACCEPT)), (Button.BACK, _(REFUSE))))
 
 
 def _step(seats: list[int], seat: int, step: int) -> int:

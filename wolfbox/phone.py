@@ -9,6 +9,7 @@ table sees on the box (never a screen meant for some eyes only).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .i18n import _
@@ -32,6 +33,12 @@ class Task:
     # Buttons of another kind, drawn apart under the options (the Mayor's
     # console: OK, Change, Undo under the seats or cards); answered alike.
     actions: tuple[tuple[int, str], ...] = ()
+    # Whether what this seat chose is marked on its buttons where anyone
+    # can see them (a hand up in the Mayor's vote, public anyway). Else, on
+    # a phone with a cover, a tap changes nothing outside it: the page marks
+    # no button and writes the choice behind the cover, so a glance at a
+    # Wolf's phone never shows it tapped its own seat for the knife.
+    marks_shown: bool = False
 
 
 @dataclass(frozen=True)
@@ -46,6 +53,34 @@ class PhoneView:
     dim: bool = False
     task: Task | None = None
     label: str = ""            # what the phone calls its seat, where not "Seat N" (the Mayor)
+
+
+def seat_name(seat: int, name: str = "") -> str:
+    """A seat as a player chooses it: the name typed at join with its
+    number ("Ann · 3"), or "Seat 3" for a seat without a name of its own."""
+    plain = _("Seat {seat}").format(seat=seat)
+    name = " ".join(name.split())
+    if not name or name in (plain, f"Seat {seat}"):
+        return plain
+    # TRANSLATORS: a seat by its player's name and its number, e.g. "Ann · 3".
+    return _("{name} · {seat}").format(name=name, seat=seat)
+
+
+def named(view: PhoneView, names: Mapping[int, str]) -> PhoneView:
+    """`view` with each seat its task offers by number alone ("Seat 3")
+    called by its player's name too, so a table chooses the people it
+    sees. Only the words change: an answer is still the seat's number."""
+    task = view.task
+    if task is None or not names:
+        return view
+
+    def word(option: tuple[int, str]) -> tuple[int, str]:
+        seat, words = option
+        if seat in names and words == _("Seat {seat}").format(seat=seat):
+            return seat, seat_name(seat, names[seat])
+        return option
+    return dataclasses.replace(view, task=dataclasses.replace(
+        task, options=tuple(word(o) for o in task.options)))
 
 
 def public(view: View, seat: int) -> PhoneView:

@@ -18,10 +18,10 @@
     socket.onmessage = function (e) {
       var m = JSON.parse(e.data);
       if (m.words) { words = m.words; }
-      if (m.lang) { document.documentElement.lang = m.lang; }
+      if (m.lang) { document.documentElement.lang = m.lang === "zh" ? "zh-Hans" : m.lang; }
       if (m.t === "lobby") { lobby(m); }
       else if (m.t === "joined") { localStorage.setItem(KEY, m.token); }
-      else if (m.t === "refused") { text($("refused"), m.why); }
+      else if (m.t === "refused" || m.t === "asking") { text($("refused"), m.why); }
       else if (m.t === "view") { seat(m); }
       else if (m.t === "bye") { off = true; }
       text($("status"), "");
@@ -50,7 +50,8 @@
     $("lobby").hidden = false;
     document.body.className = "";
     text($("lobby-title"), m.title);
-    text($("lobby-note"), m.note);
+    var someTaken = Object.keys(m.taken).length > 0;    // a lost phone's seat: the box frees it
+    text($("lobby-note"), [m.note, someTaken ? words.taken : ""].filter(Boolean).join(" "));
     text($("pin-label"), words.pin);
     text($("name-label"), words.name);
     text($("seat-label"), words.seat);
@@ -91,7 +92,6 @@
       p.textContent = line;
       lines.appendChild(p);
     });
-    task(m.task);
     var secret = $("secret"), cover = $("cover");
     secret.textContent = "";
     m.secret.forEach(function (line, i) {        // the card first, large; then its notes
@@ -99,6 +99,7 @@
       p.textContent = line;
       secret.appendChild(p);
     });
+    task(m.task, m.secret.length > 0);
     cover.hidden = m.secret.length === 0;
     secret.hidden = !holding || cover.hidden;     // a clock's tick keeps a held cover open
     text(cover, words.hold);
@@ -107,14 +108,18 @@
   // The same task on every seat's phone: its options as buttons, what this
   // seat chose marked. A task of one pick sends a tap at once; a task of
   // several (two seats to swap) gathers them here and sends them whole.
-  // The box decides, and marks what it took.
+  // The box decides, and marks what it took. On a phone with a cover a tap
+  // changes nothing outside it (a glance would tell what a seat tapped):
+  // what it chose, or has picked so far, is a line behind the cover.
   var picking = { step: null, ids: [] };
-  function task(t) {
+  function task(t, covered) {
     var box = $("task"), options = $("options"), actions = $("actions");
     box.hidden = !t;
     options.textContent = "";
     actions.textContent = "";
     if (!t) { return; }
+    var hidden = covered && !t.marks_shown;
+    choiceLine(t, hidden);
     if (picking.step !== t.step) { picking = { step: t.step, ids: [] }; }
     text($("prompt"), t.prompt);
     t.actions.forEach(function (action) {
@@ -126,7 +131,8 @@
     t.options.forEach(function (option) {
       var id = option[0], b = document.createElement("button");
       b.textContent = option[1];
-      b.className = t.chosen.indexOf(id) >= 0 ? "chosen" : picking.ids.indexOf(id) >= 0 ? "picking" : "";
+      b.className = hidden ? "" : t.chosen.indexOf(id) >= 0 ? "chosen" :
+        picking.ids.indexOf(id) >= 0 ? "picking" : "";
       b.onclick = function () {
         if (t.pick <= 1) { send({ t: "choose", step: t.step, choice: [id] }); return; }
         var at = picking.ids.indexOf(id);
@@ -135,10 +141,39 @@
           send({ t: "choose", step: t.step, choice: picking.ids });
           picking.ids = [];
         }
-        task(t);
+        task(t, covered);
       };
       options.appendChild(b);
     });
+    fit(options);
+    fit(actions);
+  }
+
+  // A label never breaks inside a word ("Dorfbewohn|er"): a button whose
+  // word is wider than its column takes two columns, or the whole row.
+  function fit(grid) {
+    Array.prototype.forEach.call(grid.children, function (b) {
+      if (b.scrollWidth > b.clientWidth) { b.classList.add("wide"); }
+      if (b.scrollWidth > b.clientWidth) { b.classList.add("full"); }
+    });
+  }
+
+  // Behind the cover: "✓" and what the box took, or what is picked so far
+  // and "…" while a task of several picks waits for the rest.
+  function choiceLine(t, hidden) {
+    var line = $("choice");
+    if (!hidden) { if (line) { line.remove(); } return; }
+    var ids = t.chosen.length ? t.chosen : picking.ids;
+    var shown = t.options.filter(function (o) { return ids.indexOf(o[0]) >= 0; })
+      .map(function (o) { return o[1]; });
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "choice";
+      line.className = "choice";
+      $("secret").appendChild(line);
+    }
+    line.textContent = !shown.length ? "" :
+      t.chosen.length ? "✓ " + shown.join(" · ") : shown.join(" · ") + " …";
   }
 
   var holding = false;

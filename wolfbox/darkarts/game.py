@@ -140,6 +140,7 @@ class Game:
     saves: Checkpoints[Stage] = field(default_factory=lambda: Checkpoints(MODE))
     _second_hold: SecondHold = field(default_factory=SecondHold)   # BACK held once: ask
     phones: frozenset[int] = frozenset()     # the seats that hold a phone (public)
+    names: dict[int, str] = field(default_factory=dict)   # their players' names (public)
     dealt: tuple[str, ...] | None = None     # each seat's card, where the box dealt them
     hands_on_phones: bool = False            # this call's hands are raised on the phones
     hand_votes: dict[int, bool] = field(default_factory=dict)   # voter -> hand up
@@ -159,7 +160,7 @@ class Game:
         tap is its hand, while the hands are up. Anything else a phone
         sends changes nothing."""
         if isinstance(event, PhonesSeated):
-            self.phones = event.seats
+            self.phones, self.names = event.seats, dict(event.names)
             return []
         if event.seat == self.mayor_seat:
             meant = console.meaning(self, event.step, event.choice)
@@ -440,10 +441,13 @@ class Game:
     def _begin_dawn(self, now: float) -> list[DarkEffect]:
         self.stage, self.dawn_deaths, self.chain = Stage.DAWN, [], []
         self.after_chains = _TO_DISCUSSION
-        self.cursor = self._first_living()
+        self.cursor = NO_SEAT           # no seat offered first: a hurried "Died" marks none
         return [Ambience(False), self._take_checkpoint()]
 
     def _night_death(self, now: float) -> list[DarkEffect]:
+        if self.cursor == NO_SEAT:
+            self.alert = _("No seat chosen yet: NEXT and BACK go round the ring.")
+            return []
         return self._enter_role(self.cursor, NIGHT, 0)
 
     def _other_seat(self, now: float) -> list[DarkEffect]:
@@ -545,7 +549,7 @@ class Game:
         if self.cause == NIGHT:
             self.dawn_deaths.append(seat)
             self.stage = Stage.DAWN
-            self.cursor = self._first_living()
+            self.cursor = NO_SEAT
             return self._speak(now, said.died(seat)) + self._speak(now, said.card(role))
         effects = self._speak(now, said.card(role))
         # This death's own chains come first: its Lover, then a Hunter's shot.
@@ -663,7 +667,8 @@ class Game:
         self.hand_votes = {}
         # The beat starts when the line has been said (see _line_finished);
         # a line still waiting (a defence the Mayor cut short) is dropped.
-        return self._say_now(now, said.raise_hands(self.accused))
+        call = said.vote_on_phones if self.hands_on_phones else said.raise_hands
+        return self._say_now(now, call(self.accused))
 
     def _start_count(self, now: float) -> list[DarkEffect]:
         effects: list[DarkEffect] = [StopSpeech()] if self.speech.silence() else []
@@ -799,7 +804,7 @@ class Game:
                 left = len(self._role_options())
                 first = 0 if step > 0 else left - 1
                 self.cursor = first if self.cursor == NO_ROLE else (self.cursor + step) % left
-            case Stage.SHOT if self.cursor == NO_SEAT:
+            case Stage.SHOT | Stage.DAWN if self.cursor == NO_SEAT:
                 living = self.ring.living() if self.ring else ()
                 self.cursor = (living[0] if step > 0 else living[-1]) if living else NO_SEAT
             case _:
@@ -887,6 +892,13 @@ class Game:
         while a game is under way, one more: the Mayor's (console.py)."""
         return self.players + 1 if self.busy() else self.players
 
+    @property
+    def guarded_seats(self) -> frozenset[int]:
+        """The seats a phone takes only with the box's yes: the Mayor's
+        console, while a game is under way (console.py), so a player who
+        taps it first does not drive the box and see the Lovers."""
+        return frozenset({self.mayor_seat}) if self.busy() else frozenset()
+
     def lobby_note(self) -> str:
         """What the phones' seat list says before the game (the Mayor's seat
         is not there yet: it opens when the game starts)."""
@@ -945,6 +957,7 @@ class Game:
         if self.stage is Stage.CONFIRM and self.pending == _SHOT or \
                 self.stage is Stage.SHOT and self.cursor != NO_SEAT:
             assert self.ring.alive(self.cursor), "a dead seat shot"
-        if self.stage in (Stage.DAWN, Stage.ACCUSE) and living:
+        if self.stage is Stage.ACCUSE and living or \
+                self.stage is Stage.DAWN and self.cursor != NO_SEAT:
             assert self.ring.alive(self.cursor)
         assert self.paused is False or self.timer is not None or self.speech.line is not None

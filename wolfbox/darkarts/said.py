@@ -57,6 +57,11 @@ def raise_hands(seat: int) -> str:
     return _("Raise your hands to lynch seat {seat}.").format(seat=seat)
 
 
+def vote_on_phones(seat: int) -> str:
+    """The call to vote where every voter holds a phone: nobody raises a hand."""
+    return _("Vote on your phones to lynch seat {seat}.").format(seat=seat)
+
+
 def votes(count: int) -> str:
     return ngettext("{count} vote.", "{count} votes.", count).format(count=count)
 
@@ -84,7 +89,8 @@ def all_lines(max_players: int = MAX_PLAYERS,
     calls = [c for c in CALLS if dealt is None or not c.role or c.role in dealt]
     out = [_(text) for call in calls for text in (call.wake, call.pack, call.sleep) if text]
     seats = range(1, max_players + 1)
-    for build in (died, heartbreak, shot, accused, defend, raise_hands, lynched):
+    for build in (died, heartbreak, shot, accused, defend, raise_hands, vote_on_phones,
+                  lynched):
         out += [build(s) for s in seats]
     out += [card(r) for r in (*CHOSEN, VILLAGER) if dealt is None or r in dealt]
     # Hands: at most every living player but the accused; an adjustment

@@ -9,8 +9,10 @@ seats of the table, each with a card of that setup (never more copies than
 were dealt), and exactly the deaths the book tells; nobody has won yet (a
 won game is saved as its setup alone); Lovers are two different seats of a
 setup with the Matchmaker, both alive or both dead (a Lover's death takes
-the other); the night, the previous accused and every record of the book
-are numbers the game can reach.
+the other), named from the end of the first night on exactly when the
+setup has a Matchmaker (night 1 cannot go on without them); the night,
+the previous accused and every record of the book are numbers the game
+can reach.
 """
 
 from __future__ import annotations
@@ -127,6 +129,11 @@ def _check_game(saved: SavedGame) -> None:
     ring = Ring(saved.players, dict(saved.dead))
     if rules.winner(setup, ring) is not None:
         raise CannotResume("the saved game is already won")
+    first_night = saved.stage == "night" and saved.night == 1
+    if saved.roles.get(MATCHMAKER) and not first_night and saved.lovers is None:
+        raise CannotResume("the Matchmaker's Lovers are missing after the first night")
+    if first_night and saved.lovers is not None:
+        raise CannotResume("Lovers before the Matchmaker's call")
     if saved.lovers is not None:
         a, b = saved.lovers
         if a == b or a not in seats or b not in seats:

@@ -10,7 +10,7 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import _, copies, listed, ngettext
-from ..phone import PhoneView, out_of_the_game, public
+from ..phone import PhoneView, out_of_the_game, public, seat_name
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import console, rules
@@ -45,9 +45,10 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     shown = screen(game, now).view
     if seat == game.mayor_seat and game.busy():
         return console.view(game, shown, seat)
-    base = public(shown, seat)
-    base = dataclasses.replace(base, lines=base.lines + _dead_words(game),
-                               task=console.hands_task(game, seat))
+    base = _player_screen(game, public(shown, seat), now)
+    hands = console.hands_task(game, seat)
+    base = dataclasses.replace(base, lines=base.lines + _dead_words(game), task=hands and
+                               dataclasses.replace(hands, marks_shown=True))   # public
     if game.ring is not None and seat in game.ring.dead and game.stage is not Stage.END:
         base = out_of_the_game(base)
     if game.dealt is None or not 1 <= seat <= len(game.dealt) or game.stage is Stage.SETUP:
@@ -124,12 +125,12 @@ def _stage_view(game: Game, v: View, now: float) -> View:
         case Stage.LOVERS:
             # Not dimmed: the Mayor reads the seats while the table sleeps.
             # Private: who the Lovers are stays off a terminal's record.
-            return r(v, title=_("Night 1 · Lovers"), big=_seat_word(game.cursor),
+            return r(v, title=_("Night 1 · Lovers"), big=_picked(game, game.cursor),
                      details=(_("Mark the two Lovers the Matchmaker chose."),),
                      private=True)
         case Stage.DAWN:
             return r(v, title=_("Dawn {n} · Who died?").format(n=game.night),
-                     big=_seat_word(game.cursor),
+                     big=_picked(game, game.cursor),
                      details=(_("Mark each seat that died in the night."),))
         case Stage.ROLE:
             role = game._chosen_role()
@@ -139,7 +140,7 @@ def _stage_view(game: Game, v: View, now: float) -> View:
                      details=(_("Which card did seat {seat} have?")
                               .format(seat=game.dying),))
         case Stage.SHOT:
-            big = _seat_word(game.cursor) if game.cursor != NO_SEAT else _("Not chosen")
+            big = _picked(game, game.cursor)
             return r(v, title=_("The Hunter's victim"), big=big,
                      details=(_("The Hunter at seat {seat} chooses alone.")
                               .format(seat=game.by),))
@@ -149,9 +150,9 @@ def _stage_view(game: Game, v: View, now: float) -> View:
             return r(v, title=_("Day {n} · Discussion").format(n=game.night), big=clock,
                      details=(_alive_words(game),), hint=Button.VOTE)
         case Stage.ACCUSE:
-            return r(v, title=_("Who is accused?"), big=_seat_word(game.cursor))
+            return r(v, title=_("Who is accused?"), big=_picked(game, game.cursor))
         case Stage.SECOND:
-            return r(v, title=_("Is there a second?"), big=_seat_word(game.accused))
+            return r(v, title=_("Is there a second?"), big=_picked(game, game.accused))
         case Stage.DEFENCE:
             return r(v, title=_("Seat {seat} · Defence").format(seat=game.accused),
                      big=clock, hint=Button.VOTE)
@@ -160,10 +161,8 @@ def _stage_view(game: Game, v: View, now: float) -> View:
             if not game.hands_on_phones:
                 return r(v, title=_("Raise your hands"), big=_seat_word(game.accused),
                          details=(lynch,))
-            phones = _("Hands on the phones: {clock}").format(clock=clock) if clock \
-                else _("Hands on the phones")
-            return r(v, title=_("Raise your hands"), big=_seat_word(game.accused),
-                     details=(lynch, phones))
+            return r(v, title=_("Vote on your phones"), big=_seat_word(game.accused),
+                     details=(lynch, _hands_clock(clock)))
         case Stage.COUNT | Stage.RESULT:
             details = _count_details(game)
             if game.stage is Stage.RESULT:     # the verdict first, as it was said
@@ -173,6 +172,26 @@ def _stage_view(game: Game, v: View, now: float) -> View:
                      big=str(game._votes()), details=details,
                      hint=Button.START if game.stage is Stage.RESULT else None)
     return _book_view(game, v)
+
+
+def _hands_clock(clock: str) -> str:
+    return _("Hands on the phones: {clock}").format(clock=clock) if clock \
+        else _("Hands on the phones")
+
+
+def _player_screen(game: Game, base: PhoneView, now: float) -> PhoneView:
+    """The box's public screen as a player's phone shows it: the hands'
+    clock large while they are up on the phones (once: not again in a
+    line), and the book whole, every page of it (a phone scrolls)."""
+    t = game.timer
+    if game.stage is Stage.HANDS and game.hands_on_phones and t is not None:
+        clock = clock_text(t.shown_seconds(now))
+        return dataclasses.replace(base, big=clock, lines=tuple(
+            line for line in base.lines if line != _hands_clock(clock)))
+    if game.reading or game.stage is Stage.END:
+        return dataclasses.replace(base, title=_book_title(game), lines=tuple(
+            game.book.lines() or [_("Nobody has died yet.")]))
+    return base
 
 
 def _confirm_view(game: Game) -> dict[str, Any]:
@@ -188,7 +207,7 @@ def _confirm_view(game: Game) -> dict[str, Any]:
         return {"title": _("Dawn {n} · Who died?").format(n=game.night), "big": big,
                 "details": (question,)}
     if game.pending == _SHOT:
-        return {"title": _("The Hunter's victim"), "big": _seat_word(game.cursor),
+        return {"title": _("The Hunter's victim"), "big": _picked(game, game.cursor),
                 "details": (_("The Hunter shot seat {seat}: right?").format(
                     seat=game.cursor),)}
     role = game._chosen_role()
@@ -203,15 +222,17 @@ def _book_view(game: Game, v: View) -> View:
     """The story so far, a page at a time; at the end, under who won."""
     shown = game._book_pages()
     page = game.page % len(shown)
-    if game.stage is Stage.END:
-        title = _("The village wins") if game.winner == VILLAGE else \
-            _("The werewolves win")
-    else:
-        title = _("Book")
+    title = _book_title(game)
     if len(shown) > 1:
         title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
                                                     pages=len(shown))
     return dataclasses.replace(v, title=title, details=shown[page])
+
+
+def _book_title(game: Game) -> str:
+    if game.stage is Stage.END:
+        return _("The village wins") if game.winner == VILLAGE else _("The werewolves win")
+    return _("Book")
 
 
 def _limit(game: Game, item: str) -> int:
@@ -316,3 +337,11 @@ def _seats_shown(game: Game) -> tuple[Seat, ...]:
 def _seat_word(seat: int) -> str:
     """The seat a ring screen is about, in its middle."""
     return _("Seat {seat}").format(seat=seat)
+
+
+def _picked(game: Game, seat: int) -> str:
+    """The seat a picker is on, by its player's name too where a phone
+    gave one; before the Mayor points at one, none."""
+    if seat == NO_SEAT:
+        return _("Not chosen")
+    return seat_name(seat, game.names.get(seat, ""))

@@ -14,6 +14,9 @@ into typed values (msgspec: types and ranges) and then checks what the
 rules make true of every checkpoint the game takes, so a game resumed from
 it can neither crash nor announce what did not happen. Anything else is
 `CannotResume`, naming the first problem: the box starts a new game.
+Before any of that the box checks the file as a whole (device.state: a
+SHA-256 written with it), so a checkpoint that would pass these checks
+but is not the one written (a flipped bit, a value dropped) is refused too.
 """
 
 from __future__ import annotations

@@ -148,6 +148,7 @@ class Game:
     # window to open takes it as its own (see _open_window)
     _early_hold: bool = False
     phones: frozenset[int] = frozenset()        # the seats that hold a phone (public)
+    names: dict[int, str] = field(default_factory=dict)    # their players' names (public)
     phone_votes: dict[int, int] = field(default_factory=dict)   # today's: voter -> seat, or SKIP
     # A night on phones: each living seat's answer in the window open now
     # (an actor's target, a Wolf's last tap, a decoy's), shown on its phone
@@ -180,7 +181,7 @@ class Game:
         choice of another living seat, changeable until the count ends.
         Anything else a phone sends changes nothing."""
         if isinstance(event, PhonesSeated):
-            self.phones = event.seats
+            self.phones, self.names = event.seats, dict(event.names)
             return []
         if self.night_task() is not None and event.step == self.night_step():
             if len(event.choice) == 1:
@@ -810,20 +811,28 @@ class Game:
         return possible_setups(self.dead)
 
     def _tracker_pages(self) -> tuple[tuple[str, ...], ...]:
+        return pages.group(self.tracker_items(), pages.RULES_LINES)
+
+    def tracker_items(self) -> list[str]:
+        """The setups still possible, whole (the box pages them, a phone scrolls)."""
         possible = self.possible()
         items = [describe(name) for name in possible]
         ruled_out = [name for name in SETUPS if name not in possible]
         if ruled_out:
             items.append(_("Ruled out by the dead: {names}").format(names=" ".join(ruled_out)))
-        return pages.group(items, pages.RULES_LINES)
+        return items
 
     def _end_pages(self) -> tuple[tuple[str, ...], ...]:
+        return pages.group(self.end_items(), pages.RULES_LINES)
+
+    def end_items(self) -> list[str]:
+        """The end's setup and every seat's card, whole (the box pages them)."""
         items = [_("The setup was {name}.").format(name=self.setup)]
         for seat, role in enumerate(self.seats, 1):
             mark = _(" (died)") if seat in self.dead else ""
             items.append(_("Seat {seat}: {role}, {team}{dead}").format(
                 seat=seat, role=role_name(role), team=team_name(team_of(role)), dead=mark))
-        return pages.group(items, pages.RULES_LINES)
+        return items
 
     # ======================================================= pause, timers
     def _time_up(self, now: float) -> list[Effect]:

@@ -11,7 +11,7 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import N_, _, ngettext
-from ..phone import PhoneView, Task, out_of_the_game, public
+from ..phone import PhoneView, Task, out_of_the_game, public, seat_name
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -104,7 +104,7 @@ def _stage_view(game: Game, v: View, now: float) -> View:
                      caption=game.caption)
         case Stage.TALLY:
             return r(v, phase=Phase.REFEREE, title=_("Who has the most votes?"),
-                     big=_seat_word(game.cursor), seats=_ring(game, game.cursor),
+                     big=_picked(game, game.cursor), seats=_ring(game, game.cursor),
                      details=(_("Or START: a tie."),))
         case Stage.COUNT:
             return r(v, phase=Phase.REFEREE, title=_("Votes for seat {seat}").format(
@@ -180,7 +180,7 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     """What `seat`'s phone shows: in the deal on phones, while its window is
     open, its own card behind the cover (and no other seat's, ever);
     otherwise the box's public screen."""
-    base = public(view(game, now), seat)
+    base = _phone_screen(game, public(view(game, now), seat))
     if seat in game.dead and game.stage is not Stage.END:
         base = out_of_the_game(base)
     # The deal on phones: the card is there as soon as the line asks every
@@ -203,6 +203,23 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
             game.vote_step(), _("Your vote: whom do you vote out?"),
             (*options, (SKIP, _("Nobody: skip"))),
             tuple(v for v in (game.phone_votes.get(seat),) if v is not None)))
+    return base
+
+
+def _phone_screen(game: Game, base: PhoneView) -> PhoneView:
+    """The box's public screen as a phone shows it: a window's clock once,
+    large (the box's title repeats it for a table across the room), and
+    the end in full, every page of it (a phone scrolls; the box pages)."""
+    if game.stage in (Stage.DEAL, Stage.NIGHT) and game.turns and game.turn_stage == _WAIT \
+            and game._turn().kind in (Kind.PHONES, Kind.PLOT, Kind.ACT, Kind.READ):
+        head = _("Night {n}").format(n=game.night) if game.stage is Stage.NIGHT \
+            else _("The deal")
+        return dataclasses.replace(base, title=head)
+    if game.reading:
+        return dataclasses.replace(base, title=_("Setups still possible"),
+                                   lines=tuple(game.tracker_items()))
+    if game.stage is Stage.END:
+        return dataclasses.replace(base, title=_end_title(game), lines=tuple(game.end_items()))
     return base
 
 
@@ -232,9 +249,14 @@ def _night_on_phone(game: Game, base: PhoneView, seat: int) -> PhoneView:
         secret += (_kill_line(game),)
     options = tuple((s, _seat_word(s)) for s in game.night_options(seat))
     mark = game.marks.get(seat)
+    chosen: tuple[int, ...] = (mark,) if mark is not None else ()
+    if kind is Kind.PLOT and seat in game.pack():
+        # Both of a Wolf's marks (behind its cover): the victim stays
+        # marked once the knife is tapped.
+        slot = game.pack().index(seat)
+        chosen = tuple(s for s in (game.victims[slot], game.knives[slot]) if s is not None)
     return dataclasses.replace(base, secret=secret, task=Task(
-        game.night_step(), _("Tonight: choose a seat"), options,
-        (mark,) if mark is not None else ()))
+        game.night_step(), _("Tonight: choose a seat"), options, chosen))
 
 
 def _pack_marks(game: Game, seat: int) -> tuple[str, ...]:
@@ -262,7 +284,7 @@ def _kill_line(game: Game) -> str:
 
 def _pointed(game: Game) -> str:
     """The seat a turn's buttons point at; a hint before the first press."""
-    return _seat_word(game.cursor) if game.cursor else _("NEXT: a seat")
+    return _picked(game, game.cursor) if game.cursor else _("NEXT: a seat")
 
 
 def _private(game: Game, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
@@ -332,11 +354,15 @@ def _tracker_view(game: Game, v: View) -> View:
     return dataclasses.replace(v, phase=Phase.VERDICT, title=title, details=shown[page])
 
 
+def _end_title(game: Game) -> str:
+    return {"town": _("The Town wins"), "wolves": _("The Wolves win"),
+            "draw": _("A draw")}.get(game.winner or "", _("Game ended early"))
+
+
 def _end_view(game: Game, v: View) -> View:
     shown = game._end_pages()
     page = game.page % len(shown)
-    title = {"town": _("The Town wins"), "wolves": _("The Wolves win"),
-             "draw": _("A draw")}.get(game.winner or "", _("Game ended early"))
+    title = _end_title(game)
     if len(shown) > 1:
         title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,
                                                     pages=len(shown))
@@ -441,4 +467,9 @@ def _result_words(role: str, target: int, result: Result | None) -> tuple[str, s
 
 def _seat_word(seat: int) -> str:
     return _("Seat {seat}").format(seat=seat)
+
+
+def _picked(game: Game, seat: int) -> str:
+    """The seat a picker is on, by its player's name too where a phone gave one."""
+    return seat_name(seat, game.names.get(seat, ""))
 

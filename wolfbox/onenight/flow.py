@@ -20,6 +20,7 @@ script night.py, the verdict referee.py and entry.py.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from ..config import Config
 from ..effects import Ambience, Cue, Effect, PlayCue, Remember, StopSpeech, Warm
 from ..engine import handling, pacing
 from ..engine.actions import Action, Actions, power_hold, start_holds
+from ..engine.checkpoints import Checkpoints
 from ..engine.speech import Speech
 from ..events import Event, PhoneChoice, PhoneEvent, PhonesSeated
 from ..i18n import LANGUAGE_KEY, _
@@ -38,7 +40,7 @@ from ..phone import PhoneView
 from ..settings_screen import SettingsScreen
 from ..timer import Countdown
 from ..view import Phase, View
-from . import lines, section
+from . import lines, saved, section
 from . import screen as shown
 from .deck import players_for
 from .entry import Entry, spoken_verdict, verdict_lines
@@ -150,6 +152,10 @@ class Flow:
     table: PhoneNight | None = None     # the cards the box dealt to the phones, and the night
     _rounds: int = 0                    # games dealt on phones: names their tasks
     own: OwnCards | None = None         # a game of the table's own cards, voted on the phones
+    # The round's last checkpoint (saved.py), and a round saved before a
+    # power cut, offered on the start screen until the table says yes or no.
+    saves: Checkpoints[str] = field(default_factory=lambda: Checkpoints(ONE_NIGHT))
+    resumed: saved.Resumed | None = None
 
     def __post_init__(self) -> None:
         if self.picker is None:
@@ -185,7 +191,97 @@ class Flow:
 
     # ----------------------------------------------------------------- input
     def handle(self, event: Event, now: float) -> list[Effect]:
-        return handling.handle(self, event, now, phoned=self._phoned)
+        return self._saved(handling.handle(self, event, now, phoned=self._phoned), now)
+
+    # ------------------------------------------------------------ checkpoints
+    def _saved(self, effects: list[Effect], now: float) -> list[Effect]:
+        """`effects`, and a checkpoint if what a restart would resume has
+        changed (saved.py says what that is): one place for every way a round
+        moves on, so none is missed."""
+        state = self._checkpoint(now)
+        if state == (self.saves.state or {}):
+            return effects
+        return effects + [self.saves.take(state) if state else self.saves.forget()]
+
+    def _checkpoint(self, now: float) -> dict:
+        """The round as a restart would resume it, or {} for nothing to resume."""
+        if self.resumed is not None:               # kept as it was until the table decides
+            return self.resumed.state
+        deck, table = self.settings.deck, self.table
+        if self.phase in (Phase.IDLE, Phase.SETTINGS):
+            if table is not None and not table.started:
+                return saved.state(saved.DEALT, deck, self._rounds, table)
+            return {}
+        own = self.own is not None
+        if self.phase is Phase.NIGHT:
+            return saved.state(saved.NIGHT, deck, self._rounds, self.table, own=own,
+                               step=self.step_index,
+                               call=self.settings.night[self.step_index].id,
+                               vote_at_dawn=self._vote_at_dawn)
+        if self.phase is Phase.DISCUSSION and self.timer is not None:
+            # To the minute above: a checkpoint a minute, not one a second.
+            left = self.timer.remaining(now)
+            seconds = min(math.ceil(left / 60) * 60, math.ceil(self.timer.total))
+            return saved.state(saved.DISCUSSION, deck, self._rounds, table, own=own,
+                               seconds=max(1, seconds))
+        if self.phase is Phase.VOTE:
+            votes = table.votes if table is not None else self.own.votes if self.own else {}
+            return saved.state(saved.VOTE, deck, self._rounds, table, own=own, votes=votes)
+        return {}                       # the reveal, the referee, the verdict: the round is over
+
+    def restore(self, state: object) -> None:
+        """A round saved before a power cut (saved.py): a deal before START
+        is dealt again as it was (for the same deck); a round begun waits on
+        the start screen for the table to resume it. CannotResume (a
+        ValueError) leaves the flow as it was."""
+        resumed = saved.read(state, self.settings.options)
+        self.saves.state = resumed.state
+        if resumed.saved.stage == saved.DEALT:
+            if sorted(resumed.saved.deck) == sorted(self.settings.deck):
+                self.table, self._rounds = resumed.table, resumed.saved.round
+            return                          # another deck since: the deal is forgotten
+        self.resumed = resumed
+
+    def _resume_saved(self, now: float) -> list[Effect]:
+        """The table said yes: the round as saved.py says it resumes."""
+        resumed, self.resumed = self.resumed, None
+        assert resumed is not None
+        was = resumed.saved
+        self.settings = self.settings.with_deck(was.deck).with_phones(resumed.table is not None)
+        self.table, self.own, self._rounds = resumed.table, resumed.own_cards(), was.round
+        self._vote_at_dawn = was.vote_at_dawn
+        self.entry, self.verdict, self._to_say = None, None, []
+        effects: list[Effect] = [Warm(tuple(self.settings.lines()))]   # its deck's, its night's
+        if was.stage == saved.DISCUSSION:
+            self.phase = Phase.NIGHT                # as the night's end leaves it
+            return effects + self._enter_discussion(now, was.seconds)
+        if was.stage == saved.VOTE:
+            effects += self._enter_vote(now)
+            for seat, target in was.votes.items():
+                self._phoned(PhoneChoice(seat, self._vote_step(), (target,)), now)
+            return effects
+        self.phase = Phase.NIGHT
+        self.step_index = resumed.step
+        effects += [PlayCue(Cue.CHIME), Ambience(True)]
+        effects += self._night_stage(now, _SPEAK)
+        if self.table is not None:
+            for seat, pick in resumed.pending:
+                task = self.table.task(seat)
+                assert task is not None        # saved.read gave them once on a copy
+                self.table.answer(seat, task.step, pick)
+        return effects
+
+    def _vote_step(self) -> str:
+        if self.table is not None:
+            return self.table.vote_step()
+        return f"{self._rounds}.vote"
+
+    def _new_round(self, now: float) -> list[Effect]:
+        """The table said no: the saved round is forgotten."""
+        self.resumed = None
+        self._idle_since = now
+        self._deal_if_ready()
+        return []
 
     # ---------------------------------------------------------------- phones
     def _phoned(self, event: PhoneEvent, now: float) -> list[Effect]:
@@ -240,6 +336,7 @@ class Flow:
         """Before START, a deal for the phones once every seat holds one;
         kept while the deck stays, so a phone that rejoins sees its card."""
         if self.phase in (Phase.IDLE, Phase.SETTINGS) and self.on_phones() \
+                and self.resumed is None \
                 and (self.table is None or sorted(self.table.dealt) != sorted(self.settings.deck)):
             self._rounds += 1
             self.table = PhoneNight.deal(self.settings.deck, self.rng,
@@ -271,7 +368,7 @@ class Flow:
             if self.phase is Phase.DISCUSSION and not self.paused and self.timer is not None:
                 return self._discussion_tick(now)
             return []
-        return pacing.run_due(self, now, discussion)
+        return self._saved(pacing.run_due(self, now, discussion), now)
 
     def _line_finished(self, now: float) -> list[Effect]:
         return self._stage_over(now)
@@ -283,6 +380,9 @@ class Flow:
     def _taps(self) -> Actions:
         if self.paused:
             return {Button.START: Action(_("Resume"), self._resume)}
+        if self.resumed is not None and self.phase is Phase.IDLE:
+            return {Button.START: Action(_("Resume"), self._resume_saved),
+                    Button.BACK: Action(_("New game"), self._new_round)}
         match self.phase:
             case Phase.IDLE:
                 return {Button.START: Action(_("Start"), self._start),
@@ -508,7 +608,10 @@ class Flow:
     def setting_changed(self, key: str) -> list[Effect]:
         """A setting changed (here or from another game's setup): the round
         follows what shapes it, and its lines are rendered again."""
-        return self._setting_changed(key)
+        effects = self._setting_changed(key)
+        if self.phase in (Phase.IDLE, Phase.SETTINGS):      # a deal made or dropped
+            return self._saved(effects, 0.0)
+        return effects
 
     def _setting_changed(self, key: str) -> list[Effect]:
         if key and not key.startswith(("game.", "night.")) \
@@ -641,10 +744,11 @@ class Flow:
             return self._night_stage(now, _SPEAK)
         return self._enter_vote(now) if self._vote_at_dawn else self._enter_discussion(now)
 
-    def _enter_discussion(self, now: float) -> list[Effect]:
+    def _enter_discussion(self, now: float, seconds: float | None = None) -> list[Effect]:
+        """The discussion, of the time set (or `seconds` left, resumed)."""
         self.phase = Phase.DISCUSSION
         off: list[Effect] = [Ambience(False)]
-        total = self.settings.discussion_seconds
+        total = self.settings.discussion_seconds if seconds is None else seconds
         self.timer = Countdown.start(now, total)
         shown = self.timer.shown_seconds(now)
         self._fired = {w for w in self.settings.warnings if w >= shown}
@@ -733,7 +837,8 @@ class Flow:
     def _idle_pages(self) -> tuple[tuple[str, ...], ...]:
         deck = self.settings.deck
         note = [n for n in (self.phone_note(),) if n]
-        return pages.group([describe(deck), *note, *setup_notes(deck)], pages.IDLE_LINES)
+        notes = setup_notes(deck, phones=self.on_phones())     # the box holds the cards
+        return pages.group([describe(deck), *note, *notes], pages.IDLE_LINES)
 
     def view(self, now: float) -> View:
         """The screen model (wolfbox.mode.Mode), drawn by screen.py."""

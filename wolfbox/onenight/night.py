@@ -195,8 +195,9 @@ def _masons_wake(t: Table) -> str:
 
 def _wake_up(t: Table) -> str:
     if t.options.phones:
-        # No card lies on the table to touch; the same line whatever was dealt.
-        text = _("Everyone, open your eyes: it is morning in the village.")
+        # No card lies on the table to touch, and no eyes were closed; the
+        # same line whatever was dealt.
+        text = _("Everyone, look up from your phone: it is morning in the village.")
         if t.has("curator"):
             return _sentences(text, _("Everyone, hold your phone's cover now and read it, "
                                       "secretly: it tells you if an artifact token lies on "
@@ -298,6 +299,27 @@ NIGHT_CALLS: tuple[Call, ...] = (
 CLOSE_EYES = Step("close_eyes", N_("Night falls. Everyone, close your eyes."), seconds=2.0)
 WAKE_UP_ID = "wake_up"
 
+# With the cards on the phones nobody closes their eyes: nobody could tap
+# with them closed. Every player keeps their eyes on their own phone all
+# night (as in the timed game), and every call is made in the same words,
+# whatever was dealt; the phone shows the same rule (PHONE_RULE).
+PHONE_RULE = N_("Eyes on your own phone all night: hold its cover to read it, and keep your "
+                "screen to yourself.")
+PHONE_NIGHT_FALLS = Step("close_eyes", N_("Night falls. Everyone, eyes on your own phone "
+                                          "until morning: hold its cover to read it, and keep "
+                                          "your screen to yourself."), seconds=2.0)
+
+
+def _phone_wake(call: str) -> str:
+    # TRANSLATORS: a call of the night on phones; {call} is the call's title, as
+    # "Seer" or "Doppelganger Minion". Said to everyone: every phone gets a task.
+    return _("{call}: everyone, answer on your phone.").format(call=step_title(call))
+
+
+def _phone_sleep(call: str) -> str:
+    # TRANSLATORS: the end of a call of the night on phones; {call} as "Seer".
+    return _("{call}: time is up.").format(call=step_title(call))
+
 
 # What the screen calls each step, for the night's title ("Night · Seer").
 _STEP_TITLES = {
@@ -330,8 +352,11 @@ _STEP_TITLES = {
 }
 
 
-def step_title(step_id: str) -> str:
-    """A step's short title for the screen, in the box's language."""
+def step_title(step_id: str, phones: bool = False) -> str:
+    """A step's short title for the screen, in the box's language. On
+    phones nobody closes their eyes at nightfall."""
+    if phones and step_id == CLOSE_EYES.id:
+        return _("Eyes on Your Phone")
     return _(_STEP_TITLES[step_id])
 
 
@@ -348,13 +373,16 @@ def night_script(deck: Sequence[str], options: NightOptions | None = None) -> li
     """The steps of one night for `deck` (role ids, already checked)."""
     options = options or NightOptions()
     table = Table(frozenset(deck), options)
-    steps = [_translated(CLOSE_EYES)]
+    steps = [_translated(PHONE_NIGHT_FALLS if options.phones else CLOSE_EYES)]
     for call in NIGHT_CALLS:
         if call.present(table):
             base = options.action_seconds.get(call.timed_by,
                                               ROLES[call.timed_by].action_seconds)
-            steps.append(Step(call.id, _text(call.wake, table), round(base * options.scale, 3),
-                              _text(call.sleep, table)))
+            if options.phones:
+                wake, sleep = _phone_wake(call.id), _phone_sleep(call.id)
+            else:
+                wake, sleep = _text(call.wake, table), _text(call.sleep, table)
+            steps.append(Step(call.id, wake, round(base * options.scale, 3), sleep))
     steps.append(Step(WAKE_UP_ID, _wake_up(table)))
     return steps
 
@@ -367,8 +395,12 @@ def center_wolf_card(deck: Sequence[str]) -> str:
     return "werewolf" if "werewolf" in wolves else wolves[0]
 
 
-def setup_notes(deck: Sequence[str]) -> list[str]:
-    """What this deck needs on the table beyond dealing the cards."""
+def setup_notes(deck: Sequence[str], phones: bool = False) -> list[str]:
+    """What this deck needs on the table beyond dealing the cards. With the
+    cards on the phones the box holds the cards and the tokens: the table
+    needs only the phones' rule."""
+    if phones:
+        return [_(PHONE_RULE)]
     roles = set(deck)
     notes = []
     if "alpha_wolf" in roles:

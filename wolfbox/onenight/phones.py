@@ -15,8 +15,11 @@ only the words behind the cover differ. Within a call only the called
 role moves cards, so an answer is applied the moment it arrives, in the
 night's order, and the seat sees its result at once; each seat's first
 answer to a task is final (a Seer looks once). An answer the rules forbid
-the acting seat (a shielded card, the Alpha Wolf's werewolf) is refused
-behind its cover and it may choose again; the other seats see nothing.
+the acting seat (a shielded card, the Alpha Wolf's werewolf), or an option
+every seat is offered that its role cannot use (a Doppelganger-Drunk's
+seat, the Village Idiot's ways to a copied Seer), is refused behind its
+cover with a line why, and it may choose again; the other seats see
+nothing. No offered tap is dropped in silence, and none is misread.
 The Doppelganger's call asks every seat three times (copy, then up to two
 picks for a copy that acts at once), so her copy's action has the same
 shape as everybody's taps.
@@ -143,12 +146,28 @@ def _nothing() -> str:
     return _("Not your call: tap any choice; it changes nothing.")
 
 
+def _done() -> str:
+    return _tap_any(_("Your part of this call is done."))
+
+
 def _tap_any(text: str) -> str:
     return _("{told} Tap any choice; it changes nothing.").format(told=text)
 
 
 class Refused(Exception):
     """An answer the rules forbid the acting seat: why, for its cover."""
+
+
+# Why an option every phone is offered is refused to the role acting: one
+# line behind its cover, and it chooses again.
+_OTHER = N_("Your role needs another player's card here: choose again.")
+_CENTER = N_("Your role needs a center card here: choose again.")
+
+
+def _need(usable: bool, why: str) -> None:
+    """Refuse an option the acting role cannot use (`why`: an N_() text)."""
+    if not usable:
+        raise Refused(_(why))
 
 
 @dataclass
@@ -429,8 +448,9 @@ class PhoneNight:
         """000: up to two players' cards, one at a time; a werewolf or the
         Tanner stops him and he becomes it (not what a Doppelganger copied)."""
         card = self.card(seat)
-        if card in self.became or (first is not None and target == first):
-            return                                 # he has stopped, or looks again: nothing
+        if card in self.became:
+            return                                 # he has stopped: his taps change nothing
+        _need(target != first, N_("You looked at that card already: choose another."))
         role = self._look(seat, target)
         found = "werewolf" if role in WEREWOLVES else "tanner" if role == "tanner" else None
         if found is not None and found in PI_BECOMES:
@@ -444,12 +464,11 @@ class PhoneNight:
     def _witch(self, seat: int, stage: int, option: int, earlier: int | None) -> None:
         """000: a center card looked at must be swapped with any player's."""
         if stage == 0 or earlier is None:
-            if option < CENTER:
-                return                             # a Doppelganger's pick of no use
+            _need(CENTER < option < PAIR, _CENTER)
             self._look(seat, option)
             return
-        if earlier < CENTER or option >= CENTER:
-            return
+        _need(option < CENTER, N_("Choose the player whose card you swap it with, your own "
+                                  "included."))
         self._free(option)
         self._swap(earlier, option)
         if option == seat:
@@ -466,8 +485,7 @@ class PhoneNight:
 
     def _idiot(self, seat: int, way: int) -> None:
         """000: every other player's card, but shielded ones, one place on."""
-        if way not in (UP, DOWN):
-            return
+        _need(way in (UP, DOWN), N_("Choose one of the two ways."))
         places = [s for s in self.seats if s != seat and s not in self.shields]
         if len(places) > 1:
             self._touch(seat)
@@ -587,38 +605,75 @@ class PhoneNight:
                 who=_("Seat {seat} ({role})").format(seat=seat, role=role_name("doppelganger")),
                 seat=option, role=role))
             return
-        earlier = picks[1] if stage == 2 else None
-        player = option < CENTER
-        own = option == seat
+        if stage == 1:
+            self._copy_first(seat, option)
+        else:
+            self._copy_second(seat, option, picks[1])
+
+    def _copy_first(self, seat: int, option: int) -> None:
+        """The first pick of a copy that acts at once. Every copy is offered
+        the same options (the shape tells nothing); one its role cannot use
+        is refused, and she chooses again."""
+        other = option < CENTER and option != seat
+        center = CENTER < option < PAIR
         match self.copied:
-            case "seer" if stage == 1 and not own or (earlier is not None and earlier >= CENTER
-                                                      and not player and option != earlier):
+            case "seer":
+                _need(other or center, N_("As the Seer, choose another player's card or a "
+                                          "center card."))
                 self._look(seat, option)
-            case "robber" if stage == 1 and player and not own:
+            case "robber":
+                _need(other, _OTHER)
                 self._rob(seat, option)
-            case "troublemaker" if stage == 2 and earlier is not None and earlier < CENTER \
-                    and earlier != seat and player and not own and option != earlier:
-                self._trouble(seat, earlier, option)
-            case "drunk" if stage == 1 and not player:
+            case "troublemaker":
+                _need(other, _OTHER)
+                self._free(option)                 # the second pick could never use it
+            case "drunk":
+                _need(center, _CENTER)
                 self._drink(seat, option)
-            case "sentinel" if stage == 1 and player:
+            case "sentinel":
+                _need(other, _OTHER)
                 self._shield(seat, option)
-            case "alpha_wolf" if stage == 1 and player:
+            case "alpha_wolf":
+                _need(other, _OTHER)
                 # 000: any player but hers or the Alpha Wolf's, whose card she saw.
-                self._alpha(seat, option, [seat, picks[0]])
-            case "mystic_wolf" if stage == 1 and player and not own:
+                copied = self.answers[("doppelganger", seat)][0][0]
+                self._alpha(seat, option, [seat, copied])
+            case "mystic_wolf":
+                _need(other, _OTHER)
                 self._look(seat, option)
-            case "apprentice_seer" if stage == 1 and not player:
+            case "apprentice_seer":
+                _need(center, _CENTER)
                 self._look(seat, option)
-            case "paranormal_investigator" if player and not own \
-                    and (earlier is None or earlier < CENTER):
-                self._investigate(seat, stage, option, earlier)
-            case "witch" if stage == 1 and not player:
+            case "paranormal_investigator":
+                _need(other, _OTHER)
+                self._investigate(seat, 0, option, None)
+            case "witch":
+                _need(center, _CENTER)
                 self._witch(seat, 0, option, None)
-            case "witch" if stage == 2 and earlier is not None and earlier >= CENTER:
-                self._witch(seat, 1, option, earlier)
-            case "village_idiot" if stage == 1:
+            case "village_idiot":
+                _need(option in (UP, DOWN), N_("Choose one of the two ways."))
                 self._idiot(seat, option)
+
+    def _copy_second(self, seat: int, option: int, earlier: int) -> None:
+        """The second pick, for a copy that has one (the Seer's second
+        center card, the Troublemaker's second player, the Paranormal
+        Investigator's second look, the Witch's swap)."""
+        other = option < CENTER and option != seat
+        center = CENTER < option < PAIR
+        match self.copied:
+            case "seer" if earlier > CENTER:
+                _need(center and option != earlier, N_("Choose a second center card."))
+                self._look(seat, option)
+            case "troublemaker":
+                _need(other and option != earlier, N_("Choose a second other player."))
+                self._trouble(seat, earlier, option)
+            case "paranormal_investigator" if "doppelganger" not in self.became:
+                _need(other, _OTHER)
+                self._investigate(seat, 1, option, earlier)
+            case "witch":
+                _need(option < CENTER, N_("Choose the player whose card you swap it with, "
+                                          "your own included."))
+                self._witch(seat, 1, option, earlier)
 
     def _lone(self) -> bool:
         """One werewolf awake and no other to see, a Dream Wolf's thumb included."""
@@ -638,12 +693,14 @@ class PhoneNight:
             return mine + learned
         task = self.task(seat)
         if task is not None and task.chosen:
-            asked = _("Answered. Keep your eyes closed until you are called.")
+            asked = _("Answered. Keep your eyes on your phone until morning.")
         elif self.open:
             asked = self._asked(seat) if self.acts(self.call, seat) else _nothing()
         else:
             asked = ""
-        said = (asked, *self.results.get(seat, ()), self.refused.get(seat, ""))
+        # What it learned reads as its own, above what it is asked now (a
+        # Doppelganger's copy done, or any seat's later decoy line).
+        said = (*learned, asked, self.refused.get(seat, ""))
         return mine + tuple(t for t in said if t)
 
     def _token(self, seat: int) -> tuple[str, ...]:
@@ -673,8 +730,8 @@ class PhoneNight:
             case "doppelganger":
                 return self._doppelganger_asked(seat)
             case "werewolves" if self._is(seat, "dream_wolf"):
-                return _tap_any(_("You are the Dream Wolf: you sleep; the werewolves see your "
-                                  "thumb."))
+                return _tap_any(_("You are the Dream Wolf: you sleep, and the werewolves see "
+                                  "on their phones that you are one."))
             case "werewolves" if self._lone() and self.lone_wolf:
                 return _("You are the only werewolf: choose a center card to look at.")
             case "werewolves" if self._lone():
@@ -777,7 +834,7 @@ class PhoneNight:
             case "apprentice_seer" if stage == 1:
                 return _("As the Apprentice Seer: choose a center card to look at.")
             case "paranormal_investigator" if "doppelganger" in self.became:
-                return _nothing()
+                return _done()
             case "paranormal_investigator" if stage == 1:
                 return _("As the Paranormal Investigator: choose another player's card to "
                          "look at; then you may look at a second one.")
@@ -792,7 +849,9 @@ class PhoneNight:
             case "village_idiot" if stage == 1:
                 return _("As the Village Idiot: choose which way every other player's card "
                          "moves one seat (shielded cards stay).")
-        return _nothing()
+        # Her copy has nothing (more) to do at this call: her own words, not
+        # another seat's "Not your call".
+        return _done()
 
     # ------------------------------------------------------------- the vote
     def vote_step(self) -> str:

@@ -19,7 +19,7 @@ from .entry import spoken_verdict
 from .model import ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
-from .night import step_title
+from .night import PHONE_RULE, step_title
 
 if TYPE_CHECKING:
     from .flow import Flow
@@ -47,7 +47,7 @@ def view(game: Flow, now: float) -> View:
             big = clock_text(t.shown_seconds(now)) if t and game.stage == _WAIT else ""
             progress = (game.step_index + (game.stage != _SPEAK) * 0.5) \
                 / len(game.settings.night)
-            title = _("Night · {step}").format(step=step_title(step.id))
+            title = _("Night · {step}").format(step=step_title(step.id, game.playing()))
             return dataclasses.replace(base, title=title, big=big, progress=1 - progress,
                                        dim=True)
         case Phase.DISCUSSION:
@@ -113,6 +113,9 @@ def _verdict_view(game: Flow, base: View) -> View:
 
 
 def _idle_view(game: Flow, base: View, now: float) -> View:
+    if game.resumed is not None:
+        return dataclasses.replace(base, title=_("Resume the saved game?"),
+                                   details=(_resume_words(game),))
     assert game.picker is not None
     deck = game.settings.deck
     title = game.picker.choice.title if game.picker.choice.deck == deck else _("Your deck")
@@ -125,6 +128,17 @@ def _idle_view(game: Flow, base: View, now: float) -> View:
     footer = setup_holds_note(ONE_NIGHT)
     return dataclasses.replace(base, title=heading, details=(title, *shown[page]),
                                footer=footer)
+
+
+def _resume_words(game: Flow) -> str:
+    """Where a saved round resumes: the call, the discussion's time, the vote."""
+    assert game.resumed is not None
+    was = game.resumed.saved
+    if was.stage == "discussion":
+        return _("Discussion, {time} left").format(time=clock_text(was.seconds or 0))
+    if was.stage == "vote":
+        return _("Vote")
+    return _("Night · {step}").format(step=step_title(game.resumed.night[game.resumed.step].id))
 
 
 def _settings_view(game: Flow, base: View) -> View:
@@ -169,8 +183,11 @@ def phone_view(game: Flow, seat: int, now: float) -> PhoneView:
                    *table.happened()))
     if game.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
         task = table.vote_task(seat) if game.phase is Phase.VOTE else table.task(seat)
-        # From dawn, what the whole table sees on the cards: shields, tokens, a card face up.
-        return dataclasses.replace(base, lines=(*base.lines, *table.marks()),
+        # At night, the rule the box said at nightfall, the same on every phone;
+        # from dawn, what the whole table sees on the cards: shields, tokens, a
+        # card face up.
+        rule = (_(PHONE_RULE),) if game.phase is Phase.NIGHT else ()
+        return dataclasses.replace(base, lines=(*base.lines, *rule, *table.marks()),
                                    secret=table.secret(seat), task=task)
     return base
 
