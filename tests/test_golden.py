@@ -45,7 +45,7 @@ GOLDEN: dict[str, tuple[str, tuple[str, ...]]] = {
     # answers the tasks its phone shows (tests/replays/phone_walk.py).
     "one_night_phones": ("phones_one_night_21_200.events",
                          ("--mode", "one_night", "--deck", "classic_5", "--seed", "21")),
-    "mayor_phones": ("phones_mayor_26_700.events", ("--mode", "dark_arts", "--seed", "26")),
+    "mayor_phones": ("phones_mayor_22_1056.events", ("--mode", "dark_arts", "--seed", "22")),
     "timed_phones": ("phones_timed_23_990.events", ("--mode", "newd3", "--seed", "23")),
 }
 
