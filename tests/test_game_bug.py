@@ -16,6 +16,7 @@ from pilot import Pilot
 from wolfbox.buttons import Button, Tap
 from wolfbox.config import Config
 from wolfbox.device.notices import GAME_BUG
+from wolfbox.events import PhonesSeated
 from wolfbox.newd3 import said as timed_said
 from wolfbox.newd3.game import Game as Timed
 from wolfbox.newd3.game import Stage
@@ -66,6 +67,8 @@ def test_a_bug_in_a_tap_sends_one_night_back_to_its_start(tmp_path, pilots, monk
                                                           caplog):
     caplog.set_level(logging.WARNING)
     pilot = table(monkeypatch, pilots, one_night(tmp_path))
+    pilot.box.inbox.phoned(PhonesSeated(frozenset({1})))     # a phone at seat 1
+    pilot.settle()
     pilot.press(Button.START)                           # the night falls
     pilot.until(lambda: pilot.view.phase is Phase.NIGHT, limit=30)
     raised = plant(monkeypatch, Flow, Button.VOTE)
@@ -77,12 +80,14 @@ def test_a_bug_in_a_tap_sends_one_night_back_to_its_start(tmp_path, pilots, monk
     assert pilot.box._notice_shown == pilot.box.notice   # on the screen, not only kept
     assert len(traces(caplog)) == 1
     assert caplog.text.count("Traceback") == 1 and "a planted bug on vote" in caplog.text
+    assert pilot.box.flow.active.phones == frozenset()      # the game built afresh ...
     # The box plays on: a new round starts, and the same bug again, as
     # often as the table meets it, is one more line in the log, not
     # another trace (nor, with rounds played in between, the box's end).
     for times in (2, 3, 4):
         pilot.press(Button.START)
         pilot.until(lambda: pilot.view.phase is Phase.NIGHT, limit=30)
+        assert pilot.box.flow.active.phones == frozenset({1})    # ... is told who holds one
         pilot.press(Button.VOTE)
         assert len(raised) == times and pilot.box.running
         assert pilot.view.phase is Phase.IDLE

@@ -13,6 +13,8 @@ import pytest
 
 from wolfbox.buttons import Button
 from wolfbox.errors import UserError
+from wolfbox.events import PhoneChoice, PhonesSeated
+from wolfbox.games import Games
 from wolfbox.onenight.flow import Flow, RoundSettings
 from wolfbox.replay import TimedPress, parse_events, replay
 
@@ -101,7 +103,8 @@ def test_reads_standard_input_and_takes_a_deck_and_a_seed():
 @pytest.mark.parametrize("line, fragment", [
     ("{nope", "line 1: not JSON"),
     ('["at", 0]', "must be an object"),
-    ('{"at": 0, "press": "start"}', "unknown key 'press' (allowed: at, tap, hold, release)"),
+    ('{"at": 0, "press": "start"}', "unknown key 'press' (allowed: at, tap, hold, release, "
+                                    "seated, names, seat, step, choice)"),
     ('{"tap": "start"}', '"at" must be a time in seconds'),
     ('{"at": -1, "tap": "start"}', '"at" must be a time in seconds'),
     ('{"at": NaN, "tap": "start"}', "NaN is not a number JSON allows"),
@@ -213,3 +216,96 @@ def test_each_record_says_what_the_buttons_lights_show():
     night = [r for r in out if r["phase"] == "night"]
     assert night and all(r["lights"] == {"start": "dim", "vote": "off", "next": "off",
                                          "back": "off"} for r in night)
+
+
+# ------------------------------------------------------------ phones (issue 29.17)
+def test_a_phone_game_replays_with_every_seats_phone():
+    """Phones take seats 1-3 (Ann names hers), the night falls, and the seat
+    whose phone shows a task answers it: each seat's phone is a record of
+    its own whenever it changes, its card behind the cover (`secret`), and
+    the answer shows on that phone only."""
+    events = [TimedPress(0.0, phone=PhonesSeated(frozenset({1, 2, 3}), ((1, "Ann"),))),
+              TimedPress(1.0, Button.START), TimedPress(30.0)]
+    flow = Games({"one_night": lambda: Flow(RoundSettings.for_deck(STARTER))}, "one_night")
+    out = list(replay(flow, events))
+    phones = [r for r in out if "phone" in r]
+    assert {r["phone"] for r in phones if r["at"] == 0.0} == {1, 2, 3}
+    cards = {r["phone"]: r["secret"][0] for r in phones if r["at"] == 0.0}
+    assert all(card.startswith("Your card: ") for card in cards.values())
+    tasked = next(r for r in phones if "task" in r)
+    step, option = tasked["task"]["step"], tasked["task"]["options"][0][0]
+    seat = tasked["phone"]
+    answered = events[:2] + [TimedPress(tasked["at"] + 0.5, phone=PhoneChoice(seat, step,
+                                                                              (option,))),
+                             TimedPress(30.0)]
+    again = list(replay(Games({"one_night": lambda: Flow(RoundSettings.for_deck(STARTER))},
+                              "one_night"), answered))
+    moved = [r for r in again if r["at"] == tasked["at"] + 0.5]
+    assert [r.get("phone") for r in moved] == [seat]            # that phone, nothing else
+    assert moved[0]["task"]["chosen"] == [option]
+    # Without phones, records are as they always were: the screen's alone.
+    plain = list(replay(Games({"one_night": lambda: Flow(RoundSettings.for_deck(STARTER))},
+                              "one_night"), events[1:]))
+    assert not any("phone" in r for r in plain)
+
+
+def test_phone_lines_from_a_file_and_a_seat_that_leaves():
+    lines = ['{"at": 0, "seated": [1, 2], "names": {"2": "Bo"}}',
+             '{"at": 1, "seat": 2, "step": "1.werewolves.0", "choice": [101]}',
+             '{"at": 2, "seated": [1]}']
+    events = parse_events(lines, "events")
+    assert events[0].phone == PhonesSeated(frozenset({1, 2}), ((2, "Bo"),))
+    assert events[1].phone == PhoneChoice(2, "1.werewolves.0", (101,))
+    assert events[2].phone == PhonesSeated(frozenset({1}))
+    out = run("-", stdin="\n".join(lines + ['{"at": 3}']) + "\n")
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert {r["phone"] for r in records if "phone" in r} == {1, 2}
+    assert not any(r.get("phone") == 2 and r["at"] >= 2 for r in records)
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ('{"at": 0, "seated": [0]}', '"seated" must be a list of seat numbers from 1 to 99'),
+    ('{"at": 0, "seated": [100]}', '"seated" must be a list'),
+    ('{"at": 0, "seated": [1, 1]}', "each once"),
+    ('{"at": 0, "seated": [true]}', '"seated" must be a list'),
+    ('{"at": 0, "seated": "1,2"}', '"seated" must be a list'),
+    ('{"at": 0, "seated": [1], "names": {"2": "Bo"}}', '"names" must give seated seats'),
+    ('{"at": 0, "seated": [1], "names": {"1": "' + "x" * 61 + '"}}', "at most 60 characters"),
+    ('{"at": 0, "names": {"1": "Ann"}}', '"seated" must be a list'),
+    ('{"at": 0, "seat": 1, "step": "s"}', "a phone's answer is"),
+    ('{"at": 0, "seat": 0, "step": "s", "choice": [1]}', '"seat" (1 to 99)'),
+    ('{"at": 0, "seat": 1, "step": "' + "s" * 41 + '", "choice": [1]}', "at most 40 characters"),
+    ('{"at": 0, "seat": 1, "step": "s", "choice": [1, 2, 3, 4, 5]}', "at most 4 option ids"),
+    ('{"at": 0, "seat": 1, "step": "s", "choice": [1000]}', "from 0 to 999"),
+    ('{"at": 0, "seat": 1, "step": "s", "choice": [-1]}', "from 0 to 999"),
+    ('{"at": 0, "seat": 1, "step": 5, "choice": [1]}', "a phone's answer is"),
+    ('{"at": 0, "seat": 1, "step": "s", "choice": [1], "tap": "start"}', "only one of them"),
+    ('{"at": 0, "seated": [1], "seat": 1, "step": "s", "choice": [1]}', "only one of them"),
+])
+def test_bad_phone_lines_are_one_line_naming_the_line(line, fragment):
+    result = run("-", stdin='{"at": 0}\n' + line + "\n")
+    assert result.returncode == 2, result.stdout[:300]
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "<stdin>:2" in result.stderr and fragment in result.stderr, result.stderr
+
+
+def test_a_replay_takes_what_a_phone_may_send_and_no_more():
+    """The limits are the phones' server's (wolfbox.phones.protocol), which
+    the core cannot import: kept equal here."""
+    import typing
+
+    from wolfbox import replay as replaying
+    from wolfbox.phones import protocol
+
+    def meta(alias):
+        return next(m for m in typing.get_args(alias) if hasattr(m, "max_length")
+                    or hasattr(m, "le"))
+    assert meta(protocol.SeatNumber).ge == 1 and meta(protocol.SeatNumber).le == \
+        replaying.MAX_SEAT
+    assert meta(protocol.Name).max_length == replaying.MAX_NAME
+    assert meta(protocol.Step).max_length == replaying.MAX_STEP
+    assert meta(protocol.OptionId).ge == 0 and meta(protocol.OptionId).le == \
+        replaying.MAX_OPTION
+    assert meta(protocol.Choice).max_length == replaying.MAX_PICKED

@@ -357,13 +357,26 @@ def _replay(args: argparse.Namespace) -> int:
         if args.events == "-":
             events = parse_events(sys.stdin, source)
         else:
-            with Path(args.events).open(encoding="utf-8") as f:
+            with Path(args.events).open(encoding="utf-8-sig") as f:
                 events = parse_events(f, source)
     except (OSError, UnicodeDecodeError) as e:
         raise UserError(_("cannot read events from {path}: {why}").format(
             path=source, why=getattr(e, "strerror", None) or e)) from None
+    played, stage = replay_game(args, config, rng)
+    for record in replay(played, events, stage):
+        print(json.dumps(record, ensure_ascii=False))
+    return 0
+
+
+def replay_game(args: argparse.Namespace, config: Config, rng: random.Random
+                ) -> tuple[Games, Callable[[], str] | None]:
+    """The game `wolfbox replay` plays (its --mode, built from `config`,
+    dealt from `rng`) behind the game switch, and what names its records'
+    phase; tests/replays/phone_walk.py plays the same to write its walks."""
+    # One seeded randomness for every deal, the phones' too: a replay of a
+    # game on phones deals the same cards each time.
     flow: Mode = Flow(RoundSettings.from_config(config),
-                      picker=Picker(tuple(config.game.deck), rng))
+                      picker=Picker(tuple(config.game.deck), rng), rng=rng)
     stage: Callable[[], str] | None = None       # the game's own stage names its records
     if args.mode == "dark_arts":
         from .darkarts import section as mayor
@@ -371,7 +384,8 @@ def _replay(args: argparse.Namespace) -> int:
         from .darkarts.rules import default_roles
         from .darkarts.seats import DEFAULT_PLAYERS
         table = config.mayor_players or DEFAULT_PLAYERS      # the setup starts at --players
-        mayors = Game(options=mayor.options(config), players=table, chosen=default_roles(table))
+        mayors = Game(options=mayor.options(config), players=table, chosen=default_roles(table),
+                      rng=rng)
         flow, stage = mayors, lambda: mayors.stage.value
     elif args.mode == "newd3":
         from .newd3 import section as timed_section
@@ -380,10 +394,7 @@ def _replay(args: argparse.Namespace) -> int:
         flow, stage = timed, lambda: timed.stage.value
     # Through the game switch, as on the box: the language a replay's
     # settings choose is the one the game is called in from then on.
-    played = Games({args.mode: lambda: flow}, args.mode, language())
-    for record in replay(played, events, stage):
-        print(json.dumps(record, ensure_ascii=False))
-    return 0
+    return Games({args.mode: lambda: flow}, args.mode, language()), stage
 
 
 def _settings(args: argparse.Namespace) -> int:

@@ -1,11 +1,14 @@
-"""`wolfbox replay`: a round played from a file of timed button events.
+"""`wolfbox replay`: a round played from a file of timed button events,
+and of phones taking seats and answering their tasks.
 
 The pure flow runs on a clock that jumps from one deadline to the next, so
 a ten-minute round replays in milliseconds and always the same way. Each
 change of the screen, and everything said or sounded, comes out as one JSON
-line: how a bug report reproduces a game and how golden tests read. It is
-captions-only by nature: a line holds the flow for its caption time, as on
-a box with no voice.
+line: how a bug report reproduces a game and how golden tests read. With
+phones seated, each seat's phone view (what its page shows: wolfbox.phone)
+comes out as a record of its own whenever it changes. It is captions-only
+by nature: a line holds the flow for its caption time, as on a box with
+no voice.
 """
 
 from __future__ import annotations
@@ -20,15 +23,25 @@ import msgspec
 from .buttons import Button, Hold, Release, Tap
 from .effects import Effect, PlayCue, Say
 from .errors import UserError
+from .events import PhoneChoice, PhonesSeated
 from .i18n import _
 from .jsontext import loads
 from .leds import lights
 from .mode import Mode
+from .phone import PhoneView
 from .schema import Misfit, convert
 from .view import View
 
 BUTTON_NAMES = tuple(b.value for b in Button)
-KEYS = ("at", "tap", "hold", "release")
+KEYS = ("at", "tap", "hold", "release", "seated", "names", "seat", "step", "choice")
+# What a phone may send, as the phones' server lets it in (wolfbox.phones.
+# protocol, which the core may not import; tests/test_replay.py holds the
+# two equal): a replay takes no answer a real phone could not give.
+MAX_SEAT = 99
+MAX_NAME = 60
+MAX_STEP = 40
+MAX_OPTION = 999
+MAX_PICKED = 4
 # The latest time an event may have: a day of game time. A round with every
 # pause a table could want lasts hours, not days, and the start screen
 # changes every few seconds forever, so a later "at" (1e300) would write
@@ -44,14 +57,59 @@ class TimedPress:
     button: Button | None = None
     hold: bool = False
     release: bool = False       # a held button let go (the timed game's cards)
+    phone: PhoneChoice | PhonesSeated | None = None     # from the phones, instead of a button
 
 
 class _EventIn(msgspec.Struct, forbid_unknown_fields=True):
-    """A replay line's shape: a time, and at most one button by name."""
+    """A replay line's shape: a time, and at most one button by name, or
+    who holds a phone, or a phone's answer (each checked below)."""
     at: float
     tap: object = msgspec.UNSET
     hold: object = msgspec.UNSET
     release: object = msgspec.UNSET
+    seated: object = msgspec.UNSET
+    names: object = msgspec.UNSET
+    seat: object = msgspec.UNSET
+    step: object = msgspec.UNSET
+    choice: object = msgspec.UNSET
+
+
+def _number(value: object, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _seated(event: _EventIn, where: str) -> PhonesSeated:
+    """`{"seated": [2, 5], "names": {"2": "Ann"}}`: who holds a phone now."""
+    seats = event.seated
+    if not isinstance(seats, list) or len(seats) > MAX_SEAT or len(set(seats)) != len(seats) \
+            or not all(_number(s, 1, MAX_SEAT) for s in seats):
+        raise UserError(_('{where}: "seated" must be a list of seat numbers from 1 to {most}, '
+                          'each once, such as {{"at": 0, "seated": [1, 2, 3]}}').format(
+            where=where, most=MAX_SEAT))
+    names = {} if event.names is msgspec.UNSET else event.names
+    if not isinstance(names, dict) or not all(
+            isinstance(k, str) and k.isdigit() and int(k) in seats and isinstance(v, str)
+            and len(v) <= MAX_NAME for k, v in names.items()):
+        raise UserError(_('{where}: "names" must give seated seats their names (at most '
+                          '{most} characters), such as {{"2": "Ann"}}').format(
+            where=where, most=MAX_NAME))
+    return PhonesSeated(frozenset(seats), tuple(sorted((int(k), v) for k, v in names.items())))
+
+
+def _answer(event: _EventIn, where: str) -> PhoneChoice:
+    """`{"seat": 2, "step": "1.seer.0", "choice": [4]}`: a phone's answer."""
+    choice = event.choice
+    if not _number(event.seat, 1, MAX_SEAT) or not isinstance(event.step, str) \
+            or len(event.step) > MAX_STEP or not isinstance(choice, list) \
+            or len(choice) > MAX_PICKED or not all(_number(c, 0, MAX_OPTION) for c in choice):
+        raise UserError(_('{where}: a phone\'s answer is "seat" (1 to {seats}), "step" (the '
+                          'task\'s name, at most {step} characters) and "choice" (at most '
+                          '{picked} option ids from 0 to {option}), such as {{"at": 30, '
+                          '"seat": 2, "step": "1.seer.0", "choice": [4]}}').format(
+            where=where, seats=MAX_SEAT, step=MAX_STEP, picked=MAX_PICKED,
+            option=MAX_OPTION))
+    assert isinstance(event.seat, int)
+    return PhoneChoice(event.seat, event.step, tuple(choice))
 
 
 def _event_misfit(e: Misfit, where: str) -> str:
@@ -99,6 +157,15 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
         if len(presses) > 1:
             raise UserError(_('{where}: a line taps, holds or releases one button, only one')
                             .format(where=where))
+        seating = event.seated is not msgspec.UNSET or event.names is not msgspec.UNSET
+        answering = any(v is not msgspec.UNSET for v in (event.seat, event.step, event.choice))
+        if presses and (seating or answering) or seating and answering:
+            raise UserError(_("{where}: a line presses a button, seats the phones or gives a "
+                              "phone's answer: only one of them").format(where=where))
+        if seating or answering:
+            events.append(TimedPress(float(at), phone=_seated(event, where) if seating
+                                     else _answer(event, where)))
+            continue
         button: Button | None = None
         if presses:
             name = presses[0][1]
@@ -119,48 +186,91 @@ def _screen(view: View, phase: str) -> dict[str, Any]:
             "lights": {b.value: light.value for b, light in lights(view).items()}}
 
 
+def _phone(view: PhoneView) -> dict[str, Any]:
+    """A seat's phone view, compact: what its page shows, the empty parts
+    left out (a task's options as [id, words])."""
+    out: dict[str, Any] = {"title": view.title}
+    if view.label:
+        out["label"] = view.label
+    if view.big:
+        out["big"] = view.big
+    if view.lines:
+        out["lines"] = list(view.lines)
+    if view.secret:
+        out["secret"] = list(view.secret)
+    if view.dim:
+        out["dim"] = True
+    task = view.task
+    if task is not None:
+        shown: dict[str, Any] = {"step": task.step, "prompt": task.prompt,
+                                 "options": [list(o) for o in task.options]}
+        if task.pick != 1:
+            shown["pick"] = task.pick
+        if task.chosen:
+            shown["chosen"] = list(task.chosen)
+        if task.actions:
+            shown["actions"] = [list(a) for a in task.actions]
+        out["task"] = shown
+    return out
+
+
 def replay(flow: Mode, events: Iterable[TimedPress],
            stage: Callable[[], str] | None = None) -> Iterator[dict[str, Any]]:
     """One record for the start screen, then one for each change: the time,
     what the screen shows, and what was said and sounded at that moment.
+    With phones seated, then a record for each seat whose phone view
+    changed at that moment ({"at", "phone": seat, ...}), in seat order.
 
     A record's "phase" is the screen's (One Night's phases), or `stage()`:
     the Mayor's and the timed game's own stage ("setup", "dawn", "count"),
     which their screens' layouts share and would not tell apart."""
     last: dict[str, Any] | None = None
+    seated: list[int] = []                      # the seats holding a phone, in order
+    phones: dict[int, dict[str, Any]] = {}      # each seat's phone as last recorded
+    phone_view: Callable[[int, float], PhoneView] | None = getattr(flow, "phone_view", None)
 
-    def record(now: float, effects: list[Effect]) -> dict[str, Any] | None:
+    def record(now: float, effects: list[Effect]) -> list[dict[str, Any]]:
         nonlocal last
         view = flow.view(now)
         screen = _screen(view, stage() if stage else view.phase.value)
         said = [e.text for e in effects if isinstance(e, Say)]
         cues = [e.cue.value for e in effects if isinstance(e, PlayCue)]
-        if screen == last and not said and not cues:
-            return None
-        last = screen
-        return {"at": round(now, 3), **screen, "said": said, "cues": cues}
+        out = []
+        if screen != last or said or cues:
+            last = screen
+            out.append({"at": round(now, 3), **screen, "said": said, "cues": cues})
+        for seat in seated:
+            if phone_view is None:
+                break
+            shown = _phone(phone_view(seat, now))
+            if phones.get(seat) != shown:
+                phones[seat] = shown
+                out.append({"at": round(now, 3), "phone": seat, **shown})
+        return out
 
     now = 0.0
     first = record(now, [])
-    assert first is not None
-    yield first
+    assert first
+    yield from first
     for event in events:
         while True:
             due = flow.next_change(now)
             if due is None or due > event.at:
                 break
             now = max(now, due)
-            out = record(now, flow.tick(now))
-            if out is not None:
-                yield out
+            yield from record(now, flow.tick(now))
             if due <= now and flow.next_change(now) == due:
                 break           # nothing moved: never spin on one instant
         now = event.at
         effects = flow.tick(now)
-        if event.button is not None:
+        if event.phone is not None:
+            if isinstance(event.phone, PhonesSeated):
+                seated[:] = sorted(event.phone.seats)
+                for gone in set(phones) - event.phone.seats:
+                    del phones[gone]            # a seat that comes back is shown afresh
+            effects += flow.handle(event.phone, now)
+        elif event.button is not None:
             press: Tap | Hold | Release = Hold(event.button) if event.hold else \
                 Release(event.button) if event.release else Tap(event.button)
             effects += flow.handle(press, now)
-        out = record(now, effects)
-        if out is not None:
-            yield out
+        yield from record(now, effects)
