@@ -21,7 +21,7 @@ CANNOT_RESUME = N_("Saved game unreadable: a new game starts")
 NO_SAVE = N_("Cannot save: games will not survive a power cut")
 # The game being played raised (a bug): the box went back to its start
 # screen, which offers its last checkpoint (device.loop).
-GAME_BUG = N_("Game error: back to its start (see the log)")
+GAME_BUG = N_("Game error: back to the start screen (see the log)")
 # The phones' web server cannot be imported (a broken `websockets`): the
 # box plays on its buttons (device.phonelink).
 NO_PHONE_SERVER = N_("Phones off: their server cannot be loaded (see the log)")

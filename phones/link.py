@@ -51,7 +51,7 @@ def words() -> dict[str, str]:
             "again": _("A new game, or your seat was given back: type the PIN the box "
                        "shows now."),
             "off": _("The box has turned its phones off."),
-            "taken": _("Your seat taken by a phone you lost? Ask the box to free it.")}
+            "taken": _("Is your seat held by a phone you no longer have? Ask the box to free it.")}
 
 
 class Phones:
