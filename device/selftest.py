@@ -86,6 +86,18 @@ def _watchdog() -> Check:
         state=state), WARN)
 
 
+def _wait_for_line(renderer: Renderer, cache: LineCache, line: str) -> None:
+    """Until `line` is in the cache, or the renderer has given up. Not until
+    the renderer is idle: the box asked it for the whole round's lines as
+    it started, which an emulated arm64 renders for hours."""
+    ready = threading.Event()
+    renderer.subscribe(lambda text: ready.set() if text == line else None)
+    renderer.request([line], urgent=True)
+    deadline = time.monotonic() + VOICE_WAIT
+    while cache.get(line) is None and renderer.available and time.monotonic() < deadline:
+        ready.wait(1.0)
+
+
 def _voice_speed(config: Config) -> Check:
     voice, problem = choose_voice(config.voice.model, config.box.lang)
     if voice is None:
@@ -150,8 +162,7 @@ def selftest(config: Config, display: str | None = None, auto: bool = False,
         if narrator.sound and narrator.renderer is not None:
             cache = cache_for(config, choose_voice(config.voice.model, config.box.lang)[0])
             line = _(TEST_LINE)
-            narrator.renderer.request([line], urgent=True)
-            narrator.renderer.wait_idle(VOICE_WAIT)
+            _wait_for_line(narrator.renderer, cache, line)
             narrator.apply(Say(line, token=1))
             played = any(p.text == line for p in narrator.played)
             checks.append(Check(_("test line"), _("played") if played else
