@@ -57,9 +57,19 @@ def option(page, words: str):
     return page.locator("#options").get_by_role("button", name=words, exact=True)
 
 
-def tap(pilot, page, words: str, heard) -> None:
-    """Tap `words` on the page; the box acts on it; the page marks it: on
-    its button, or behind the cover where the page has one (issue 29)."""
+def shows(page, step: str) -> None:
+    """Wait until the page's buttons are those of the task `step`: a busy
+    machine may not have drawn the box's new task yet, and the old task's
+    buttons, with the same words, would answer a step that has passed."""
+    expect(page.locator("#options")).to_have_attribute("data-step", step, timeout=WAIT_MS)
+
+
+def tap(pilot, page, words: str, heard, step: str | None = None) -> None:
+    """Tap `words` on the page (the buttons of task `step`, when given);
+    the box acts on it; the page marks it: on its button, or behind the
+    cover where the page has one (issue 29)."""
+    if step is not None:
+        shows(page, step)
     button = option(page, words)
     button.click(timeout=WAIT_MS)
     box_hears(pilot, heard)
@@ -128,6 +138,12 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
     def living() -> list[int]:
         return [s for s in TIMED_SEATS if s not in game.dead]
 
+    def step(seat: int) -> str:
+        """The step of the task the box gives `seat`'s phone now."""
+        task = game.phone_view(seat, pilot.clock.now).task
+        assert task is not None
+        return task.step
+
     def day(voters: list[int], out: int) -> None:
         """Talk cut short; `voters` tap `out` on their phones."""
         pilot.until(lambda: game.stage is Stage.DISCUSSION, limit=600, step=0.5)
@@ -135,7 +151,7 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
         pilot.until(lambda: game.stage is Stage.VOTE, limit=10)
         for voter in voters:
             tap(pilot, pages[voter][0], f"P{out} · {out}",
-                lambda v=voter: game.phone_votes.get(v) == out)
+                lambda v=voter: game.phone_votes.get(v) == out, step(voter))
         pilot.until(lambda: game.stage is Stage.RESULT, limit=120, step=0.5)
         pilot.press(Button.START)                             # the table checks: OK
 
@@ -148,9 +164,9 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
         for seat in alive:                                    # the Wolves plot, the rest decoys
             target = victim if seat in pack else alive[-1]
             tap(pilot, pages[seat][0], f"P{target} · {target}",
-                lambda s=seat, t=target: game.marks.get(s) == t)
+                lambda s=seat, t=target: game.marks.get(s) == t, step(seat))
         tap(pilot, pages[pack[-1]][0], f"P{pack[0]} · {pack[0]}",     # the knife: the first Wolf
-            lambda: game.knives[len(pack) - 1] == pack[0])
+            lambda: game.knives[len(pack) - 1] == pack[0], step(pack[-1]))
         if len(pack) == 2:                                    # the partner sees it, live
             partner = pages[pack[0]][0]
             expect(partner.locator("#secret")).to_contain_text(
@@ -164,7 +180,7 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
         for seat in alive:                                    # everyone answers
             target = next(s for s in reversed(alive) if s != seat and s != victim)
             tap(pilot, pages[seat][0], f"P{target} · {target}",
-                lambda s=seat, t=target: game.marks.get(s) == t)
+                lambda s=seat, t=target: game.marks.get(s) == t, step(seat))
         pilot.until(lambda: game.turns[game.turn_index].kind is Kind.READ
                     and game.turn_stage == "wait", limit=120, step=0.5)
         for seat in alive:                                    # each its message, at once
@@ -346,6 +362,7 @@ def test_a_whole_one_night_on_nine_browsers(tmp_path, pilots, browser, sent):  #
         for seat in NIGHT_SEATS:                              # every page answers
             page = pages[seat][0]
             while (task := table.task(seat)) is not None and not task.chosen:
+                shows(page, task.step)
                 buttons = page.locator("#options button")
                 expect(buttons).to_have_text([on_the_page(NAMES, o, w) for o, w in task.options],
                                              timeout=WAIT_MS)

@@ -117,6 +117,9 @@
     box.hidden = !t;
     options.textContent = "";
     actions.textContent = "";
+    // The task the buttons answer: a tap sends its step, so an old task's
+    // buttons (the same words) are told apart from the new one's.
+    options.dataset.step = t ? t.step : "";
     if (!t) { return; }
     var hidden = covered && !t.marks_shown;
     choiceLine(t, hidden);
