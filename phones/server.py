@@ -122,52 +122,65 @@ class Bounded:
 
 class _Gate:
     """The sockets open now, by address: counted when accepted, before the
-    HTTP request is read, so a flood holds at most the budget of them."""
+    HTTP request is read, so a flood holds at most the budget of them.
+    When all are taken, a new socket takes the place of the oldest one
+    that has not sent its request yet (a phone sends it at once: what sits
+    silent is a flood), so sockets opened and left idle keep no phone out."""
 
     def __init__(self, total: int, per_address: int) -> None:
         self.total, self.per_address = total, per_address
         self.open: dict[str, int] = {}
+        self.doors: dict[_Door, None] = {}        # oldest first
         self.held = 0
 
-    def enter(self, address: str) -> bool:
-        if self.held >= self.total or self.open.get(address, 0) >= self.per_address:
+    def enter(self, door: _Door) -> bool:
+        address = door.address
+        if self.open.get(address, 0) >= self.per_address:
             return False
+        if self.held >= self.total:
+            silent = next((d for d in self.doors if d.request is None), None)
+            if silent is None:
+                return False
+            self.leave(silent)
+            silent.transport.abort()
         self.open[address] = self.open.get(address, 0) + 1
+        self.doors[door] = None
         self.held += 1
         return True
 
-    def leave(self, address: str) -> None:
+    def leave(self, door: _Door) -> None:
+        if self.doors.pop(door, False) is False:
+            return                                # let go before: counted once
         self.held -= 1
-        left = self.open[address] - 1
+        left = self.open[door.address] - 1
         if left:
-            self.open[address] = left
+            self.open[door.address] = left
         else:
-            del self.open[address]
+            del self.open[door.address]
 
 
 class _Door(ServerConnection):
     """A socket let in only through the gate (`let_in` and `let_go` are the
     server's); one refused is closed before a byte is read from it."""
 
-    let_in: Callable[[str], bool]
-    let_go: Callable[[str], None]
+    let_in: Callable[[_Door], bool]
+    let_go: Callable[[_Door], None]
     address = ""
-    counted = False
+    started = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        if not type(self).let_in(self.address):
+        if not type(self).let_in(self):
             assert isinstance(transport, asyncio.Transport)
             transport.abort()
             return
-        self.counted = True
+        self.started = True
         super().connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.counted:
-            self.counted = False
-            type(self).let_go(self.address)
+        type(self).let_go(self)
+        if self.started:
             super().connection_lost(exc)
 
 
@@ -412,11 +425,11 @@ class PhoneServer:
             server.close()
             await server.wait_closed()
 
-    def _let_in(self, address: str) -> bool:
-        if self.gate.enter(address):
+    def _let_in(self, door: _Door) -> bool:
+        if self.gate.enter(door):
             return True
         self.said.say("full", "refused a socket from %s: %d open from it, %d in all",
-                      address[:60], self.gate.open.get(address, 0), self.gate.held)
+                      door.address[:60], self.gate.open.get(door.address, 0), self.gate.held)
         return False
 
     def _loop_trouble(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
