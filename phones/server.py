@@ -107,17 +107,17 @@ class Bounded:
 
     def say(self, kind: str, line: str, *args: object) -> None:
         now = self.clock()
-        count = self.counts[kind] = self.counts.get(kind, 0) + 1
+        count = self.counts.get(kind, 0) + 1
         said = self._said.get(kind)
-        if said is not None and now - said[0] < self.every:
-            return
-        unsaid = count - (said[1] if said is not None else 0) - 1
-        self._said[kind] = (now, count)
-        if unsaid:
-            log.warning("phones: " + line + " (and %d more like it since the last said)",
-                        *args, unsaid)
-        else:
-            log.warning("phones: " + line, *args)
+        if said is None or now - said[0] >= self.every:
+            unsaid = count - (said[1] if said is not None else 0) - 1
+            self._said[kind] = (now, count)
+            if unsaid:
+                log.warning("phones: " + line + " (and %d more like it since the last said)",
+                            *args, unsaid)
+            else:
+                log.warning("phones: " + line, *args)
+        self.counts[kind] = count            # counted once said: a reader then finds the line
 
 
 class _Gate:

@@ -192,6 +192,47 @@ def test_a_flood_past_the_descriptor_limit_leaves_the_box_its_files_and_a_short_
     assert len(err.splitlines()) <= 5
 
 
+def test_accepts_failing_for_want_of_descriptors_are_one_line_not_a_traceback_each():
+    """Were the budget ever past the limit (a unit without LimitNOFILE, a
+    box with many files open), asyncio's failed accepts, each logged with a
+    traceback before, are said as any line a client causes."""
+    script = textwrap.dedent("""
+        import logging, resource, sys
+        resource.setrlimit(resource.RLIMIT_NOFILE, (96, 96))
+        logging.basicConfig(level=logging.WARNING)
+        from wolfbox.phones.room import Room
+        from wolfbox.phones.server import PhoneServer
+        server = PhoneServer(Room(seats=5, pin="4821"), lambda e: None, lambda s: None,
+                             ["127.0.0.1"], 0, sockets_at_most=1000)
+        server.start()
+        print(server.port, flush=True)
+        for line in sys.stdin:
+            print(server.said.counts.get("loop", 0), flush=True)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], text=True, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        port = int(child.stdout.readline())
+        with ExitStack() as held:
+            for n in range(150):                     # more than the box's 96 descriptors
+                s = held.enter_context(closing(socket.socket()))
+                s.bind((f"127.0.0.{2 + n % 25}", 0))
+                s.connect(("127.0.0.1", port))
+            heard = 0
+            deadline = time.monotonic() + WAIT       # a bound: the box tries to accept
+            while heard == 0 and time.monotonic() < deadline:
+                child.stdin.write("?\n")
+                child.stdin.flush()
+                heard = int(child.stdout.readline())
+            assert heard >= 1
+    finally:
+        child.terminate()
+        _out, err = child.communicate(timeout=WAIT)
+    assert "Traceback" not in err and "out of system resource" in err
+    assert len(err.splitlines()) <= 3
+
+
 def test_a_line_a_client_can_cause_is_said_once_then_once_a_minute_with_a_count(caplog):
     clock = FakeClock()
     said = Bounded(clock)
