@@ -20,7 +20,8 @@ Outsiders on the same network: a socket is counted the moment it is
 accepted, before any HTTP, and let go at once past a few an address or a
 total that leaves the box's own files a reserve of descriptors; a request
 is answered only for a Host that is one of the box's own names or
-addresses (DNS rebinding), and only for GET and HEAD; before a phone has
+addresses (DNS rebinding), and only for GET and HEAD (a phone's
+captive-portal probe, to a name of its maker's, is sent to the page); before a phone has
 the PIN it is sent what joining needs, no player's name; every log line a
 client can cause is said once, then at most once a minute with a count
 (`Bounded`).
@@ -82,6 +83,15 @@ MOST_SOCKETS = 256                # sockets in all: nine phones need a few dozen
 FILES_KEPT = 256                  # descriptors left for the box's own files, whatever comes
 LOG_EVERY = 60.0                  # a line a client can cause is said at most this often
 METHODS = ("GET", "HEAD")
+# The names phones ask, over plain HTTP, whether a Wi-Fi reaches the
+# internet (Android and ChromeOS; iOS and macOS; Windows; GNOME, Firefox).
+# Where the box's own network answers every name with the box, each is
+# sent to the page (302): the phone's "sign in to network" sheet opens it.
+CAPTIVE_PROBES = frozenset({
+    "connectivitycheck.gstatic.com", "connectivitycheck.android.com", "clients1.google.com",
+    "clients3.google.com", "captive.apple.com", "www.apple.com", "www.appleiphonecell.com",
+    "www.msftconnecttest.com", "www.msftncsi.com", "ipv6.msftconnecttest.com",
+    "nmcheck.gnome.org", "detectportal.firefox.com"})
 
 
 def socket_budget(limit: int | None = None) -> int:
@@ -458,6 +468,8 @@ class PhoneServer:
         client = self._client(connection)
         hosts = request.headers.get_all("Host")
         host = hosts[0] if len(hosts) == 1 else ""
+        if host.lower().partition(":")[0] in CAPTIVE_PROBES and request.method in METHODS:
+            return self._captive(connection)
         if not self._own_host(host):
             self.said.say("host", "refused a request for another host (%s): %s",
                           client, host[:80])
@@ -485,6 +497,18 @@ class PhoneServer:
             headers["Content-Encoding"], body = "gzip", zipped
         headers["Content-Length"] = str(len(body))
         return Response(HTTPStatus.OK, "OK", headers, body if request.method == "GET" else b"")
+
+    def _captive(self, connection: ServerConnection) -> Response:
+        """A phone's captive-portal probe: not the answer it expects (204,
+        "Success", "Microsoft Connect Test"), but the page, at the address
+        the phone reached the box by."""
+        local = connection.local_address
+        address = str(local[0]) if local else ""
+        if address not in self._servers:
+            address = next(iter(self._servers), "")
+        where = f"http://{f'[{address}]' if ':' in address else address}:{self.port}/"
+        return Response(HTTPStatus.FOUND, "Found", Headers(
+            {**SECURITY_HEADERS, "Location": where, "Content-Length": "0"}), b"")
 
     @staticmethod
     def _client(connection: ServerConnection) -> str:

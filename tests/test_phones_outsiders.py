@@ -380,3 +380,20 @@ def test_a_guesser_from_many_addresses_is_logged_in_a_few_lines(box, caplog):
                     receive(p, "refused")
     assert server.said.counts["pin"] == ALL_WRONG_PINS
     assert len(caplog.records) == 1
+
+
+@pytest.mark.parametrize("host, path, expected", [
+    ("connectivitycheck.gstatic.com", "/generate_204", b"HTTP/1.1 204"),       # Android
+    ("clients3.google.com", "/generate_204", b"HTTP/1.1 204"),
+    ("captive.apple.com", "/hotspot-detect.html", b"<BODY>Success</BODY>"),      # iOS, macOS
+    ("www.msftconnecttest.com", "/connecttest.txt", b"Microsoft Connect Test"),  # Windows
+    ("www.msftncsi.com", "/ncsi.txt", b"Microsoft NCSI"),
+])
+def test_a_phone_s_captive_portal_probe_is_sent_to_the_page(box, host, path, expected):
+    """On the box's own network every name is the box: a probe must not get
+    the answer that says "internet here", and its redirect opens the page."""
+    server, url, *_ = box
+    answer = request(server, f"GET {path} HTTP/1.1\nHost: {host}")
+    assert answer.startswith(b"HTTP/1.1 302") and expected not in answer
+    assert f"\r\nLocation: {url}\r\n".encode() in answer
+    assert request(server, f"POST {path} HTTP/1.1\nHost: {host}").startswith(b"HTTP/1.1 421")
