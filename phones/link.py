@@ -102,7 +102,8 @@ class Phones:
     def _changed(self, seated: Seated) -> None:
         self.seated = seated            # on the server's thread: a copy, swapped whole
         self.post(PhonesSeated(frozenset(seated.names),         # the games hear it in turn
-                               tuple(sorted(seated.names.items())), seated.asking))
+                               tuple(sorted(seated.names.items())), seated.asking,
+                               seated.wrong))
 
     def _kept(self, room: dict[str, Any]) -> None:
         """On the server's thread: the seats changed; kept with their game."""

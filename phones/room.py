@@ -4,9 +4,16 @@ token, with no network in sight (the server asks, this answers).
 A phone joins with the PIN the box shows and a free seat; it gets a
 random 128-bit token, kept by the phone, which takes it back to its seat
 after a reload, a sleep or a dropped Wi-Fi. A seat cannot be taken twice;
-the box can free one. Wrong PINs are counted per client: after a few in a
-minute, that client waits. A new game brings a new PIN and lets every
-seat go (a token is bound to its game).
+the box can free one. A new game brings a new PIN and lets every seat go
+(a token is bound to its game).
+
+Wrong PINs: after a few in a minute from one client, that client waits;
+after a few more in a minute from all clients together, everyone waits
+(the check comes before the PIN is compared, so waiting tells nothing);
+and once the box has heard more wrong PINs than a table mistypes, the PIN
+grows from 4 digits to 6 for the rest of the box's run. A search of the
+6-digit space at the box's global pace takes weeks, from any number of
+addresses; a table of nine that mistypes a few times never sees any of it.
 """
 
 from __future__ import annotations
@@ -25,12 +32,15 @@ import msgspec
 from wolfbox.i18n import LANGUAGES, N_, _, speaking
 
 PIN_DIGITS = 4
+LONG_PIN_DIGITS = 6              # once someone seems to be guessing
 TOKEN_BYTES = 16                 # 128 bits
 NAME_CHARS = 20
 # What the box and the phones call a seat: a name may not read as one.
 SEAT_WORDS = (N_("Seat {seat}"), N_("Mayor"))
 WRONG_PINS = 5                   # a client's wrong PINs in WRONG_PIN_WINDOW ...
 WRONG_PIN_WINDOW = 60.0          # ... seconds before it has to wait
+ALL_WRONG_PINS = 20              # every client's wrong PINs in the window before all wait
+GUESSING = 30                    # wrong PINs in one run: the PIN grows to LONG_PIN_DIGITS
 
 
 @dataclass(frozen=True)
@@ -65,13 +75,14 @@ class SavedHolder(msgspec.Struct, forbid_unknown_fields=True):
 
 class SavedRoom(msgspec.Struct, forbid_unknown_fields=True):
     """The seats as the box keeps them across a power cut (Room.saved)."""
-    pin: Annotated[str, msgspec.Meta(pattern=f"^[0-9]{{{PIN_DIGITS}}}$")]
+    pin: Annotated[str, msgspec.Meta(
+        pattern=f"^([0-9]{{{PIN_DIGITS}}}|[0-9]{{{LONG_PIN_DIGITS}}})$")]
     seats: Annotated[int, msgspec.Meta(ge=0, le=99)]
     held: dict[Annotated[int, msgspec.Meta(ge=1, le=99)], SavedHolder]
 
 
-def new_pin(draw: Callable[[int], int] = secrets.randbelow) -> str:
-    return f"{draw(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
+def new_pin(draw: Callable[[int], int] = secrets.randbelow, digits: int = PIN_DIGITS) -> str:
+    return f"{draw(10 ** digits):0{digits}d}"
 
 
 @dataclass
@@ -81,6 +92,9 @@ class Room:
     pin: str = field(default_factory=new_pin)
     held: dict[int, Holder] = field(default_factory=dict)
     _wrong: dict[str, list[float]] = field(default_factory=dict)
+    _all_wrong: list[float] = field(default_factory=list)
+    wrong: int = 0               # wrong PINs this game (the box's phones screen shows it)
+    _ever_wrong: int = 0         # and in the box's run: a new game does not reset it
 
     def join(self, client: str, pin: str, seat: int, name: str, now: float,
              label: str = "") -> Joined | Refused:
@@ -93,14 +107,25 @@ class Room:
                  label: str = "") -> Refused | None:
         """Why `client` may not have `seat` (None: it may): the checks of
         `join`, with the seat left free (a seat the box must accept first)."""
-        recent = [t for t in self._wrong.get(client, []) if now - t < WRONG_PIN_WINDOW]
-        self._wrong[client] = recent
+        recent = [t for t in self._wrong.pop(client, []) if now - t < WRONG_PIN_WINDOW]
+        if recent:                   # a client with none is forgotten: the map stays small
+            self._wrong[client] = recent
+        self._all_wrong = [t for t in self._all_wrong if now - t < WRONG_PIN_WINDOW]
         if len(recent) >= WRONG_PINS:
             wait = int(WRONG_PIN_WINDOW - (now - recent[0])) + 1
             return Refused(_("Too many wrong PINs: try again in {seconds} s.").format(
                 seconds=wait))
+        if len(self._all_wrong) >= ALL_WRONG_PINS:
+            wait = int(WRONG_PIN_WINDOW - (now - self._all_wrong[0])) + 1
+            return Refused(_("The box has heard too many wrong PINs: try again in "
+                             "{seconds} s.").format(seconds=wait))
         if not hmac.compare_digest(pin.encode(), self.pin.encode()):
-            recent.append(now)
+            self._wrong[client] = [*recent, now]
+            self._all_wrong.append(now)
+            self.wrong += 1
+            self._ever_wrong += 1
+            if self._ever_wrong >= GUESSING and len(self.pin) < LONG_PIN_DIGITS:
+                self.pin = new_pin(digits=LONG_PIN_DIGITS)      # the box shows the new one
             return Refused(_("That is not the PIN on the box's screen."))
         if not 1 <= seat <= self.seats:
             return Refused(_("The seats are 1 to {seats}.").format(seats=self.seats))
@@ -154,8 +179,9 @@ class Room:
 
     def new_game(self, seats: int) -> None:
         """A new game: a new PIN, every seat free, the old tokens void."""
-        self.seats, self.pin, self.held = seats, new_pin(), {}
+        self.seats, self.pin, self.held = seats, new_pin(digits=len(self.pin)), {}
         self._wrong.clear()
+        self.wrong = 0
 
     def names(self) -> dict[int, str]:
         return {seat: h.name for seat, h in sorted(self.held.items())}

@@ -15,6 +15,16 @@ inline script); a socket opened from another origin is refused; tokens
 travel only inside the socket and are compared in constant time (room.py);
 every message is checked (protocol.py), capped in size and in rate, and a
 bad one is refused and logged once per connection.
+
+Outsiders on the same network: a socket is counted the moment it is
+accepted, before any HTTP, and let go at once past a few an address or a
+total that leaves the box's own files a reserve of descriptors; a request
+is answered only for a Host that is one of the box's own names or
+addresses (DNS rebinding), and only for GET and HEAD (a phone's
+captive-portal probe, to a name of its maker's, is sent to the page); before a phone has
+the PIN it is sent what joining needs, no player's name; every log line a
+client can cause is said once, then at most once a minute with a count
+(`Bounded`).
 """
 
 from __future__ import annotations
@@ -23,6 +33,8 @@ import asyncio
 import gzip
 import logging
 import math
+import resource
+import socket as sockets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -66,6 +78,120 @@ MESSAGES_PER_SECOND = 10          # a phone sending more is closed: no person ta
 START_SECONDS = 10.0              # how long the server may take to start listening
 REFUSED_WAIT = 60.0               # a phone the box refused a guarded seat waits this long
 ADDRESS_LOOK_SECONDS = 10.0       # how often the box's own addresses are looked up again
+PER_ADDRESS = 32                  # sockets one address may hold (a page load opens four)
+MOST_SOCKETS = 256                # sockets in all: nine phones need a few dozen
+FILES_KEPT = 256                  # descriptors left for the box's own files, whatever comes
+LOG_EVERY = 60.0                  # a line a client can cause is said at most this often
+METHODS = ("GET", "HEAD")
+# The names phones ask, over plain HTTP, whether a Wi-Fi reaches the
+# internet (Android and ChromeOS; iOS and macOS; Windows; GNOME, Firefox).
+# Where the box's own network answers every name with the box, each is
+# sent to the page (302): the phone's "sign in to network" sheet opens it.
+CAPTIVE_PROBES = frozenset({
+    "connectivitycheck.gstatic.com", "connectivitycheck.android.com", "clients1.google.com",
+    "clients3.google.com", "captive.apple.com", "www.apple.com", "www.appleiphonecell.com",
+    "www.msftconnecttest.com", "www.msftncsi.com", "ipv6.msftconnecttest.com",
+    "nmcheck.gnome.org", "detectportal.firefox.com"})
+
+
+def socket_budget(limit: int | None = None) -> int:
+    """How many sockets the phones may hold at once: MOST_SOCKETS, or fewer
+    where the process's descriptor limit (`limit`, else its soft limit)
+    would leave the box fewer than FILES_KEPT for its saves, its cache,
+    its sounds and fonts."""
+    if limit is None:
+        limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return max(0, min(MOST_SOCKETS, limit - FILES_KEPT))
+
+
+class Bounded:
+    """Log lines a client can cause (a refused origin, a flood, a malformed
+    message, a wrong PIN): the first of each kind is said at once, the
+    next at most once in LOG_EVERY seconds, with how many came between.
+    `counts` holds every one, said or not."""
+
+    def __init__(self, clock: Callable[[], float], every: float = LOG_EVERY) -> None:
+        self.clock, self.every = clock, every
+        self.counts: dict[str, int] = {}
+        self._said: dict[str, tuple[float, int]] = {}     # kind: (said when, count then)
+
+    def say(self, kind: str, line: str, *args: object) -> None:
+        now = self.clock()
+        count = self.counts.get(kind, 0) + 1
+        said = self._said.get(kind)
+        if said is None or now - said[0] >= self.every:
+            unsaid = count - (said[1] if said is not None else 0) - 1
+            self._said[kind] = (now, count)
+            if unsaid:
+                log.warning("phones: " + line + " (and %d more like it since the last said)",
+                            *args, unsaid)
+            else:
+                log.warning("phones: " + line, *args)
+        self.counts[kind] = count            # counted once said: a reader then finds the line
+
+
+class _Gate:
+    """The sockets open now, by address: counted when accepted, before the
+    HTTP request is read, so a flood holds at most the budget of them.
+    When all are taken, a new socket takes the place of the oldest one
+    that has not sent its request yet (a phone sends it at once: what sits
+    silent is a flood), so sockets opened and left idle keep no phone out."""
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total, self.per_address = total, per_address
+        self.open: dict[str, int] = {}
+        self.doors: dict[_Door, None] = {}        # oldest first
+        self.held = 0
+
+    def enter(self, door: _Door) -> bool:
+        address = door.address
+        if self.open.get(address, 0) >= self.per_address:
+            return False
+        if self.held >= self.total:
+            silent = next((d for d in self.doors if d.request is None), None)
+            if silent is None:
+                return False
+            self.leave(silent)
+            silent.transport.abort()
+        self.open[address] = self.open.get(address, 0) + 1
+        self.doors[door] = None
+        self.held += 1
+        return True
+
+    def leave(self, door: _Door) -> None:
+        if self.doors.pop(door, False) is False:
+            return                                # let go before: counted once
+        self.held -= 1
+        left = self.open[door.address] - 1
+        if left:
+            self.open[door.address] = left
+        else:
+            del self.open[door.address]
+
+
+class _Door(ServerConnection):
+    """A socket let in only through the gate (`let_in` and `let_go` are the
+    server's); one refused is closed before a byte is read from it."""
+
+    let_in: Callable[[_Door], bool]
+    let_go: Callable[[_Door], None]
+    address = ""
+    started = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        if not type(self).let_in(self):
+            assert isinstance(transport, asyncio.Transport)
+            transport.abort()
+            return
+        self.started = True
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        type(self).let_go(self)
+        if self.started:
+            super().connection_lost(exc)
 
 
 @dataclass(eq=False)               # each socket is itself: kept in a set by identity
@@ -84,10 +210,12 @@ class _Phone:
 class Seated:
     """Who holds which seat, and the PIN: a copy for the box's screen (the
     room itself is only ever touched on the server's thread); and the
-    phones asking for a guarded seat: (seat, name, code)."""
+    phones asking for a guarded seat: (seat, name, code); and how many
+    wrong PINs the game has heard (someone may be guessing)."""
     pin: str
     names: Mapping[int, str]
     asking: tuple[tuple[int, str, str], ...] = ()
+    wrong: int = 0
 
 
 @dataclass(eq=False)
@@ -107,7 +235,9 @@ class PhoneServer:
                  clock: Callable[[], float] = time.monotonic,
                  find: Callable[[], list[str]] | None = None,
                  look_every: float = ADDRESS_LOOK_SECONDS,
-                 keep: Callable[[dict[str, Any]], None] = lambda saved: None) -> None:
+                 keep: Callable[[dict[str, Any]], None] = lambda saved: None,
+                 names: tuple[str, ...] = (), sockets_at_most: int | None = None,
+                 per_address: int = PER_ADDRESS) -> None:
         # `keep` is handed the room's saved form whenever a seat is taken or
         # let go, so the seats survive a power cut (link.py writes it out).
         self.room, self.post, self.changed, self.keep = room, post, changed, keep
@@ -134,6 +264,17 @@ class PhoneServer:
         self._lobby: dict[str, object] = {}
         self._files = {path: _page_file(name) for path, (name, _kind) in PAGE_FILES.items()}
         self.urls: list[str] = []
+        # The names a phone may reach the box by (besides its addresses):
+        # its host name, on the network and by mDNS, and `names` (the own
+        # network's captive names). Any other Host is a page elsewhere
+        # whose name was pointed at the box (DNS rebinding).
+        host = sockets.gethostname().lower()
+        self.names = frozenset({host, f"{host}.local", *(n.lower() for n in names)})
+        self.said = Bounded(clock)
+        self.gate = _Gate(socket_budget() if sockets_at_most is None else sockets_at_most,
+                          per_address)
+        self._door = type("Door", (_Door,), {"let_in": self._let_in, "let_go": self.gate.leave})
+        self._loop.set_exception_handler(self._loop_trouble)
 
     # ------------------------------------------------------- the box's side
     def start(self) -> list[str]:
@@ -195,7 +336,8 @@ class PhoneServer:
     async def _serve(self, address: str) -> None:
         server = await serve(self._talk, address, self.port, process_request=self._http,
                              max_size=protocol.MAX_MESSAGE_BYTES, max_queue=4,
-                             compression=None, server_header=None, logger=wire_log)
+                             compression=None, server_header=None, logger=wire_log,
+                             create_connection=self._door)
         self._servers[address] = server
         self.port = server.sockets[0].getsockname()[1]  # port 0 (tests): one for every address
 
@@ -232,7 +374,7 @@ class PhoneServer:
     def _seated(self) -> None:
         self.keep(self.room.saved())
         asking = tuple((seat, a.name, a.code) for seat, a in sorted(self._asking.items()))
-        self.changed(Seated(self.room.pin, self.room.names(), asking))
+        self.changed(Seated(self.room.pin, self.room.names(), asking, self.room.wrong))
         for phone in list(self._phones):
             self._send(phone)
 
@@ -293,14 +435,56 @@ class PhoneServer:
             server.close()
             await server.wait_closed()
 
+    def _let_in(self, door: _Door) -> bool:
+        if self.gate.enter(door):
+            return True
+        self.said.say("full", "refused a socket from %s: %d open from it, %d in all",
+                      door.address[:60], self.gate.open.get(door.address, 0), self.gate.held)
+        return False
+
+    def _loop_trouble(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """What asyncio would log with a traceback (an accept that failed for
+        want of descriptors, many times a second): one line, bounded."""
+        trouble = context.get("exception")
+        self.said.say("loop", "%s%s", context.get("message", "trouble"),
+                      f": {trouble}" if trouble is not None else "")
+
+    def _own_host(self, host: str) -> bool:
+        """Whether `host` (a request's Host header) names the box itself: one
+        of its addresses or names, with the port it listens on."""
+        host = host.strip().lower()
+        name, _colon, port = host.rpartition(":") if not host.endswith("]") else ("", "", "")
+        if not _colon:
+            name, port = host, "80"
+        if not port.isdigit() or int(port) != self.port:
+            return False
+        name = name.removeprefix("[").removesuffix("]")
+        return name in self.names or name in self._servers
+
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """The page's files, or the socket's handshake (same origin only)."""
+        """The page's files, or the socket's handshake (the box's own Host,
+        the same origin)."""
         path = urlsplit(request.path).path
+        client = self._client(connection)
+        hosts = request.headers.get_all("Host")
+        host = hosts[0] if len(hosts) == 1 else ""
+        if host.lower().partition(":")[0] in CAPTIVE_PROBES and request.method in METHODS:
+            return self._captive(connection)
+        if not self._own_host(host):
+            self.said.say("host", "refused a request for another host (%s): %s",
+                          client, host[:80])
+            return connection.respond(HTTPStatus.MISDIRECTED_REQUEST, "Misdirected Request\n")
+        if request.method not in METHODS:
+            self.said.say("method", "refused a %s request (%s)", request.method[:10], client)
+            response = connection.respond(HTTPStatus.METHOD_NOT_ALLOWED, "Method Not Allowed\n")
+            response.headers["Allow"] = ", ".join(METHODS)
+            return response
         if path == SOCKET_PATH:
-            origin = request.headers.get("Origin")
-            host = request.headers.get("Host", "")
-            if origin is not None and origin != f"http://{host}":
-                log.warning("refused a phone socket from another origin: %s", origin[:80])
+            origins = request.headers.get_all("Origin")
+            if len(origins) > 1 or any(origin != f"http://{host}" for origin in origins):
+                origin = " ".join(origins)
+                self.said.say("origin", "refused a phone socket from another origin (%s): %s",
+                              client, origin[:80])
                 return connection.respond(HTTPStatus.FORBIDDEN, "Forbidden\n")
             return None
         if path == "/favicon.ico":                # asked by every browser: there is none
@@ -312,7 +496,24 @@ class PhoneServer:
         if "gzip" in request.headers.get("Accept-Encoding", ""):
             headers["Content-Encoding"], body = "gzip", zipped
         headers["Content-Length"] = str(len(body))
-        return Response(HTTPStatus.OK, "OK", headers, body)
+        return Response(HTTPStatus.OK, "OK", headers, body if request.method == "GET" else b"")
+
+    def _captive(self, connection: ServerConnection) -> Response:
+        """A phone's captive-portal probe: not the answer it expects (204,
+        "Success", "Microsoft Connect Test"), but the page, at the address
+        the phone reached the box by."""
+        local = connection.local_address
+        address = str(local[0]) if local else ""
+        if address not in self._servers:
+            address = next(iter(self._servers), "")
+        where = f"http://{f'[{address}]' if ':' in address else address}:{self.port}/"
+        return Response(HTTPStatus.FOUND, "Found", Headers(
+            {**SECURITY_HEADERS, "Location": where, "Content-Length": "0"}), b"")
+
+    @staticmethod
+    def _client(connection: ServerConnection) -> str:
+        remote = connection.remote_address
+        return str(remote[0])[:60] if remote else "?"
 
     async def _talk(self, socket: ServerConnection) -> None:
         remote = socket.remote_address
@@ -323,7 +524,8 @@ class PhoneServer:
                 if phone.closing:
                     continue                    # read on to the close, dropping the rest
                 if not self._in_rate(phone):
-                    log.warning("closed a phone that sent too fast (%s)", phone.client)
+                    self.said.say("fast", "closed a phone that sent too fast (%s)",
+                                  phone.client)
                     phone.closing = True
                     self._keep(self._loop.create_task(socket.close(1008, "too fast")))
                     continue
@@ -332,7 +534,8 @@ class PhoneServer:
                 except protocol.Malformed as e:
                     if not phone.refused_once:
                         phone.refused_once = True
-                        log.warning("refused a phone's message (%s): %s", phone.client, e)
+                        self.said.say("malformed", "refused a phone's message (%s): %s",
+                                      phone.client, str(e)[:120])
                     continue
                 await self._answer(phone, message)
         except ConnectionClosed:
@@ -369,8 +572,12 @@ class PhoneServer:
             case protocol.Join(pin=pin, seat=seat, name=name) if seat in self._guarded:
                 await self._ask(phone, pin, seat, name)
             case protocol.Join(pin=pin, seat=seat, name=name):
+                wrong = self.room.wrong
                 result = self.room.join(phone.client, pin, seat, name, self.clock(),
                                         self._label(seat))
+                if self.room.wrong != wrong:        # the box's screen shows the count
+                    self.said.say("pin", "a wrong PIN from %s", phone.client)
+                    self._seated()
                 if isinstance(result, Joined):
                     phone.seat = result.seat
                     self._seated()              # the box hears of it before the phone does
@@ -392,8 +599,12 @@ class PhoneServer:
         for the box's answer, with a code shown on the phone and the box
         alike (the Mayor accepts the code their own phone shows). One phone
         asks at a time: another is refused until the box has answered."""
+        wrong = self.room.wrong
         refused = self.room.may_join(phone.client, pin, seat, name, self.clock(),
                                      self._label(seat))
+        if self.room.wrong != wrong:
+            self.said.say("pin", "a wrong PIN from %s", phone.client)
+            self._seated()
         asking = self._asking.get(seat)
         now = self.clock()
         since = now - self._turned_away.get(phone.client, -REFUSED_WAIT)
@@ -455,8 +666,10 @@ class PhoneServer:
         if phone.seat is not None:
             shown = self._views.get(phone.seat, b"")
         elif self._lobby:
+            # Before the PIN, what joining needs: which seats are free, and
+            # no player's name (anyone on the Wi-Fi may open the page).
             shown = protocol.encode("lobby", **self._lobby, seats=self.room.seats,
-                                    taken={str(k): v for k, v in self.room.names().items()})
+                                    taken={str(k): "" for k in sorted(self.room.held)})
         else:
             shown = b""
         if shown and (force or shown != phone.last_sent):

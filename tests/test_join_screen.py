@@ -100,7 +100,7 @@ def test_a_seat_freed_on_the_box_sends_its_phone_back_to_the_seats(tmp_path, pil
         pilot.press(Button.VOTE, hold=HOLD)                       # a hold asks ...
         pilot.press(Button.VOTE, hold=HOLD)                       # ... and the next frees seat 3
         lobby = receive(bo, "lobby")
-        assert lobby["taken"] == {"1": "Ann"}
+        assert lobby["taken"] == {"1": ""}
         pilot.settle()
         assert pilot.view.join.seated == ((1, "Ann"),)
         assert pilot.view.big == "Seat 1"

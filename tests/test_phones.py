@@ -242,8 +242,8 @@ def test_a_phone_joins_sees_its_view_and_comes_back_to_its_seat(served):
         assert receive(ann, "refused")["why"] == "That is not the PIN on the box's screen."
         ann.send('{"t": "join", "pin": "4821", "seat": 2, "name": "Ann"}')
         token = receive(ann, "joined")["token"]
-        assert receive(bo, "lobby")["taken"] == {"2": "Ann"}        # the seat is gone for all
-        assert seated[-1] == Seated("4821", {2: "Ann"})
+        assert receive(bo, "lobby")["taken"] == {"2": ""}     # the seat is gone for all (no name)
+        assert seated[-1] == Seated("4821", {2: "Ann"}, wrong=1)   # the box saw the typo
         server.publish({2: protocol.encode("view", title="Night", lines=["for seat 2"])},
                        {"title": "One Night", "words": {}})
         assert receive(ann, "view")["lines"] == ["for seat 2"]
@@ -347,14 +347,14 @@ def test_fifty_phones_at_once_are_all_answered(served):
     answered: list[int] = []
     lock = threading.Lock()
 
-    def one() -> None:
-        with phone(url) as p:
+    def one(n: int) -> None:                              # fifty phones: fifty addresses
+        with phone(url, source_address=(f"127.0.0.{10 + n}", 0)) as p:
             p.send('{"t": "hello"}')
             lobby = receive(p, "lobby")
             with lock:
                 answered.append(lobby["seats"])
 
-    threads = [threading.Thread(target=one) for _ in range(50)]
+    threads = [threading.Thread(target=one, args=(n,)) for n in range(50)]
     for t in threads:
         t.start()
     for t in threads:

@@ -104,7 +104,7 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
     taken.wait_for(timeout=WAIT_MS)
     playwright.expect(taken).to_be_disabled(timeout=WAIT_MS)     # no script run in the page:
                                                               # its policy forbids eval
-    assert "Ann" in taken.inner_text()
+    assert "Ann" not in taken.inner_text()                   # no name before the PIN
     assert "Ask the box to free it." in bo.inner_text("#lobby-note")   # a lost phone's seat
     bo.fill("#pin", "0000" if card.pin != "0000" else "1111")
     bo.click("#seats button >> nth=2")

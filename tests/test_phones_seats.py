@@ -123,12 +123,12 @@ def test_one_phone_holds_one_seat_and_its_newest_socket_sees_it(tmp_path, pilots
         with socket(url) as again:
             again.send(json.dumps({"t": "hello", "token": token}))
             assert receive(again, "joined")["seat"] == 1
-            assert receive(ann, "lobby")["taken"] == {"1": "Ann"}   # the old socket: out
+            assert receive(ann, "lobby")["taken"] == {"1": ""}   # the old socket: out
             pilot.press(Button.START)
             receive(again, "view", lambda m: m["dim"])              # the night, on the new
             ann.send('{"t": "choose", "step": "x", "choice": [1]}')
             ann.send('{"t": "hello"}')
-            assert receive(ann, "lobby")["taken"] == {"1": "Ann"}   # the old: still out
+            assert receive(ann, "lobby")["taken"] == {"1": ""}   # the old: still out
 
 
 def test_a_lost_phone_gets_its_seat_and_card_back_mid_game_from_the_box(tmp_path, pilots):

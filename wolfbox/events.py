@@ -36,6 +36,7 @@ class PhonesSeated:
     # A phone asking for a seat the box must accept (the Mayor's console):
     # (seat, the name it gave, the code its page shows), at most one a seat.
     asking: tuple[tuple[int, str, str], ...] = ()
+    wrong: int = 0               # wrong PINs typed this game (someone may be guessing)
 
     def name(self, seat: int) -> str:
         return dict(self.names).get(seat, "")

@@ -80,6 +80,8 @@ class JoinScreen:
             notes: tuple[str, ...] = (name, note) if name else (note,)
         else:
             big, notes = "", (_("No phone has joined yet."),)
+        if seated.wrong:             # a player mistyping, or someone guessing the PIN
+            notes = (*notes, _("Wrong PINs typed: {count}").format(count=seated.wrong))
         holds = ((Button.VOTE, _(FREE_HOLD)),) if self.seat else ()
         legend = ((Button.START, _(DONE)), *holds,
                   (Button.NEXT, _(NEXT_SEAT)), (Button.BACK, _(PREVIOUS_SEAT)))
