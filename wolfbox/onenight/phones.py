@@ -665,7 +665,8 @@ class PhoneNight:
                 _need(center and option != earlier, N_("Choose a second center card."))
                 self._look(seat, option)
             case "troublemaker":
-                _need(other and option != earlier, N_("Choose another player, not yourself or the first one."))
+                _need(other and option != earlier,
+                      N_("Choose another player, not yourself or the first one."))
                 self._trouble(seat, earlier, option)
             case "paranormal_investigator" if "doppelganger" not in self.became:
                 _need(other, _OTHER)
