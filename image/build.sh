@@ -286,9 +286,12 @@ install_box() {
 
 # Every line of the voice, rendered here with the host's venv into the
 # image's cache folder, for the config the image ships. The key is the
-# voice's identity and the text (audio/cache.py), not the machine.
+# voice's identity and the text (audio/cache.py), not the machine. Lines
+# rendered by an earlier build (build/image/cache/voice) are reused.
 render_voice() {
-    local home
+    local home seed=$DIR/cache/voice
+    mkdir -p "$seed" "$ROOTFS/var/cache/wolfbox"
+    cp -a "$seed/." "$ROOTFS/var/cache/wolfbox/"
     [ -x "$SOURCE/.venv/bin/wolfbox" ] || { say "image: no $SOURCE/.venv: run make install (the voice is rendered with it)"; return 1; }
     home=$(mktemp -d)
     env -i PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 \
@@ -296,6 +299,7 @@ render_voice() {
         SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 \
         "$SOURCE/.venv/bin/wolfbox" prepare --config "$ROOTFS/etc/wolfbox/wolfbox.toml"
     rm -rf "$home"
+    cp -a "$ROOTFS/var/cache/wolfbox/." "$seed/"
     inroot 'chown -R wolfbox:wolfbox /var/cache/wolfbox; du -sh /var/cache/wolfbox'
 }
 
@@ -318,7 +322,7 @@ overlay() {
         rm -f /etc/ssh/ssh_host_*                  # made on the box when ssh is asked for
         printf "wolfbox\n" > /etc/hostname
         printf "127.0.0.1\tlocalhost\n127.0.1.1\twolfbox\n::1\tlocalhost ip6-localhost ip6-loopback\n" > /etc/hosts
-        sed -i "s/^#\?ROOTPART=.*/ROOTPART=\"LABEL='"$ROOT_LABEL"' rootfstype=ext4 fsck.repair=yes rootwait\"/; s/^#\?CONSOLES=.*/CONSOLES=\"ttyS1,115200 tty0\"/" \
+        sed -i "s/^#\?ROOTPART=.*/ROOTPART=\"LABEL='"$ROOT_LABEL"'\"/; s/^#\?CONSOLES=.*/CONSOLES=\"ttyS1,115200 tty0\"/" \
             /etc/default/raspi-firmware
         grep -E "^(ROOTPART|CONSOLES)=" /etc/default/raspi-firmware
         # config.txt and cmdline.txt written again from these settings.
