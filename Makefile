@@ -85,3 +85,13 @@ pot: install
 	for lang in de zh; do \
 	  $(BIN)/pybabel -q update --no-wrap --no-fuzzy-matching -i wolfbox/locale/wolfbox.pot \
 	    -o wolfbox/locale/$$lang.po -l $$lang; done
+# The box as it ships: an SD-card image for the Pi 3, 4 and Zero 2 W from
+# Debian's arm64 packages (root, an x86_64 Debian host; README: "Flash and
+# play"). Run from a copy, so an edit of the recipe mid-build cannot change it.
+.PHONY: image image-clean
+image: install
+	@mkdir -p build/image && cp image/build.sh build/image/build.run.sh
+	WOLFBOX_SOURCE=$(CURDIR) bash build/image/build.run.sh
+
+image-clean:
+	bash image/build.sh clean

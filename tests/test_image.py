@@ -1,0 +1,236 @@
+"""The SD-card image's recipe, checked without building it: the partition
+table and the files it lays out (from `image/build.sh --plan`), its scripts
+(shellcheck), and how the box reads the settings a user leaves on the card's
+boot partition (image/overlay/.../bootfiles.py, run against a scratch root)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+IMAGE = REPO / "image"
+BUILD = IMAGE / "build.sh"
+LIB = IMAGE / "overlay/usr/local/lib/wolfbox-image"
+
+
+def _load_bootfiles():
+    spec = importlib.util.spec_from_file_location("wolfbox_image_bootfiles", LIB / "bootfiles.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bootfiles = _load_bootfiles()
+
+
+@pytest.fixture(scope="module")
+def plan() -> str:
+    result = subprocess.run(["bash", str(BUILD), "--plan"], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+# ------------------------------------------------------------------ the recipe
+def _table(plan: str) -> str:
+    table = []
+    for line in plan.split("partition table", 1)[1].splitlines()[1:]:
+        if line.strip() and not line.startswith("  "):
+            break
+        table.append(line[2:])
+    return "\n".join(table) + "\n"
+
+
+def test_the_plan_lays_out_a_fat_boot_and_a_linux_root_on_an_mbr(plan):
+    table = _table(plan)
+    assert "label: dos" in table                 # a Pi 3 boots no GPT
+    boot = re.search(r"^start=(\d+), size=(\d+), type=c, bootable$", table, re.M)
+    root = re.search(r"^start=(\d+), type=83$", table, re.M)
+    assert boot and root, table
+    boot_start, boot_size = int(boot.group(1)), int(boot.group(2))
+    assert boot_start % 2048 == 0 and boot_size >= 256 * 2048    # MiB-aligned, room for kernels
+    assert int(root.group(1)) == boot_start + boot_size
+
+
+@pytest.mark.skipif(shutil.which("sfdisk") is None, reason="sfdisk (fdisk) is not installed")
+def test_sfdisk_makes_the_planned_table_on_a_disk_file(plan, tmp_path):
+    disk = tmp_path / "disk.img"
+    with open(disk, "wb") as f:
+        f.truncate(600 * 2**20)
+    made = subprocess.run(["sfdisk", "--no-reread", "--no-tell-kernel", str(disk)],
+                          input=_table(plan), capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    dump = subprocess.run(["sfdisk", "-d", str(disk)], capture_output=True, text=True).stdout
+    parts = re.findall(r"start=\s*(\d+), size=\s*(\d+), type=(\w+)(, bootable)?", dump)
+    assert [(p[2], bool(p[3])) for p in parts] == [("c", True), ("83", False)]
+    assert int(parts[1][0]) + int(parts[1][1]) == 600 * 2048      # the root takes the rest
+
+
+def test_the_plan_names_every_file_the_user_edits_and_the_first_boot_units(plan):
+    for name in ("README.txt", "wpa_supplicant.conf.example", "custom.toml.example"):
+        assert re.search(rf"^  {re.escape(name)}$", plan, re.M), name
+    for path in ("/etc/fstab", "/etc/systemd/system/wolfbox-bootfiles.service",
+                 "/etc/systemd/system/wolfbox-grow-root.service",
+                 "/usr/local/lib/wolfbox-image/grow-root",
+                 "/usr/local/lib/wolfbox-image/bootfiles.py"):
+        assert re.search(rf"^  {re.escape(path)}$", plan, re.M), path
+    packages = re.search(r"^packages: (.*)$", plan, re.M).group(1).split()
+    for pkg in ("linux-image-arm64", "raspi-firmware", "firmware-brcm80211",
+                "systemd-timesyncd", "network-manager", "cloud-guest-utils", "polkitd"):
+        assert pkg in packages, pkg
+
+
+def test_the_units_run_the_scripts_the_overlay_holds():
+    for unit in ("wolfbox-bootfiles.service", "wolfbox-grow-root.service"):
+        text = (IMAGE / "overlay/etc/systemd/system" / unit).read_text()
+        target = re.search(r"^ExecStart=(?:/usr/bin/python3 )?(\S+)$", text, re.M).group(1)
+        assert (IMAGE / "overlay" / target.lstrip("/")).is_file(), target
+        assert "Before=" in text and "wolfbox.service" in text   # settled before the box starts
+
+
+def test_the_example_files_parse_as_the_box_reads_them():
+    wpa = bootfiles.parse_wpa_supplicant((IMAGE / "boot/wpa_supplicant.conf.example").read_text())
+    assert wpa.country == "GB" and [w.ssid for w in wpa.wifi] == ["your network's name"]
+    custom = bootfiles.parse_custom_toml((IMAGE / "boot/custom.toml.example").read_text())
+    assert custom.hostname == "wolfbox" and custom.ssh is False
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+@pytest.mark.parametrize("script", [BUILD, LIB / "grow-root"])
+def test_the_image_scripts_are_shellcheck_clean(script):
+    result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+# --------------------------------------------------- the boot partition's files
+WPA = """# home
+country=de
+ctrl_interface=DIR=/var/run/wpa_supplicant GROUP=netdev
+
+network={
+    ssid="Küche"
+    psk="correct horse"
+    scan_ssid=1
+}
+network={
+    ssid=636166c3a9
+    key_mgmt=NONE
+}
+"""
+
+
+def test_wpa_supplicant_conf_gives_each_network_and_the_country():
+    settings = bootfiles.parse_wpa_supplicant(WPA)
+    assert settings.country == "DE"
+    assert settings.wifi == [bootfiles.Wifi("Küche", "correct horse", hidden=True),
+                             bootfiles.Wifi("café", None)]
+
+
+@pytest.mark.parametrize("text, words", [
+    ('network={\n ssid="x"\n psk="short"\n}\n', "8 to 63"),
+    ('network={\n psk="long enough"\n}\n', "no ssid"),
+    ('network={\n ssid="x"\n}\n', "no psk"),
+    ('network={\n ssid="x"\n psk="long enough"\n', "no closing"),
+    ("country=Germany\n", "two letters"),
+])
+def test_a_wpa_file_the_box_cannot_use_is_one_line_that_says_why(text, words):
+    with pytest.raises(bootfiles.BootFileError) as e:
+        bootfiles.parse_wpa_supplicant(text)
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_imagers_custom_toml_gives_name_wifi_and_ssh_keys():
+    settings = bootfiles.parse_custom_toml(
+        '[system]\nhostname = "Wolfbox-2"\n[wlan]\nssid = "home"\npassword = "12345678"\n'
+        'country = "us"\nhidden = true\n[ssh]\nenabled = true\n'
+        'authorized_keys = ["ssh-ed25519 AAAA me@laptop"]\n')
+    assert settings.hostname == "wolfbox-2" and settings.country == "US" and settings.ssh
+    assert settings.wifi == [bootfiles.Wifi("home", "12345678", hidden=True)]
+    assert settings.authorized_keys == ["ssh-ed25519 AAAA me@laptop"]
+    with pytest.raises(bootfiles.BootFileError, match="host name"):
+        bootfiles.parse_custom_toml('[system]\nhostname = "my box!"\n')
+
+
+def test_a_network_manager_connection_is_the_same_for_the_same_network():
+    wifi = bootfiles.Wifi("home", "12345678")
+    text = bootfiles.nm_connection(wifi)
+    assert "ssid=home" in text and "psk=12345678" in text and "key-mgmt=wpa-psk" in text
+    assert text == bootfiles.nm_connection(bootfiles.Wifi("home", "12345678"))
+    assert "uuid=" in text and text != bootfiles.nm_connection(bootfiles.Wifi("other", "12345678"))
+    assert "wifi-security" not in bootfiles.nm_connection(bootfiles.Wifi("open", None))
+
+
+@pytest.fixture
+def card(tmp_path):
+    boot, root = tmp_path / "boot", tmp_path / "root"
+    boot.mkdir()
+    (root / "etc/wolfbox").mkdir(parents=True)
+    (root / "etc/wolfbox/wolfbox.toml").write_text("[box]\nlang = \"en\"\n")
+    (root / "etc/hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\twolfbox\n")
+    return boot, root
+
+
+def test_wifi_becomes_a_private_connection_and_leaves_the_card(card):
+    boot, root = card
+    (boot / "wpa_supplicant.conf").write_text(WPA)
+    done = bootfiles.apply(boot, root, live=False)
+    conn = root / bootfiles.CONNECTION
+    assert "psk=correct horse" in conn.read_text()
+    assert stat.S_IMODE(conn.stat().st_mode) == 0o600
+    assert (root / bootfiles.CONNECTION.replace("wifi", "wifi-2")).is_file()
+    assert "ieee80211_regdom=DE" in (root / bootfiles.COUNTRY).read_text()
+    assert not (boot / "wpa_supplicant.conf").exists()     # the password is off the card
+    assert any("Küche" in line for line in done)
+
+
+def test_wolfbox_toml_is_copied_when_it_changes_and_only_then(card):
+    boot, root = card
+    box = root / "etc/wolfbox/wolfbox.toml"
+    (boot / "wolfbox.toml").write_text("[box]\nlang = \"de\"\n")
+    bootfiles.apply(boot, root, live=False)
+    assert box.read_text() == "[box]\nlang = \"de\"\n"
+    box.write_text("[box]\nlang = \"zh\"\n")                 # changed on the box since
+    assert bootfiles.apply(boot, root, live=False) == []
+    assert "zh" in box.read_text()
+    (boot / "wolfbox.toml").write_text("[box]\nlang = \"en\"\n")
+    bootfiles.apply(boot, root, live=False)
+    assert "en" in box.read_text()
+    assert (boot / "wolfbox.toml").exists()                   # it stays for the next edit
+
+
+def test_ssh_stays_off_unless_the_card_asks_and_then_wants_a_key(card):
+    boot, root = card
+    assert not any("ssh" in line for line in bootfiles.apply(boot, root, live=False))
+    (boot / "ssh").write_text("")
+    done = bootfiles.apply(boot, root, live=False)
+    assert any("ssh: on, but no key" in line for line in done)
+    assert not (boot / "ssh").exists()
+    (boot / "ssh.txt").write_text("")
+    (boot / "authorized_keys").write_text("ssh-ed25519 AAAA me@laptop\n")
+    done = bootfiles.apply(boot, root, live=False)
+    assert "ssh: on" in done
+    assert (root / "root/.ssh/authorized_keys").read_text() == "ssh-ed25519 AAAA me@laptop\n"
+
+
+def test_hostname_txt_renames_the_box_and_a_bad_file_spoils_nothing_else(card):
+    boot, root = card
+    (boot / "hostname.txt").write_text("Werewolf\n")
+    (boot / "custom.toml").write_text("[wlan\n")
+    (boot / "wolfbox.toml").write_text("[box]\nlang = \"de\"\n")
+    done = bootfiles.apply(boot, root, live=False)
+    assert (root / "etc/hostname").read_text() == "werewolf\n"
+    assert "127.0.1.1\twerewolf" in (root / "etc/hosts").read_text()
+    assert "127.0.1.1\twolfbox" not in (root / "etc/hosts").read_text()
+    assert "lang = \"de\"" in (root / "etc/wolfbox/wolfbox.toml").read_text()
+    assert any(line.startswith("custom.toml: ") for line in done)
+    assert (boot / "custom.toml").exists()                  # kept, to be fixed
