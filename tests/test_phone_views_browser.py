@@ -11,7 +11,7 @@ from contextlib import ExitStack
 
 import pytest
 from test_mayor_phones_box import join
-from test_mayor_phones_browser import MAYOR, seated
+from test_mayor_phones_browser import MAYOR, console_seated, seated
 from test_phones_box import box_hears, join_details
 from test_phones_browser import (  # noqa: F401 (the fixture)
     CHROMIUM,
@@ -24,6 +24,7 @@ from test_phones_browser import (  # noqa: F401 (the fixture)
 )
 
 from helpers import phones_config
+from wolfbox import i18n
 from wolfbox.buttons import Button
 from wolfbox.darkarts import said as mayors_said
 from wolfbox.darkarts.game import Stage
@@ -63,7 +64,7 @@ def test_the_mayors_console_and_a_players_vote_read_whole_in_each_language(
         pilot.press(Button.START)
         mayor, problems = open_phone(browser, url)
         playwright.expect(mayor.locator("#seats button")).to_have_count(8, timeout=WAIT_MS)
-        seated(mayor, pin, MAYOR, "Mayor")
+        console_seated(pilot, mayor, pin, "Mo")
         box_hears(pilot, lambda: MAYOR in game.phones)
 
         pilot.until(lambda: game.stage is Stage.LOVERS, limit=600, step=1.0)
@@ -73,7 +74,8 @@ def test_the_mayors_console_and_a_players_vote_read_whole_in_each_language(
             pilot.press(Button.VOTE)
         pilot.press(Button.START)
         pilot.until(lambda: game.stage is Stage.DAWN, limit=600, step=1.0)
-        tap(mayor, "P7 · 7")                        # a seat by its player's name
+        with speaking(lang):                        # a seat by its player's name
+            tap(mayor, i18n._("{name} · {seat}").format(name="P7", seat=7))
         box_hears(pilot, lambda: game.cursor == 7)
         tap(mayor, died)
         box_hears(pilot, lambda: game.stage is Stage.ROLE)
