@@ -14,7 +14,7 @@ import pygame
 import pytest
 from test_device_render import SIZES, check
 from test_join_card import CARD
-from test_phones_box import join, join_details, receive
+from test_phones_box import box_hears, join, join_details, receive
 
 from helpers import phones_config
 from wolfbox.buttons import Button, Hold, Tap
@@ -99,10 +99,12 @@ def test_a_seat_freed_on_the_box_sends_its_phone_back_to_the_seats(tmp_path, pil
         assert pilot.view.join.seated == ((1, "Ann"), (3, "Bo"))
         pilot.press(Button.VOTE, hold=HOLD)                       # a hold asks ...
         pilot.press(Button.VOTE, hold=HOLD)                       # ... and the next frees seat 3
+        # The box hears it from the server's thread; a lobby Bo was sent
+        # before it joined may still be waiting in its socket, so the
+        # lobby is read only once the box has heard.
+        box_hears(pilot, lambda: pilot.view.join.seated == ((1, "Ann"),))
         lobby = receive(bo, "lobby")
         assert lobby["taken"] == {"1": ""}
-        pilot.settle()
-        assert pilot.view.join.seated == ((1, "Ann"),)
         assert pilot.view.big == "Seat 1"
         assert receive(ann, "view")["seat_title"] == "Seat 1"      # seat 1 keeps its seat
         bo.send('{"t": "join", "pin": "' + pin + '", "seat": 3, "name": "Cy"}')
