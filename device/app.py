@@ -471,7 +471,8 @@ def _build(opened: ExitStack, config: Config, display: str | None,
               recover=_recover(flow, saves))
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
     phones = PhoneLink(config.phones, lambda: box.flow, clock, inbox.phoned, inbox.wake,
-                       inbox.notice, seats_file=state_path().with_name(SEATS_FILE))
+                       inbox.notice, seats_file=state_path().with_name(SEATS_FILE),
+                       serving=lambda up: setattr(flow, "phones_up", up))
     opened.callback(phones.close)
     sinks.append(phones.effect)
     box.view_sinks.append(phones.follow)

@@ -366,7 +366,7 @@ class Box:
         """Draw the view if it changed since the last frame."""
         now = self.clock()
         view = self.flow.view(now)
-        if view.phase is Phase.IDLE:
+        if view.phase is Phase.IDLE or view.between:
             view = dataclasses.replace(view, status=self.status())
         if not self.flow.busy() or getattr(self.flow, "phones_screen_open", False):
             view = dataclasses.replace(view, join=self.join_card())

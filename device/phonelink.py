@@ -47,8 +47,12 @@ class PhoneLink:
                  clock: Callable[[], float], post: Callable[[object], None],
                  wake: Callable[[], None], notice: Callable[[str, tuple[str, ...]], None],
                  addresses: list[str] | None = None, port: int | None = None,
-                 seats_file: Path | None = None) -> None:
+                 seats_file: Path | None = None,
+                 serving: Callable[[bool], None] = lambda _up: None) -> None:
         self.config, self.game, self.clock = config, game, clock
+        # Told after each turn whether a server that should serve does: the
+        # games offer the phones' screen only then (Games.phones_up).
+        self.serving = serving
         # Who holds which seat, kept across a power cut (see _seats).
         self.seats_file = seats_file
         self._writer: ThreadPoolExecutor | None = None
@@ -59,6 +63,13 @@ class PhoneLink:
         self._unloadable = False        # the server could not be imported: said once
 
     def turn(self, on: bool) -> None:
+        """Phones on or off, as the setting now says; a server that cannot
+        serve is said once, and the games stop offering the phones."""
+        self._turn(on)
+        self.serving(self.phones is not None or not on)
+        self.wake()
+
+    def _turn(self, on: bool) -> None:
         if on and self.phones is None:
             Phones = self._server()
             if Phones is None:
@@ -87,7 +98,6 @@ class PhoneLink:
             self.phones.close()
             self.phones = None
             self.post(PhonesSeated(frozenset()))           # nobody holds a phone now
-        self.wake()
 
     def _seats(self) -> dict[str, Any]:
         """The seats kept before (a power cut mid-game: each phone finds its

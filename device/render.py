@@ -561,10 +561,27 @@ class Painter:
         if own and own not in notice.split("; "):
             notice = "; ".join(n for n in (notice, own) if n)
         if view.join is None:
-            _Draw(self, surface, view, notice).all()
+            self._draw_with_notice(surface, view, notice)
         else:
             self._draw_with_card(surface, view, notice)
         self._trim_fonts(FONTS_KEPT)
+
+    def _draw_with_notice(self, surface: pygame.Surface, view: View, notice: str) -> None:
+        """A view drawn whole; a setup screen whose notice leaves its setting
+        no room at the floor gives up its footer instead (the standing hint
+        of what the holds do waits; the notice is why the table looks)."""
+        if not (view.between and view.phase is not Phase.IDLE and notice and view.footer):
+            _Draw(self, surface, view, notice).all()
+            return
+        self._trial = []
+        try:
+            _Draw(self, surface, view, notice).all()
+            return
+        except NoRoom:
+            pass
+        finally:
+            self._trial = None
+        _Draw(self, surface, replace(view, footer=""), notice).all()
 
     def _draw_with_card(self, surface: pygame.Surface, view: View, notice: str) -> None:
         """The first plan (card_plans) that draws every text at the floor or
@@ -761,6 +778,8 @@ class _Draw:
         self.title()
         if view.footer and view.phase is not Phase.IDLE and not across:
             self.footer()                   # the start screen stacks its own
+        if view.between and view.phase is not Phase.IDLE:
+            self.setup_notices()            # the start screen stacks its own
         match view.phase:
             case _ if view.seats:
                 self.seat_ring()
@@ -857,6 +876,22 @@ class _Draw:
         area = pygame.Rect(left, bottom - fit.height, width, fit.height)
         self.text(fit, area, block.color, block.align)
         self.bottom = area.top - self.px(4)
+
+    def setup_notices(self) -> None:
+        """A setup screen's notices and the box's status (what the start
+        screen stacks with its deck), above its footer: a box that boots
+        into the timed or the Mayor's game says what is wrong there too. The
+        setting above keeps what is left (self.bottom)."""
+        notices = tuple(n.strip() for n in self.notice.split(";") if n.strip())
+        blocks = [b for b in (Block(("; ".join(notices),) if notices else (), SMALL_PX, HURRY),
+                              Block((self.view.status,) if self.view.status else (),
+                                    SMALL_PX, MUTED)) if b.paragraphs]
+        top = self.y(TOP)
+        for block in reversed(blocks):
+            fit = self.p.fit_or_shrink(block, self.s, self.width, (self.bottom - top) // 3)
+            area = pygame.Rect(self.left, self.bottom - fit.height, self.width, fit.height)
+            self.text(fit, area, block.color, block.align)
+            self.bottom = area.top - self.px(4)
 
     def join_card(self, plan: CardPlan) -> None:
         """How phones join (View.join), laid out by `plan`: the code in a

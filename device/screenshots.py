@@ -55,6 +55,12 @@ def _phones_views(game: Mode, mode: str, start: str,
     games.handle(PhonesSeated(frozenset()), 0.0)            # the rest is played without
 
 
+def _with_status(view: View) -> View:
+    """A setup screen as the box draws it while its voice is still being prepared."""
+    return dataclasses.replace(view, status=_("Preparing the voice: {percent} %").format(
+        percent=40))
+
+
 def notices() -> list[str]:
     """What the box can say on its start screen (device/notices.py)."""
     return every_notice()
@@ -82,9 +88,7 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     start = flow.view(now)
     yield "1-start", start, ""
     yield "1-start-no-sound", start, notices()[0]
-    yield "1-start-notices", dataclasses.replace(
-        start, status=_("Preparing the voice: {percent} %").format(percent=40)), \
-        "; ".join(notices()[1:3])
+    yield "1-start-notices", _with_status(start), "; ".join(notices()[1:3])
     yield from _phones_views(flow, "one_night", "1-start-phones", "1-join-screen")
     flow.handle(Tap(Button.START), now)
     now = _until(flow, now, lambda: _step(flow) == "werewolves")
@@ -187,6 +191,7 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
         d.run(lambda: game.speech.line is None)
 
     yield "c-mayor-setup", d.view(), ""
+    yield "c-mayor-setup-notices", d.view(), notices()[1]
     yield from _phones_views(game, "dark_arts", "c-mayor-setup-phones")
     d.tap(Button.START)
     d.run(lambda: bool(d.view().big))
@@ -295,6 +300,7 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
         raise AssertionError(f"seat {seat} cannot be chosen")
 
     yield "d-timed-setup", d.view(), ""
+    yield "d-timed-setup-notices", d.view(), notices()[1]
     yield from _phones_views(game, "newd3", "d-timed-setup-phones")
     d.tap(Button.START)
     seat = {role: s for s, role in enumerate(game.seats, 1)}

@@ -119,17 +119,27 @@ def words(text: str) -> str:
 def expected(view: View, notice: str) -> list[str]:
     """Every text of the view the screen must show whole."""
     taps, holds = dict(view.legend), dict(view.holds)
-    out = [view.title, view.big, view.alert, view.footer]
+    out = [view.title, view.big, view.alert]
+    if not gives_up_footer(view, notice):
+        out.append(view.footer)
     for b in GAME_BUTTONS:
         label = taps.get(b) or holds.get(b, "")
         out.append(holds.get(b) or label if view.held is b else label)
+    if view.between or view.phase is Phase.IDLE:
+        # A start or setup screen says what is wrong with the box (device.notices).
+        out += [view.status, *notice.split(";")]
     if view.phase is Phase.IDLE:
-        out += [*view.details, view.status, *notice.split(";")]
+        out += view.details
     elif view.phase in (Phase.REVEAL, Phase.SETTINGS, Phase.REFEREE) and not view.seats:
         out += view.details                      # the reveal's caption may give way
     else:
         out.append(_("Paused: press START to resume") if view.paused else view.caption)
     return [words(t) for t in out if t.strip()]
+
+
+def gives_up_footer(view: View, notice: str) -> bool:
+    """A setup screen with a notice may draw it in its footer's place."""
+    return view.between and view.phase is not Phase.IDLE and bool(notice)
 
 
 def check(painter: Painter, view: View, size: tuple[int, int], notice: str = "") -> None:
@@ -160,6 +170,9 @@ def check(painter: Painter, view: View, size: tuple[int, int], notice: str = "")
     for text in expected(view, notice):
         assert "".join(text.split()) in shown, \
             f"{text!r} is not drawn whole at {size}: {shown!r}"
+    if gives_up_footer(view, notice):              # whole, or not at all
+        footer = [d for d in drawn if d.text.strip() and d.text.strip() in view.footer]
+        assert not footer or "".join(view.footer.split()) in shown, (view.footer, shown)
 
 
 # ------------------------------------------------------------ a played round

@@ -15,8 +15,10 @@ import pytest
 from conftest import Lines, NotifySocket
 
 from helpers import phones_config
+from wolfbox.buttons import Button
 from wolfbox.device.notices import NO_PHONE_SERVER
 from wolfbox.effects import ChangeSetting
+from wolfbox.games import setup_holds_note
 from wolfbox.settings import apply_remembered
 
 NOTICE = NO_PHONE_SERVER          # the box's language is English in these tests
@@ -112,6 +114,14 @@ def test_phones_turned_on_on_the_box_then_a_reboot(tmp_path, pilots, broken_webs
     again.settle()
     assert NOTICE in again.box.notice.split("; ")
     assert again.parts.phones.phones is None
+    # Nothing offers phones that cannot come: no "Hold BACK: phones", and
+    # the hold opens no join screen (its card would point at no page).
+    start = again.view
+    assert start.footer == setup_holds_note(again.box.flow.name), start.footer
+    assert Button.BACK not in dict(start.holds)
+    again.press(Button.BACK, hold=3.0)
+    assert not again.box.flow.phones_screen_open
+    assert again.view.join is None
 
 
 def test_a_reboot_of_the_real_command_after_the_settings_turned_phones_on(tmp_path):

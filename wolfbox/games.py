@@ -71,6 +71,9 @@ class Games:
     lang: str = SOURCE
     _built: dict[str, Mode] = field(default_factory=dict)
     phones_on: bool = False                     # the box's phones are on (its setting)
+    # The phones' server serves: the device says when it cannot (a broken
+    # install, the port taken), and nothing then offers the phones' screen.
+    phones_up: bool = True
     _seated: PhonesSeated | None = None         # the last word of who holds a phone
     _told: set[str] = field(default_factory=set)    # the games that have heard it
     _join: JoinScreen = field(default_factory=JoinScreen)   # the phones' screen, over a start
@@ -157,6 +160,13 @@ class Games:
             return view
 
     @property
+    def phones_offered(self) -> bool:
+        """Phones are on and their server serves: only then do the screens
+        offer them (a hold that opened a join card nobody can reach would
+        send the table looking for a page that is not there)."""
+        return self.phones_on and self.phones_up
+
+    @property
     def phones_screen_open(self) -> bool:
         """The phones' screen is shown (the device puts the join card on it,
         mid-game too: a lost phone joins again with the PIN)."""
@@ -167,7 +177,7 @@ class Games:
         console) and phones are on: what the phones call that seat, for
         the question the box puts to the table; else None."""
         seated = self._seated_now()
-        if not self.phones_on or not seated.asking:
+        if not self.phones_offered or not seated.asking:
             return None
         seat = seated.asking[0][0]
         if seat not in getattr(self.active, "guarded_seats", frozenset()):
@@ -182,10 +192,10 @@ class Games:
         on a start or setup screen (the one that says what its holds do);
         VOTE at any moment a game is paused (no game holds VOTE then), so a
         seat whose phone was lost can be given back mid-game."""
-        if not self.phones_on:
+        if not self.phones_offered:
             return None
         if not self.active.busy():
-            return Button.BACK if view.footer == setup_holds_note(self.name) else None
+            return Button.BACK if view.between else None
         return Button.VOTE if view.paused and Button.VOTE not in dict(view.holds) else None
 
     def phone_view(self, seat: int, now: float) -> PhoneView:

@@ -83,6 +83,10 @@ class View:
     private: bool = False
     # Phones on, and no game under way: how they join (set by the device).
     join: JoinCard | None = None
+    # A screen between games (a start or setup screen, the one whose footer
+    # says what its holds do): where the box's notices and status show,
+    # and where a hold of BACK opens the phones' screen.
+    between: bool = False
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")

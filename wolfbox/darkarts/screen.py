@@ -112,7 +112,7 @@ def _stage_view(game: Game, v: View, now: float) -> View:
         case Stage.SETUP:
             return r(v, title=_("Werewolf with a Mayor"), big=_setup_value(game),
                      details=_setup_details(game), footer=setup_holds_note(MODE),
-                     hint=Button.START)
+                     hint=Button.START, between=True)
         case Stage.RESUME:
             return r(v, title=_("Resume the saved game?"), hint=Button.START,
                      details=(_resume_words(game),))

@@ -71,7 +71,7 @@ def _stage_view(game: Game, v: View, now: float) -> View:
         case Stage.SETUP:
             return r(v, phase=Phase.REFEREE, title=game_name(MODE),
                      big=_setup_value(game), details=_setup_details(game),
-                     footer=setup_holds_note(MODE), hint=Button.START)
+                     footer=setup_holds_note(MODE), hint=Button.START, between=True)
         case Stage.RESUME:
             return r(v, phase=Phase.IDLE, title=_("Resume the saved game?"),
                      details=(_resume_words(game),), hint=Button.START)

@@ -127,7 +127,7 @@ def _idle_view(game: Flow, base: View, now: float) -> View:
     heading = _("{game} · {players}").format(game=game_name(ONE_NIGHT), players=players)
     footer = setup_holds_note(ONE_NIGHT)
     return dataclasses.replace(base, title=heading, details=(title, *shown[page]),
-                               footer=footer)
+                               footer=footer, between=True)
 
 
 def _resume_words(game: Flow) -> str:
