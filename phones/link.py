@@ -26,7 +26,7 @@ from wolfbox.config import PhonesConfig
 from wolfbox.events import PhonesSeated
 from wolfbox.games import game_name
 from wolfbox.i18n import _, speaking
-from wolfbox.phone import named
+from wolfbox.phone import named, seat_name
 
 from . import protocol
 from .addresses import local_addresses
@@ -144,7 +144,7 @@ class Phones:
                     labels[str(seat)] = label
                 views[seat] = protocol.encode(
                     "view", **view, words=said, lang=game.lang,
-                    seat_title=label or _("Seat {seat}").format(seat=seat))
+                    seat_title=label or seat_name(seat, self.seated.names.get(seat, "")))
             note = getattr(game, "lobby_note", None)
             lobby = {"title": game_name(game.name), "words": said, "lang": game.lang,
                      "labels": labels, "note": note() if note is not None else ""}

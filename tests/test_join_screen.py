@@ -106,7 +106,7 @@ def test_a_seat_freed_on_the_box_sends_its_phone_back_to_the_seats(tmp_path, pil
         lobby = receive(bo, "lobby")
         assert lobby["taken"] == {"1": ""}
         assert pilot.view.big == "Seat 1"
-        assert receive(ann, "view")["seat_title"] == "Seat 1"      # seat 1 keeps its seat
+        receive(ann, "view", lambda m: m["seat_title"] == "Ann · 1")  # seat 1 keeps its seat
         bo.send('{"t": "join", "pin": "' + pin + '", "seat": 3, "name": "Cy"}')
         assert receive(bo, "joined")["seat"] == 3                  # the seat is free again
 

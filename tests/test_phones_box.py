@@ -99,6 +99,8 @@ def test_a_phone_joins_with_the_pin_on_the_start_screen_and_follows_the_box(
         assert first["title"] == pilot.view.title and first["seat_title"] == "Seat 2"
         pilot.settle()                                   # the box hears who joined
         assert pilot.view.join is not None and pilot.view.join.seated == ((2, "Ann"),)
+        # The phone's own title then calls its seat by the name it gave.
+        receive(ann, "view", lambda m: m["seat_title"] == "Ann · 2")
         pilot.press(Button.START)                        # the night falls
         night = receive(ann, "view", lambda m: m["title"] != first["title"])
         assert night["title"] == pilot.view.title and night["dim"]
