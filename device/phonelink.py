@@ -116,7 +116,8 @@ class PhoneLink:
             except OSError as e:
                 log.warning("phones: cannot keep the seats in %s (%s)", path, e)
 
-        return {"saved": _read_seats(path), "keep": lambda kept: writer.submit(write, kept)}
+        return {"saved": _read_seats(path), "keep": lambda kept: writer.submit(write, kept),
+                "mode": self.game().name}
 
     def _server(self) -> type[Phones] | None:
         """The phones' server, imported when first turned on: a box without

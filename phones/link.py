@@ -62,7 +62,8 @@ class Phones:
                  addresses: list[str] | None = None, port: int | None = None,
                  find: Callable[[], list[str]] | None = None,
                  saved: object = None,
-                 keep: Callable[[dict[str, Any]], None] = lambda kept: None) -> None:
+                 keep: Callable[[dict[str, Any]], None] = lambda kept: None,
+                 mode: str = "") -> None:
         # The config's addresses are kept as they are; else the box's local
         # ones, looked up again while it runs (`find`; tests give theirs).
         if config.listen:
@@ -83,6 +84,12 @@ class Phones:
                 room, self._kept_for = _restored(saved)
             except ValueError as e:
                 log.warning("phones: the seats kept before are not usable (%s)", e)
+        if mode and self._kept_for not in (None, mode):
+            # Kept for another game than the one the box starts on (`mode`):
+            # let go before the server serves, so no phone and no screen ever
+            # sees them (follow() lets go too, where the mode was not known).
+            log.info("phones: the seats kept for %s are let go", self._kept_for)
+            room, self._kept_for = Room(seats=NO_SEATS), None
         self.server = PhoneServer(room, post, self._changed, found,
                                   config.port if port is None else port, clock, find,
                                   keep=self._kept)

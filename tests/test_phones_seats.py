@@ -85,6 +85,25 @@ def test_after_a_power_cut_each_seat_is_its_own_phone_s_and_no_first_tap_s(tmp_p
             assert card == cards[seat] == role_name(again.box.flow.active.dealt[seat - 1])
 
 
+KEPT = {"mode": "dark_arts", "room": {"pin": "6084", "seats": 7, "held": {
+    "2": {"name": "Ann", "digest": "ab" * 32}}}}
+
+
+def test_seats_kept_for_another_game_are_never_served(tmp_path):
+    """Let go before the server starts, not once it has: a box busy at
+    boot must not show, nor give back, a seat of another game's table."""
+    from wolfbox.phones.link import Phones
+    config = phones_config(tmp_path).phones
+
+    def room(mode: str):
+        return Phones(config, lambda _m: None, lambda: None, saved=KEPT, mode=mode).server.room
+
+    kept = room("dark_arts")
+    assert (kept.pin, kept.names()) == ("6084", {2: "Ann"})
+    other = room("newd3")
+    assert other.names() == {}
+
+
 def test_seats_kept_for_another_game_are_let_go(tmp_path, pilots):
     """A seats file left by the Mayor's game is no use to a box that starts
     on the timed game: every seat there is free."""
