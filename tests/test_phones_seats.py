@@ -238,6 +238,45 @@ def test_the_console_goes_only_to_the_phone_the_mayor_accepts_on_the_box(tmp_pat
         box_hears(pilot, lambda: 8 in game.phones)
 
 
+def test_after_a_power_cut_the_console_stays_the_mayor_s_on_the_resume_screen(
+        tmp_path, pilots):
+    """The power goes mid-game with the console on the Mayor's phone. On the
+    box's "Resume the saved game?" screen seat 8 is still the Mayor's: no
+    other phone takes it, and the Mayor's phone finds it by its token at
+    once (it was dropped there: the Mayor had to ask the box again)."""
+    pilot, config = mayors_box(tmp_path, pilots)
+    url, pin = join_details(pilot)
+    with ExitStack() as stack:
+        for seat in range(1, 8):
+            stack.enter_context(join(url, pin, seat, f"P{seat}"))
+        pilot.settle()
+        pilot.press(Button.START)
+        game = pilot.box.flow.active
+        mayor = stack.enter_context(socket(url))
+        mayor.send('{"t": "hello"}')
+        mayor.send(json.dumps({"t": "join", "pin": pin, "seat": 8, "name": "Mia"}))
+        code = receive(mayor, "asking")["why"][-5:-1]
+        box_hears(pilot, lambda: pilot.view.big == code)
+        pilot.press(Button.START)                                  # the Mayor's yes
+        token = receive(mayor, "joined")["token"]
+        box_hears(pilot, lambda: 8 in game.phones)
+        pilot.press(Button.START)                                  # paused: a checkpoint
+    pilots.close()                                                 # the power goes
+    again = pilots.start(config, mayors_said.all_lines(7), warm=False)
+    again.settle()
+    assert again.view.title == "Resume the saved game?"
+    url, _pin = join_details(again)
+    with socket(url) as thief:
+        thief.send('{"t": "hello"}')
+        assert "8" in receive(thief, "lobby")["taken"]
+        thief.send(json.dumps({"t": "join", "pin": pin, "seat": 8, "name": "X"}))
+        assert receive(thief, "refused")["why"] == TAKEN.format(seat=8)
+    with socket(url) as own:
+        own.send(json.dumps({"t": "hello", "token": token}))
+        assert receive(own, "joined")["seat"] == 8
+        assert receive(own, "view")["seat_title"] == "Mayor"
+
+
 def test_the_console_is_taken_back_mid_game_freed_then_accepted_again(tmp_path, pilots):
     """The console's phone is lost mid-game: paused, the box frees seat 8
     on the phones' screen, and the Mayor's new phone takes it with the

@@ -889,15 +889,22 @@ class Game:
     @property
     def table_seats(self) -> int:
         """The seats at the table (the Mayor's setup chooses how many), and,
-        while a game is under way, one more: the Mayor's (console.py)."""
-        return self.players + 1 if self.busy() else self.players
+        while a game is under way or offered for resuming, one more: the
+        Mayor's (console.py), kept for the phone that held it."""
+        return self.players + 1 if self._console_open() else self.players
 
     @property
     def guarded_seats(self) -> frozenset[int]:
         """The seats a phone takes only with the box's yes: the Mayor's
         console, while a game is under way (console.py), so a player who
         taps it first does not drive the box and see the Lovers."""
-        return frozenset({self.mayor_seat}) if self.busy() else frozenset()
+        return frozenset({self.mayor_seat}) if self._console_open() else frozenset()
+
+    def _console_open(self) -> bool:
+        """The Mayor's seat is at the table: while a game is under way, and
+        on the screen that offers a saved one (after a power cut the
+        Mayor's phone finds its seat by its token there, as every other)."""
+        return self.busy() or self.stage is Stage.RESUME
 
     def lobby_note(self) -> str:
         """What the phones' seat list says before the game (the Mayor's seat

@@ -45,6 +45,10 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     shown = screen(game, now).view
     if seat == game.mayor_seat and game.busy():
         return console.view(game, shown, seat)
+    if seat == game.mayor_seat and game.stage is Stage.RESUME:
+        # Still the Mayor's seat (a power cut): the public screen, no console
+        # until the table resumes.
+        return dataclasses.replace(public(shown, seat), label=_("Mayor"))
     base = _player_screen(game, public(shown, seat), now)
     hands = console.hands_task(game, seat)
     base = dataclasses.replace(base, lines=base.lines + _dead_words(game), task=hands and
