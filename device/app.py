@@ -33,6 +33,7 @@ from wolfbox.darkarts.game import MODE as DARK_ARTS
 from wolfbox.darkarts.game import Game as DarkArts
 from wolfbox.darkarts.rules import default_roles
 from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
+from wolfbox.errors import WolfboxError
 from wolfbox.games import MODE_KEY, Games
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
@@ -227,7 +228,7 @@ def _one_night(screen: SettingsScreen, saves: Saves) -> Mode:
     if saved is not None:
         try:
             flow.restore(saved)
-        except ValueError as e:               # not a checkpoint of this game
+        except WolfboxError as e:             # not a checkpoint of this game
             saves.refused(ONE_NIGHT, e)
     return flow
 
@@ -244,7 +245,7 @@ def _dark_arts(screen: SettingsScreen, saves: Saves) -> Mode:
             game = DarkArts.from_dict(saved, options)
             game.settings = screen
             return game
-        except ValueError as e:               # not a checkpoint of this game
+        except WolfboxError as e:             # not a checkpoint of this game
             saves.refused(DARK_ARTS, e)
     if config.mayor_players:                       # `wolfbox run --players N`
         return DarkArts(options=options, players=config.mayor_players,
@@ -267,7 +268,7 @@ def _timed(screen: SettingsScreen, saves: Saves) -> Mode:
             game = Timed.from_dict(saved, options, rng)
             game.settings = screen
             return game
-        except ValueError as e:               # not a checkpoint of this game
+        except WolfboxError as e:             # not a checkpoint of this game
             saves.refused(TIMED, e)
     return Timed(options=options, rng=rng, settings=screen)
 

@@ -54,7 +54,7 @@ from wolfbox.events import PhoneChoice
 from wolfbox.i18n import _
 
 from . import protocol
-from .room import Joined, Refused, Room, clean_name, new_pin
+from .room import Joined, JoinRefused, Room, clean_name, new_pin
 
 log = logging.getLogger("wolfbox.phones")
 # The library's own lines (a connection opened or closed, a page served) are
@@ -531,7 +531,7 @@ class PhoneServer:
                     continue
                 try:
                     message = protocol.read(raw)
-                except protocol.Malformed as e:
+                except protocol.MalformedMessage as e:
                     if not phone.refused_once:
                         phone.refused_once = True
                         self.said.say("malformed", "refused a phone's message (%s): %s",
@@ -611,11 +611,11 @@ class PhoneServer:
         if refused is None and since < REFUSED_WAIT:
             # Refused on the box: the same address may not ask again at
             # once, or one player could hold the Mayor's phone off for good.
-            refused = Refused(_("The box refused this phone: try again in {seconds} s.")
-                              .format(seconds=math.ceil(REFUSED_WAIT - since)))
+            refused = JoinRefused(_("The box refused this phone: try again in {seconds} s.")
+                                  .format(seconds=math.ceil(REFUSED_WAIT - since)))
         if refused is None and asking is not None and asking.phone is not phone:
-            refused = Refused(_("Another phone is asking for seat {seat}: the box answers "
-                                "it first.").format(seat=seat))
+            refused = JoinRefused(_("Another phone is asking for seat {seat}: the box answers "
+                                    "it first.").format(seat=seat))
         if refused is not None:
             await phone.socket.send(protocol.encode("refused", why=refused.why), text=True)
             return

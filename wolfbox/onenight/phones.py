@@ -36,6 +36,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..errors import ForbiddenAnswer
 from ..i18n import N_, _
 from ..phone import Task
 from .deck import players_for
@@ -154,10 +155,6 @@ def _tap_any(text: str) -> str:
     return _("{told} Tap any choice; it changes nothing.").format(told=text)
 
 
-class Refused(Exception):
-    """An answer the rules forbid the acting seat: why, for its cover."""
-
-
 # Why an option every phone is offered is refused to the role acting: one
 # line behind its cover, and it chooses again.
 _OTHER = N_("Your role needs another player's card here: choose again.")
@@ -167,7 +164,7 @@ _CENTER = N_("Your role needs a center card here: choose again.")
 def _need(usable: bool, why: str) -> None:
     """Refuse an option the acting role cannot use (`why`: an N_() text)."""
     if not usable:
-        raise Refused(_(why))
+        raise ForbiddenAnswer(_(why))
 
 
 @dataclass
@@ -350,7 +347,7 @@ class PhoneNight:
         if self.acts(self.call, seat):
             try:
                 self._act(seat, stage, tuple(choice))
-            except Refused as why:
+            except ForbiddenAnswer as why:
                 taken.pop()
                 self.refused[seat] = str(why)
                 return False
@@ -370,8 +367,8 @@ class PhoneNight:
         """Shielded cards may not be looked at, moved or given a token (000)."""
         for place in places:
             if place in self.shields:
-                raise Refused(_("{seat}'s card has the shield: it may not be looked at or "
-                                "moved. Choose another.").format(seat=seat_word(place)))
+                raise ForbiddenAnswer(_("{seat}'s card has the shield: it may not be looked at or "
+                                        "moved. Choose another.").format(seat=seat_word(place)))
 
     def _look(self, seat: int, target: int) -> str:
         self._free(target)
@@ -423,7 +420,7 @@ class PhoneNight:
 
     def _shield(self, seat: int, target: int) -> None:
         if target == seat or target in self.shields:
-            raise Refused(_("Choose another player's card, one without a shield."))
+            raise ForbiddenAnswer(_("Choose another player's card, one without a shield."))
         self.shields.append(target)
         self._result(seat, _("You put the shield on {seat}'s card.").format(
             seat=seat_word(target)))
@@ -434,7 +431,7 @@ class PhoneNight:
         """000: the center werewolf card for a non-werewolf player's card
         (not the Alpha Wolf's own, nor another werewolf's), unseen."""
         if target == seat or target in wolves:
-            raise Refused(_("{seat} is a werewolf: choose a player who is not.").format(
+            raise ForbiddenAnswer(_("{seat} is a werewolf: choose a player who is not.").format(
                 seat=seat_word(target)))
         self._free(target)
         self._touch(seat)
@@ -524,11 +521,11 @@ class PhoneNight:
         """000: a random token face down on any card with no shield (and, for
         the Doppelganger-Curator, no token)."""
         if target in self.artifacts:
-            raise Refused(_("{seat}'s card has a token already: choose another.").format(
+            raise ForbiddenAnswer(_("{seat}'s card has a token already: choose another.").format(
                 seat=seat_word(target)))
         if target in self.shields:
-            raise Refused(_("{seat}'s card has the shield: it may not have a token. Choose "
-                            "another.").format(seat=seat_word(target)))
+            raise ForbiddenAnswer(_("{seat}'s card has the shield: it may not have a token. Choose "
+                                    "another.").format(seat=seat_word(target)))
         token = self.tokens[len(self.artifacts)]
         self.artifacts[target] = token
         self._result(seat, _("You put an artifact token face down on {seat}'s card.").format(
