@@ -42,6 +42,7 @@ from ..phone import Task
 from .deck import players_for
 from .night import center_wolf_card
 from .owncards import take_vote, vote_task
+from .prompts import CENTER_CARD, PLAYER_CARD, PROMPTS
 from .referee import ARTIFACTS, NO_VOTE, PI_BECOMES, Game, Player, Verdict, judge
 from .roles import WEREWOLVES, role_name
 
@@ -747,108 +748,37 @@ class PhoneNight:
                 if len(masons) == 1:
                     return _tap_any(_("You are the only Mason among the players."))
                 return _tap_any(_("The Masons: {seats}.").format(seats=seat_list(masons)))
-            case "sentinel":
-                return _("You are the Sentinel: choose another player's card to shield.")
-            case "alpha_wolf":
-                return _("You are the Alpha Wolf: choose a player who is not a werewolf; they "
-                         "get the center werewolf card.")
-            case "mystic_wolf":
-                return _("You are the Mystic Wolf: choose another player's card to look at.")
-            case "seer":
-                return _("You are the Seer: choose another player's card to look at, or two "
-                         "center cards.")
-            case "apprentice_seer":
-                return _("You are the Apprentice Seer: choose a center card to look at.")
             case "paranormal_investigator" if self.card(seat) in self.became:
                 return _nothing()
-            case "paranormal_investigator" if self.stage(seat) == 1:
-                return _("As the Paranormal Investigator: choose a second player's card to "
-                         "look at.")
-            case "paranormal_investigator":
-                return _("You are the Paranormal Investigator: choose another player's card "
-                         "to look at; then you may look at a second one.")
-            case "robber":
-                return _("You are the Robber: choose the player whose card you take; you will "
-                         "see it.")
-            case "witch" if self.stage(seat) == 1:
-                return self._witch_swap(seat)
-            case "witch":
-                return _("You are the Witch: choose a center card to look at; then you must "
-                         "swap it with a player's card.")
-            case "troublemaker":
-                return _("You are the Troublemaker: choose two other players whose cards you "
-                         "swap.")
-            case "village_idiot":
-                return _("You are the Village Idiot: choose which way every other player's "
-                         "card moves one seat (shielded cards stay).")
             case "aura_seer" | "doppelganger_aura_seer":
                 return self._aura(seat)
-            case "drunk":
-                return _("You are the Drunk: choose the center card you take, without "
-                         "looking.")
-            case "revealer" | "doppelganger_revealer":
-                return _("You are the Revealer: choose another player's card to turn face "
-                         "up.")
-            case "curator" | "doppelganger_curator":
-                return _("You are the Curator: choose any player's card, your own included, "
-                         "to put an artifact token on it, face down.")
+        # A copy that wakes at its own call later (the Revealer, the Curator)
+        # is asked as the role is.
+        prompt = PROMPTS.get(self.call.removeprefix("doppelganger_"))
+        if prompt is not None:
+            stage = self.stage(seat)
+            return _(prompt.own[stage] if stage < len(prompt.own) else prompt.own[0])
         # The Insomniac, and the Doppelganger who copied her.
         if seat in self.shields:
             return _tap_any(_("Your card has the shield: you may not look at it."))
         return _tap_any(_("Your card now: {role}.").format(role=role_name(self.cards[seat - 1])))
 
-    def _witch_swap(self, seat: int) -> str:
-        return _("Now choose the player whose card you swap it with, your own included.")
-
     def _doppelganger_asked(self, seat: int) -> str:
         stage = self.stage(seat)
         if stage == 0:
-            return _("You are the Doppelganger: choose the player whose card you copy.")
-        picks = [c[0] for c in self.answers[("doppelganger", seat)]]
-        match self.copied:
-            case "seer" if stage == 1:
-                return _("As the Seer: choose another player's card to look at, or a center "
-                         "card and then a second one.")
-            case "seer" if picks[1] >= CENTER:
-                return _("As the Seer: choose a second center card to look at.")
-            case "robber" if stage == 1:
-                return _("As the Robber: choose the player whose card you take; you will see "
-                         "it.")
-            case "troublemaker" if stage == 1:
-                return _("As the Troublemaker: choose the first of two other players whose "
-                         "cards you swap.")
-            case "troublemaker" if picks[1] < CENTER:
-                return _("As the Troublemaker: choose the second player.")
-            case "drunk" if stage == 1:
-                return _("As the Drunk: choose the center card you take, without looking.")
-            case "sentinel" if stage == 1:
-                return _("As the Sentinel: choose another player's card to shield.")
-            case "alpha_wolf" if stage == 1:
-                return _("As the Alpha Wolf: choose a player who is not a werewolf; they get "
-                         "the center werewolf card. You wake with the werewolves.")
-            case "mystic_wolf" if stage == 1:
-                return _("As the Mystic Wolf: choose another player's card to look at. You "
-                         "wake with the werewolves.")
-            case "apprentice_seer" if stage == 1:
-                return _("As the Apprentice Seer: choose a center card to look at.")
-            case "paranormal_investigator" if "doppelganger" in self.became:
-                return _done()
-            case "paranormal_investigator" if stage == 1:
-                return _("As the Paranormal Investigator: choose another player's card to "
-                         "look at; then you may look at a second one.")
-            case "paranormal_investigator" if picks[1] < CENTER:
-                return _("As the Paranormal Investigator: choose a second player's card to "
-                         "look at.")
-            case "witch" if stage == 1:
-                return _("As the Witch: choose a center card to look at; then you must swap "
-                         "it with a player's card.")
-            case "witch" if picks[1] >= CENTER:
-                return self._witch_swap(seat)
-            case "village_idiot" if stage == 1:
-                return _("As the Village Idiot: choose which way every other player's card "
-                         "moves one seat (shielded cards stay).")
-        # Her copy has nothing (more) to do at this call: her own words, not
-        # another seat's "Not your call".
+            return _(PROMPTS["doppelganger"].own[0])
+        prompt = PROMPTS.get(self.copied or "")
+        if prompt is None or not prompt.copied or (
+                self.copied == "paranormal_investigator" and "doppelganger" in self.became):
+            # Her copy has nothing (more) to do at this call: her own words,
+            # not another seat's "Not your call".
+            return _done()
+        if stage == 1:
+            return _(prompt.copied[0])
+        first = self.answers[("doppelganger", seat)][1][0]
+        again = CENTER_CARD if first >= CENTER else PLAYER_CARD
+        if len(prompt.copied) > 1 and prompt.again_after == again:
+            return _(prompt.copied[1])
         return _done()
 
     # ------------------------------------------------------------- the vote
