@@ -52,11 +52,11 @@ from wolfbox.settings_screen import SettingsScreen
 from . import notices as notice_texts
 from . import signals
 from .backlight import Backlight
+from .fonts import cjk_font_file
 from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
 from .phonelink import SEATS_FILE, PhoneLink
-from .render import cjk_font_file
 from .saves import Saves
 from .screen import TerminalScreen, WindowScreen, init_video
 from .state import StateStore, state_path

@@ -15,7 +15,7 @@ import wolfbox
 from wolfbox import cli, errors
 
 # Exceptions that never leave their module (errors.py's docstring names them).
-PRIVATE = {"wolfbox.config._NotRegular", "wolfbox.device.render.NoRoom",
+PRIVATE = {"wolfbox.config._NotRegular", "wolfbox.device.joincard.NoRoom",
            "wolfbox.audio.renderer._Hung", "wolfbox.audio.renderer._TooLong",
            "wolfbox.audio.renderer._Died", "wolfbox.device.signals.Stopped"}
 

@@ -30,7 +30,7 @@ catches a ValueError around bad input still catches each of them.
 Not in the tree, on purpose: exceptions that never leave their module,
 which steer control flow rather than name bad input, stay private where
 they are: `_NotRegular` (wolfbox.config: a path that is no regular file),
-`NoRoom` (device.render: a layout that does not fit, tried smaller),
+`NoRoom` (device.joincard: a layout that does not fit, tried smaller),
 `_Hung`, `_TooLong`, `_Died` (audio.renderer: a voice worker to restart),
 and `Stopped` (device.signals: SIGTERM, a BaseException so that no
 `except Exception` swallows it). Nothing outside their module sees them.
