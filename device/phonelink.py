@@ -99,8 +99,8 @@ class PhoneLink:
             try:
                 phones.close()
             except Exception as e:
-                log.warning("phones: off, though their server did not stop cleanly (%s: %s)",
-                            type(e).__name__, e)
+                log.warning("phones: off, though their server did not stop cleanly (%s)",
+                            f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
             self.post(PhonesSeated(frozenset()))           # nobody holds a phone now
 
     def _seats(self) -> dict[str, Any]:

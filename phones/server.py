@@ -340,7 +340,7 @@ class PhoneServer:
             ended = asyncio.run_coroutine_threadsafe(self._end_tasks(), self._loop)
             try:
                 ended.result(START_SECONDS)
-            except BaseException as e:              # a task that would not end
+            except Exception as e:                  # a task that would not end
                 log.warning("phones: a task of the server would not end (%s)",
                             type(e).__name__)
             finally:

@@ -85,8 +85,12 @@ def test_a_server_that_fails_to_stop_is_ended_all_the_same(stuck, hang, caplog):
     assert not [r for r in caplog.records if "pending" in r.getMessage()]
 
 
-def test_phones_turned_off_are_off_though_their_server_failed_to_stop(stuck, tmp_path, caplog):
-    stuck()
+@pytest.mark.parametrize("hang, why", [
+    (False, "OSError: the listening socket would not close"), (True, "TimeoutError")],
+    ids=["fails", "hangs"])
+def test_phones_turned_off_are_off_though_their_server_failed_to_stop(
+        stuck, hang, why, tmp_path, caplog):
+    stuck(hang)
     config = phones_config(tmp_path)
     posted: list[object] = []
     game = Games({"one_night": lambda: Flow.from_config(config)}, "one_night", phones_on=True)
@@ -101,8 +105,7 @@ def test_phones_turned_off_are_off_though_their_server_failed_to_stop(stuck, tmp
     assert posted[-1] == PhonesSeated(frozenset())       # nobody holds a phone now
     assert _phone_threads() == before
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert said == ["phones: off, though their server did not stop cleanly "
-                    "(OSError: the listening socket would not close)"]
+    assert said == [f"phones: off, though their server did not stop cleanly ({why})"]
     heard = len(posted)
     link.turn(False)                                        # off is off: said once
     assert len(posted) == heard and len(caplog.records) == len(said)
