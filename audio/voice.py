@@ -13,7 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from wolfbox.errors import UserError
+from wolfbox.errors import VoiceError as VoiceError
 from wolfbox.i18n import LANGUAGES, SOURCE, _
 
 # espeak-ng's voices for each of the box's languages, best first, where it
@@ -37,10 +37,6 @@ _FAMILIES = {"en": "en", "de": "de", "zh": "zh", "cmn": "zh"}
 # can hang the box's exit in Mix_CloseAudio.
 MIN_RATE, MAX_RATE = 8000, 48000
 MAX_CONFIG_BYTES = 1 << 20          # a voice's .onnx.json is a few kB
-
-
-class VoiceError(UserError):
-    pass
 
 
 @dataclass(frozen=True)

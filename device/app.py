@@ -33,6 +33,7 @@ from wolfbox.darkarts.game import MODE as DARK_ARTS
 from wolfbox.darkarts.game import Game as DarkArts
 from wolfbox.darkarts.rules import default_roles
 from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
+from wolfbox.errors import WolfboxError
 from wolfbox.games import MODE_KEY, Games
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
@@ -51,11 +52,11 @@ from wolfbox.settings_screen import SettingsScreen
 from . import notices as notice_texts
 from . import signals
 from .backlight import Backlight
+from .fonts import cjk_font_file
 from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
 from .loop import Box, Inbox
 from .notify import Notifier
 from .phonelink import SEATS_FILE, PhoneLink
-from .render import cjk_font_file
 from .saves import Saves
 from .screen import TerminalScreen, WindowScreen, init_video
 from .state import StateStore, state_path
@@ -227,7 +228,7 @@ def _one_night(screen: SettingsScreen, saves: Saves) -> Mode:
     if saved is not None:
         try:
             flow.restore(saved)
-        except ValueError as e:               # not a checkpoint of this game
+        except WolfboxError as e:             # not a checkpoint of this game
             saves.refused(ONE_NIGHT, e)
     return flow
 
@@ -244,7 +245,7 @@ def _dark_arts(screen: SettingsScreen, saves: Saves) -> Mode:
             game = DarkArts.from_dict(saved, options)
             game.settings = screen
             return game
-        except ValueError as e:               # not a checkpoint of this game
+        except WolfboxError as e:             # not a checkpoint of this game
             saves.refused(DARK_ARTS, e)
     if config.mayor_players:                       # `wolfbox run --players N`
         return DarkArts(options=options, players=config.mayor_players,
@@ -267,7 +268,7 @@ def _timed(screen: SettingsScreen, saves: Saves) -> Mode:
             game = Timed.from_dict(saved, options, rng)
             game.settings = screen
             return game
-        except ValueError as e:               # not a checkpoint of this game
+        except WolfboxError as e:             # not a checkpoint of this game
             saves.refused(TIMED, e)
     return Timed(options=options, rng=rng, settings=screen)
 
@@ -315,9 +316,47 @@ def _build(opened: ExitStack, config: Config, display: str | None,
            clock: Callable[[], float], pin_factory: object | None, stdin_keys: bool,
            renderer_command: list[str] | None, notices: list[str],
            render_priority: str) -> Parts:
+    """The box put together, step by step, each step's closing registered
+    with `opened` as it opens (closed last opened first)."""
     codes = key_codes(config.keys.keys())
-    # The box's own words (notices, the terminal, the log) in its language;
-    # the games are called in theirs (wolfbox.games). As it was, once closed.
+    shown = _language_and_video(opened, config, display, notices)
+    inbox = Inbox()          # what other threads tell the loop
+    said = _Faults(inbox, notices)
+    narrator, renderer = _voice(opened, config, clock, said, renderer_command, render_priority)
+    bank, leds, classifier = _buttons(opened, config, clock, inbox, pin_factory, said)
+    sinks: list[Callable[[Effect], None]] = [_follow_language, narrator.apply]
+    screen = _screen(opened, config, shown, sinks)
+    backlight = Backlight.find()
+    if backlight is not None:
+        backlight.set(config.screen.brightness)
+    memory, persist, saves = _memory(opened, inbox)
+    flow = _game(config, saves, has_brightness=backlight is not None)
+    sinks.append(_remember_sink(memory, saves, persist))
+    sinks.append(_switched_sink(narrator, flow))
+    sinks.append(_live_settings(narrator, backlight))
+    sinks.append(_language_sink(config, narrator, renderer, flow.lines, inbox.notice))
+    box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
+              inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,
+              speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
+              sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
+              notice="; ".join(notices), notifier=Notifier.from_env(),
+              view_sinks=[leds.show], readiness=narrator.readiness,
+              recover=_recover(flow, saves))
+    sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
+    phones = _phones(opened, config, box, flow, clock, inbox, sinks)
+    sinks.append(_notices_sink(box))                # they follow the language
+    parts = Parts(box, narrator, bank, shown, notices, leds=leds, phones=phones)
+    if isinstance(screen, TerminalScreen) and stdin_keys:
+        _terminal_keys(opened, config, bank, inbox, screen, parts)
+    narrator.warm(flow.lines())
+    return parts
+
+
+def _language_and_video(opened: ExitStack, config: Config, display: str | None,
+                        notices: list[str]) -> str:
+    """The box's own words (notices, the terminal, the log) in its language,
+    as it was once closed; the games are called in theirs (wolfbox.games).
+    Then the display: how the box is shown (init_video)."""
     before = language()
     problem = use_language(config.box.lang)
     opened.callback(use_language, before)
@@ -327,31 +366,44 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     if config.box.lang == "zh":
         cjk_font_file()            # found now (it may ask fontconfig), not in the first frame
     opened.callback(pygame.quit)
+    return shown
 
-    inbox = Inbox()          # what other threads tell the loop
 
-    def tell(message: str) -> None:
+@dataclass
+class _Faults:
+    """How the build and the adapters say a fault: the short meaning on the
+    start screen, the detail in the log (the journal)."""
+    inbox: Inbox
+    notices: list[str]
+
+    def tell(self, message: str) -> None:
         """A fault found by an adapter: the detail in the log (the journal),
         its short meaning on the start screen, once each."""
         log.warning("%s", message)
-        inbox.notice(getattr(message, "short", "") or _(notice_texts.VOICE_TROUBLE))
+        self.inbox.notice(getattr(message, "short", "") or _(notice_texts.VOICE_TROUBLE))
 
-    def notice(short: str, detail: str | None = None) -> None:
+    def notice(self, short: str, detail: str | None = None) -> None:
         """A fault found while building: the short form on the screen, the
         detail (raw ALSA or GPIO text) in the log."""
-        notices.append(short)
+        self.notices.append(short)
         log.warning("%s", detail or short)      # said once, in full, in the journal
 
-    # Voice and sound
+
+def _voice(opened: ExitStack, config: Config, clock: Callable[[], float], said: _Faults,
+           renderer_command: list[str] | None,
+           render_priority: str) -> tuple[Narrator, Renderer | None]:
+    """The voice and the sound: the narrator, with the renderer that speaks
+    its lines where a voice and a mixer are there (else it is silent and the
+    screen says why)."""
     narrator_cache: LineCache | None = None
     renderer: Renderer | None = None
     sound = False
     if not config.voice.enabled:
-        notice(_(notice_texts.VOICE_OFF))
+        said.notice(_(notice_texts.VOICE_OFF))
     else:
         voice, voice_problem = choose_voice(config.voice.model, config.box.lang)
         if voice is None:
-            notice(_(notice_texts.NO_VOICE), voice_problem)
+            said.notice(_(notice_texts.NO_VOICE), voice_problem)
         else:
             with _quiet_stderr():
                 problem = open_mixer(voice.sample_rate)
@@ -360,29 +412,35 @@ def _build(opened: ExitStack, config: Config, display: str | None,
                 # the point on the screen (the log still says).
                 if voice_problem:
                     log.warning("%s", voice_problem)
-                notice(_(notice_texts.NO_SOUND), problem)
+                said.notice(_(notice_texts.NO_SOUND), problem)
             else:
                 if voice_problem:
-                    notice(_(notice_texts.ESPEAK), voice_problem)
+                    said.notice(_(notice_texts.ESPEAK), voice_problem)
                 sound = True
                 narrator_cache = cache_for(config, voice)
                 renderer = Renderer(voice, narrator_cache, command=renderer_command,
-                                    on_ready=inbox.wake, report=tell,
+                                    on_ready=said.inbox.wake, report=said.tell,
                                     priority=render_priority)
     mix = Mix(volume=config.sound.volume, cue_volume=config.sound.cue_volume,
               ambience=config.sound.ambience, ambience_volume=config.sound.ambience_volume,
               duck=config.sound.duck)
     narrator = Narrator(narrator_cache, renderer, clock, sound=sound, mix=mix,
-                        report=tell)
+                        report=said.tell)
     opened.callback(narrator.close)
+    return narrator, renderer
 
-    # Buttons
+
+def _buttons(opened: ExitStack, config: Config, clock: Callable[[], float], inbox: Inbox,
+             pin_factory: object | None,
+             said: _Faults) -> tuple[ButtonBank, LedBank, Classifier]:
+    """The buttons and their LEDs on the pins (mock pins where there are no
+    GPIO: the keyboard drives them), and what makes taps and holds of them."""
     if pin_factory is not None:
         factory = pin_factory
     else:
         factory, problem = make_factory(config.hardware.pin_factory)
         if problem:
-            notice(_(notice_texts.NO_GPIO), problem)
+            said.notice(_(notice_texts.NO_GPIO), problem)
     bank = ButtonBank(config.buttons.pins(), factory, inbox.edge, clock,
                       bounce_seconds=config.buttons.debounce_ms / 1000)
     opened.callback(bank.close)
@@ -393,27 +451,31 @@ def _build(opened: ExitStack, config: Config, display: str | None,
                                           Button.VOTE: config.buttons.hold_seconds,
                                           Button.POWER: config.buttons.power_hold_seconds},
                             debounce=config.buttons.debounce_ms / 1000)
+    return bank, leds, classifier
 
-    # Screen
-    sinks: list[Callable[[Effect], None]] = [_follow_language, narrator.apply]
-    if shown == "headless":
-        terminal = TerminalScreen()
-        opened.callback(terminal.close)     # no private screen left behind at exit
-        screen: WindowScreen | TerminalScreen = terminal
 
-        def echo(effect: Effect) -> None:
-            if isinstance(effect, Say):
-                terminal.say(effect.text)
-        sinks.append(echo)
-    else:
-        screen = WindowScreen((config.screen.width, config.screen.height),
-                              fullscreen=shown == "fullscreen")
+def _screen(opened: ExitStack, config: Config, shown: str,
+            sinks: list[Callable[[Effect], None]]) -> WindowScreen | TerminalScreen:
+    """The window (or the whole screen); headless, the terminal, which also
+    prints what the box says."""
+    if shown != "headless":
+        return WindowScreen((config.screen.width, config.screen.height),
+                            fullscreen=shown == "fullscreen")
+    terminal = TerminalScreen()
+    opened.callback(terminal.close)     # no private screen left behind at exit
 
-    backlight = Backlight.find()
-    if backlight is not None:
-        backlight.set(config.screen.brightness)
+    def echo(effect: Effect) -> None:
+        if isinstance(effect, Say):
+            terminal.say(effect.text)
+    sinks.append(echo)
+    return terminal
+
+
+def _memory(opened: ExitStack, inbox: Inbox) -> tuple[dict, Callable[[], None], Saves]:
+    """What the box remembers (its state file), how it is written (whole, on
+    a thread of its own, in order) and the games' saves kept in it."""
     store = StateStore(state_path())
-    memory = store.load()                  # what the box remembers; this sink keeps it
+    memory = store.load()                  # what the box remembers; _remember_sink keeps it
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wolfbox-save")
     opened.callback(saver.shutdown, wait=True)      # the last choice reaches the disk
     cannot_save: list[OSError] = []
@@ -432,8 +494,13 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         saver.submit(save, json_copy(memory))
 
     saves = Saves(memory, persist=persist, notice=inbox.notice, unreadable=store.unreadable)
-    flow = _game(config, saves, has_brightness=backlight is not None)
+    return memory, persist, saves
 
+
+def _remember_sink(memory: dict, saves: Saves,
+                   persist: Callable[[], None]) -> Callable[[Effect], None]:
+    """What the box remembers as the games say it: the deck, a game's
+    checkpoint, a setting made on the box (none kept at its default)."""
     def remember(effect: Effect) -> None:
         if isinstance(effect, Remember):
             memory.update(deck=list(effect.deck), players=effect.players)
@@ -452,24 +519,21 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         else:
             return
         persist()
-    sinks.append(remember)
+    return remember
 
+
+def _switched_sink(narrator: Narrator, flow: Games) -> Callable[[Effect], None]:
     def switched(effect: Effect) -> None:
         """Another game chosen: its lines, as the start did for the first."""
         if isinstance(effect, ChangeSetting) and effect.key == MODE_KEY:
             narrator.warm(flow.lines())
-    sinks.append(switched)
-    sinks.append(_live_settings(narrator, backlight))
-    sinks.append(_language_sink(config, narrator, renderer, flow.lines, inbox.notice))
+    return switched
 
-    box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
-              inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,
-              speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
-              sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
-              notice="; ".join(notices), notifier=Notifier.from_env(),
-              view_sinks=[leds.show], readiness=narrator.readiness,
-              recover=_recover(flow, saves))
-    sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
+
+def _phones(opened: ExitStack, config: Config, box: Box, flow: Games,
+            clock: Callable[[], float], inbox: Inbox,
+            sinks: list[Callable[[Effect], None]]) -> PhoneLink:
+    """The phones, on or off as the config says, following the box's screen."""
     phones = PhoneLink(config.phones, lambda: box.flow, clock, inbox.phoned, inbox.wake,
                        inbox.notice, seats_file=state_path().with_name(SEATS_FILE),
                        serving=lambda up: setattr(flow, "phones_up", up))
@@ -479,18 +543,19 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     box.join_card = phones.join_card
     box.phones_follow = phones.follow
     phones.turn(config.phones.enabled)
-    sinks.append(_notices_sink(box))                # they follow the language
-    parts = Parts(box, narrator, bank, shown, notices, leds=leds, phones=phones)
-    if shown == "headless" and stdin_keys:
-        keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,
-                            config.buttons.hold_seconds, on_quit=inbox.quit_key,
-                            gap=max(0.06, 2 * config.buttons.debounce_ms / 1000))
-        if keys.start():
-            parts.keys = keys
-            opened.callback(keys.stop)
-            terminal.keys = key_labels(terminal_chars(config.keys.keys()))
-    narrator.warm(flow.lines())
-    return parts
+    return phones
+
+
+def _terminal_keys(opened: ExitStack, config: Config, bank: ButtonBank, inbox: Inbox,
+                   terminal: TerminalScreen, parts: Parts) -> None:
+    """Headless: the terminal's keys press the buttons (a capital holds)."""
+    keys = TerminalKeys(terminal_chars(config.keys.keys()), bank.drive,
+                        config.buttons.hold_seconds, on_quit=inbox.quit_key,
+                        gap=max(0.06, 2 * config.buttons.debounce_ms / 1000))
+    if keys.start():
+        parts.keys = keys
+        opened.callback(keys.stop)
+        terminal.keys = key_labels(terminal_chars(config.keys.keys()))
 
 
 def run(config: Config, display: str | None = None, notices: list[str] | None = None) -> int:

@@ -22,14 +22,10 @@ from dataclasses import dataclass, field
 import pygame
 
 from wolfbox.buttons import Button
-from wolfbox.errors import UserError
+from wolfbox.errors import KeyNameError as KeyNameError
 from wolfbox.i18n import _
 
 log = logging.getLogger("wolfbox.device")
-
-
-class KeyNameError(UserError):
-    pass
 
 
 def key_codes(keys: dict[Button, list[str]]) -> dict[int, Button]:

@@ -95,8 +95,12 @@ class PhoneLink:
                 self.notice(self._waiting, ())
             self.follow()
         elif not on and self.phones is not None:
-            self.phones.close()
-            self.phones = None
+            phones, self.phones = self.phones, None        # off, however the closing goes
+            try:
+                phones.close()
+            except Exception as e:
+                log.warning("phones: off, though their server did not stop cleanly (%s)",
+                            f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
             self.post(PhonesSeated(frozenset()))           # nobody holds a phone now
 
     def _seats(self) -> dict[str, Any]:

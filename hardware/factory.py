@@ -8,7 +8,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from wolfbox.errors import UserError
+from wolfbox.errors import UserError, WolfboxError
 from wolfbox.i18n import _
 from wolfbox.recent import Recent
 
@@ -74,7 +74,7 @@ def make_factory(choice: str = "auto") -> tuple[object, str | None]:
     for name in AUTO_ORDER:
         try:
             return _load(name), None
-        except UserError as e:
+        except WolfboxError as e:
             problems.append(str(e))
     log.debug("no GPIO driver: %s", problems)
     return mock_factory(), _("no GPIO driver works here (install lgpio: systemd/install.sh does): "

@@ -13,6 +13,8 @@ from typing import Annotated, Any
 
 import msgspec
 
+from wolfbox.errors import MalformedMessage as MalformedMessage
+
 MAX_MESSAGE_BYTES = 1024          # the largest message a phone has reason to send
 Token = Annotated[str, msgspec.Meta(max_length=64)]
 Pin = Annotated[str, msgspec.Meta(max_length=8)]
@@ -46,19 +48,15 @@ _decoder = msgspec.json.Decoder(Incoming)
 _encoder = msgspec.json.Encoder()
 
 
-class Malformed(ValueError):
-    """A message the box will not take: what was wrong with it."""
-
-
 def read(raw: str | bytes) -> Incoming:
-    """A phone's message, typed; Malformed names the first problem."""
+    """A phone's message, typed; MalformedMessage names the first problem."""
     data = raw.encode() if isinstance(raw, str) else raw
     if len(data) > MAX_MESSAGE_BYTES:
-        raise Malformed(f"{len(data)} bytes (at most {MAX_MESSAGE_BYTES})")
+        raise MalformedMessage(f"{len(data)} bytes (at most {MAX_MESSAGE_BYTES})")
     try:
         return _decoder.decode(data)
     except (msgspec.DecodeError, UnicodeDecodeError) as e:
-        raise Malformed(str(e)) from None
+        raise MalformedMessage(str(e)) from None
 
 
 def encode(kind: str, **fields: Any) -> bytes:

@@ -50,7 +50,7 @@ class Joined:
 
 
 @dataclass(frozen=True)
-class Refused:
+class JoinRefused:
     """Why a phone could not join: one line, in the box's language."""
     why: str
 
@@ -97,14 +97,14 @@ class Room:
     _ever_wrong: int = 0         # and in the box's run: a new game does not reset it
 
     def join(self, client: str, pin: str, seat: int, name: str, now: float,
-             label: str = "") -> Joined | Refused:
+             label: str = "") -> Joined | JoinRefused:
         """`client` (its address) asks for `seat` with `pin` (`label`: what
         the box calls the seat, where not "Seat N")."""
         refused = self.may_join(client, pin, seat, name, now, label)
         return refused if refused is not None else self.take(seat, name)
 
     def may_join(self, client: str, pin: str, seat: int, name: str, now: float,
-                 label: str = "") -> Refused | None:
+                 label: str = "") -> JoinRefused | None:
         """Why `client` may not have `seat` (None: it may): the checks of
         `join`, with the seat left free (a seat the box must accept first)."""
         recent = [t for t in self._wrong.pop(client, []) if now - t < WRONG_PIN_WINDOW]
@@ -113,12 +113,12 @@ class Room:
         self._all_wrong = [t for t in self._all_wrong if now - t < WRONG_PIN_WINDOW]
         if len(recent) >= WRONG_PINS:
             wait = int(WRONG_PIN_WINDOW - (now - recent[0])) + 1
-            return Refused(_("Too many wrong PINs: try again in {seconds} s.").format(
+            return JoinRefused(_("Too many wrong PINs: try again in {seconds} s.").format(
                 seconds=wait))
         if len(self._all_wrong) >= ALL_WRONG_PINS:
             wait = int(WRONG_PIN_WINDOW - (now - self._all_wrong[0])) + 1
-            return Refused(_("The box has heard too many wrong PINs: try again in "
-                             "{seconds} s.").format(seconds=wait))
+            return JoinRefused(_("The box has heard too many wrong PINs: try again in "
+                                 "{seconds} s.").format(seconds=wait))
         if not hmac.compare_digest(pin.encode(), self.pin.encode()):
             self._wrong[client] = [*recent, now]
             self._all_wrong.append(now)
@@ -126,13 +126,13 @@ class Room:
             self._ever_wrong += 1
             if self._ever_wrong >= GUESSING and len(self.pin) < LONG_PIN_DIGITS:
                 self.pin = new_pin(digits=LONG_PIN_DIGITS)      # the box shows the new one
-            return Refused(_("That is not the PIN on the box's screen."))
+            return JoinRefused(_("That is not the PIN on the box's screen."))
         if not 1 <= seat <= self.seats:
-            return Refused(_("The seats are 1 to {seats}.").format(seats=self.seats))
+            return JoinRefused(_("The seats are 1 to {seats}.").format(seats=self.seats))
         if seat in self.held:
-            return Refused(_("Seat {seat} is taken: ask the box to free it.").format(seat=seat))
+            return JoinRefused(_("Seat {seat} is taken: ask the box to free it.").format(seat=seat))
         if impersonates(name, seat, label):
-            return Refused(_("That name is what the box calls a seat: choose your own."))
+            return JoinRefused(_("That name is what the box calls a seat: choose your own."))
         return None
 
     def take(self, seat: int, name: str) -> Joined:

@@ -54,7 +54,7 @@ from wolfbox.events import PhoneChoice
 from wolfbox.i18n import _
 
 from . import protocol
-from .room import Joined, Refused, Room, clean_name, new_pin
+from .room import Joined, JoinRefused, Room, clean_name, new_pin
 
 log = logging.getLogger("wolfbox.phones")
 # The library's own lines (a connection opened or closed, a page served) are
@@ -318,11 +318,38 @@ class PhoneServer:
         self._loop.call_soon_threadsafe(self._answer_asking, seat, code, accept)
 
     def close(self) -> None:
+        """Stop serving: each phone told, the sockets closed, every task
+        ended, the loop and its thread stopped. However the shutting down
+        fails (a server that will not stop, or takes too long), the tasks,
+        the loop and the thread are ended all the same, and the failure is
+        raised after: a half-closed server would hold the port and a thread."""
+        try:
+            if self._thread.is_alive():
+                shut = asyncio.run_coroutine_threadsafe(self._shut(), self._loop)
+                try:
+                    shut.result(START_SECONDS)
+                except BaseException:
+                    shut.cancel()
+                    raise
+        finally:
+            self._stop()
+
+    def _stop(self) -> None:
+        """Every task still on the loop ended, then the loop and its thread."""
         if self._thread.is_alive():
-            asyncio.run_coroutine_threadsafe(self._shut(), self._loop).result(START_SECONDS)
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(START_SECONDS)
-        self._loop.close()
+            ended = asyncio.run_coroutine_threadsafe(self._end_tasks(), self._loop)
+            try:
+                ended.result(START_SECONDS)
+            except Exception as e:                  # a task that would not end
+                log.warning("phones: a task of the server would not end (%s)",
+                            type(e).__name__)
+            finally:
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                self._thread.join(START_SECONDS)
+        if self._thread.is_alive():
+            log.warning("phones: the server's thread would not stop")
+        else:
+            self._loop.close()
 
     # ------------------------------------------------------ the loop's side
     async def _listen(self) -> list[str]:
@@ -435,6 +462,18 @@ class PhoneServer:
             server.close()
             await server.wait_closed()
 
+    async def _end_tasks(self) -> None:
+        """The tasks still running (the writes `_keep` holds, the address
+        watch, a shut cut short, a socket's handler) cancelled and awaited:
+        none is left pending on a closed loop."""
+        this = asyncio.current_task()
+        left = [task for task in asyncio.all_tasks() if task is not this]
+        for task in left:
+            task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
+        self._tasks.clear()
+        self._watch = None
+
     def _let_in(self, door: _Door) -> bool:
         if self.gate.enter(door):
             return True
@@ -531,7 +570,7 @@ class PhoneServer:
                     continue
                 try:
                     message = protocol.read(raw)
-                except protocol.Malformed as e:
+                except protocol.MalformedMessage as e:
                     if not phone.refused_once:
                         phone.refused_once = True
                         self.said.say("malformed", "refused a phone's message (%s): %s",
@@ -611,11 +650,11 @@ class PhoneServer:
         if refused is None and since < REFUSED_WAIT:
             # Refused on the box: the same address may not ask again at
             # once, or one player could hold the Mayor's phone off for good.
-            refused = Refused(_("The box refused this phone: try again in {seconds} s.")
-                              .format(seconds=math.ceil(REFUSED_WAIT - since)))
+            refused = JoinRefused(_("The box refused this phone: try again in {seconds} s.")
+                                  .format(seconds=math.ceil(REFUSED_WAIT - since)))
         if refused is None and asking is not None and asking.phone is not phone:
-            refused = Refused(_("Another phone is asking for seat {seat}: the box answers "
-                                "it first.").format(seat=seat))
+            refused = JoinRefused(_("Another phone is asking for seat {seat}: the box answers "
+                                    "it first.").format(seat=seat))
         if refused is not None:
             await phone.socket.send(protocol.encode("refused", why=refused.why), text=True)
             return

@@ -24,8 +24,10 @@ from wolfbox import pages
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.config import Config
 from wolfbox.darkarts.game import Game as MayorGame
-from wolfbox.device import render
-from wolfbox.device.render import CJK_FONTS, FONT_DIR, Painter, render_view
+from wolfbox.device import painter as painting
+from wolfbox.device import style
+from wolfbox.device.fonts import CJK_FONTS, FONT_DIR
+from wolfbox.device.render import Painter, render_view
 from wolfbox.device.screenshots import SPECIAL_DECK, _Drive, notices, round_views
 from wolfbox.i18n import _, speaking
 from wolfbox.newd3.game import Game as TimedGame
@@ -570,7 +572,8 @@ def test_the_no_cjk_font_notice_stays_readable_when_its_translation_is_chinese(m
     shows in English."""
     pygame.display.init()
     pygame.font.init()
-    monkeypatch.setattr(render, "_", lambda text: "没有中文字体" if text == render.NO_CJK else text)
+    monkeypatch.setattr(painting, "_",
+                        lambda text: "没有中文字体" if text == painting.NO_CJK else text)
     painter = Painter(cjk_font=lambda: None)
     render_view(start_in_chinese(), (480, 320), "", painter)
     shown = words(" ".join(d.text for d in painter.drawn))
@@ -601,7 +604,7 @@ def test_chinese_titles_are_not_run_into_blobs_by_a_synthetic_bold(painter):
     """The CJK faces have no bold: pygame thickens each stroke, and at a
     title's size 哪 and 牌 fill in. Titles keep the regular strokes; only
     the big values, where strokes have room, are thickened."""
-    from wolfbox.device.render import Face
+    from wolfbox.device.fonts import Face
     if painter.cjk_file() is None:
         pytest.skip("no CJK font here")
     title = painter.font(22, Face.BOLD).cjk
@@ -615,8 +618,8 @@ def test_a_glyph_no_font_has_is_left_out_not_drawn_as_a_box(painter):
     """A player's name with an emoji in it: the box has no font for it."""
     font = painter.font(30)
     assert font.size("Ann 🐺") == font.size("Ann ")
-    assert pygame.image.tobytes(font.render("Ann 🐺·", render.TEXT), "RGBA") == \
-        pygame.image.tobytes(font.render("Ann ·", render.TEXT), "RGBA")
+    assert pygame.image.tobytes(font.render("Ann 🐺·", style.TEXT), "RGBA") == \
+        pygame.image.tobytes(font.render("Ann ·", style.TEXT), "RGBA")
     assert font.size("Zoë · 3") > font.size("Zo · 3")    # what the font has stays
     assert font.size("Zoë 🐺 · 3") == font.size("Zoë · 3")  # and no gap where it was
 

@@ -17,7 +17,8 @@ import pygame
 import pytest
 
 from wolfbox.config import Config
-from wolfbox.device.render import CJK_FONTS, FONT_DIR, Face, Painter, render_view
+from wolfbox.device.fonts import CJK_FONTS, FONT_DIR, Face
+from wolfbox.device.render import Painter, render_view
 from wolfbox.device.screenshots import round_views
 from wolfbox.i18n import speaking
 
@@ -104,8 +105,8 @@ def test_screenshot_in_chinese_with_a_corrupt_cjk_font_is_no_traceback(tmp_path,
     fc.parent.mkdir()
     fc.write_text(f"#!/bin/sh\nprintf %s '{broken['junk']}'\n")
     fc.chmod(0o755)
-    code = ("import sys; from wolfbox.device import render; "
-            "render.CJK_FONTS = (sys.argv[1],); "
+    code = ("import sys; from wolfbox.device import fonts; "
+            "fonts.CJK_FONTS = (sys.argv[1],); "
             "from wolfbox.cli import main; "
             "sys.exit(main(['screenshot', '--lang', 'zh', '--out', sys.argv[2]]))")
     env = {**os.environ, "PATH": f"{fc.parent}:{os.environ['PATH']}", "SDL_VIDEODRIVER": "dummy",

@@ -17,7 +17,7 @@ from helpers import tone_wav
 from wolfbox.audio.cache import LineCache, SynthSettings, WavFormat
 from wolfbox.audio.narrator import Narrator
 from wolfbox.config import Config
-from wolfbox.device import render
+from wolfbox.device import painter as painting
 from wolfbox.device.render import Painter, render_view
 from wolfbox.device.screenshots import dark_arts_views, round_views
 from wolfbox.effects import Say, Warm
@@ -105,8 +105,8 @@ def test_the_next_frame_of_the_seat_ring_reopens_few_fonts_and_the_bound_holds(m
     render_view(replace(ring, big="Seat 1"), (960, 640), "", painter)
     assert len(painter._fonts) <= FONTS_AT_MOST
     opened: list[int] = []
-    real_open = render.open_font
-    monkeypatch.setattr(render, "open_font", lambda path, px: opened.append(px)
+    real_open = painting.open_font
+    monkeypatch.setattr(painting, "open_font", lambda path, px: opened.append(px)
                         or real_open(path, px))
     render_view(replace(ring, big="Seat 2"), (960, 640), "", painter)   # the next frame
     # A new text asks for the sizes beyond the bound again, not for thousands.

@@ -18,7 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from wolfbox.events import PhoneChoice
 from wolfbox.phones import protocol
-from wolfbox.phones.room import WRONG_PIN_WINDOW, WRONG_PINS, Joined, Refused, Room, clean_name
+from wolfbox.phones.room import WRONG_PIN_WINDOW, WRONG_PINS, Joined, JoinRefused, Room, clean_name
 from wolfbox.phones.server import PhoneServer, Seated
 
 WAIT = 10.0          # only a bound: every wait below ends on a message from the server
@@ -43,16 +43,16 @@ def test_a_phone_joins_a_free_seat_with_the_pin_and_keeps_it_with_its_token():
 def test_a_wrong_pin_a_seat_off_the_table_or_a_taken_seat_is_refused(pin, seat, why):
     room = Room(seats=5, pin="4821")
     assert isinstance(room.join("a", "4821", 1, "Ann", 0.0), Joined)
-    assert room.join("b", pin, seat, "Bo", 1.0) == Refused(why)
+    assert room.join("b", pin, seat, "Bo", 1.0) == JoinRefused(why)
     assert room.names() == {1: "Ann"}
 
 
 def test_wrong_pins_are_counted_per_client_and_make_it_wait():
     room = Room(seats=9, pin="0000")
     for i in range(WRONG_PINS):
-        assert isinstance(room.join("guesser", f"{i + 1:04d}", 1, "", float(i)), Refused)
+        assert isinstance(room.join("guesser", f"{i + 1:04d}", 1, "", float(i)), JoinRefused)
     late = room.join("guesser", "0000", 1, "", float(WRONG_PINS))      # the right PIN, too late
-    assert isinstance(late, Refused) and "Too many wrong PINs" in late.why
+    assert isinstance(late, JoinRefused) and "Too many wrong PINs" in late.why
     assert isinstance(room.join("neighbour", "0000", 2, "", float(WRONG_PINS)), Joined)
     later = float(WRONG_PIN_WINDOW + 1)
     assert isinstance(room.join("guesser", "0000", 1, "", later), Joined)
@@ -84,7 +84,7 @@ def test_the_box_can_free_a_seat():
 def test_a_name_that_reads_as_a_seat_or_the_mayor_is_refused_in_any_language(name):
     room = Room(seats=5, pin="4821")
     refused = room.join("a", "4821", 1, name, 0.0)
-    assert refused == Refused("That name is what the box calls a seat: choose your own.")
+    assert refused == JoinRefused("That name is what the box calls a seat: choose your own.")
     assert room.names() == {}
     for own in ("Ann", "Seattle", "Mayor Bob", "李雷", ""):
         assert isinstance(room.join("a", "4821", len(room.names()) + 1, own, 0.0), Joined)
@@ -102,7 +102,7 @@ def test_the_room_kept_across_a_power_cut_holds_each_token_by_its_hash_alone():
     back = Room.restored(kept)
     assert (back.pin, back.seats, back.names()) == ("4821", 5, {3: "Ann"})
     assert back.seat_of(joined.token) == 3 and back.seat_of("guess") is None
-    assert isinstance(back.join("b", "4821", 3, "Bo", 0.0), Refused)     # no first tap
+    assert isinstance(back.join("b", "4821", 3, "Bo", 0.0), JoinRefused)     # no first tap
     for bad in (None, [], {"pin": "48", "seats": 5, "held": {}},
                 {**kept, "held": {"3": {"name": "Ann", "digest": "00"}}},
                 {**kept, "held": {"100": kept["held"]["3"]}}):
@@ -136,7 +136,7 @@ def test_every_kind_of_message_reads_into_its_type():
     '{"t": "hello", "token": "", "extra": 1}', b"\xff\xfe", "x" * 2000,
 ])
 def test_anything_else_is_malformed(raw):
-    with pytest.raises(protocol.Malformed):
+    with pytest.raises(protocol.MalformedMessage):
         protocol.read(raw)
 
 

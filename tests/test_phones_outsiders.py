@@ -28,7 +28,7 @@ from wolfbox.phones.room import (
     LONG_PIN_DIGITS,
     WRONG_PINS,
     Joined,
-    Refused,
+    JoinRefused,
     Room,
 )
 from wolfbox.phones.server import Bounded, PhoneServer, Seated, socket_budget
@@ -315,16 +315,16 @@ def test_wrong_pins_from_many_addresses_make_everyone_wait_before_the_pin_is_rea
     now = 0.0
     for n in range(ALL_WRONG_PINS):                     # each address below its own limit
         assert room.join(f"10.0.{n}.1", "0000", 1, "", now) == \
-            Refused("That is not the PIN on the box's screen.")
+            JoinRefused("That is not the PIN on the box's screen.")
     refused = room.join("10.9.9.9", room.pin, 1, "", now)      # the right PIN waits too
-    assert isinstance(refused, Refused) and "too many wrong PINs" in refused.why
+    assert isinstance(refused, JoinRefused) and "too many wrong PINs" in refused.why
     assert isinstance(room.join("10.9.9.9", room.pin, 1, "", now + 60.0), Joined)
 
 
 def test_a_table_that_mistypes_joins_with_a_short_pin_and_an_attack_makes_it_long():
     room = Room(seats=9, pin="4821")
     for seat in range(1, 10):                          # nine players, each a typo first
-        assert isinstance(room.join(f"10.0.0.{seat}", "4812", seat, "", 0.0), Refused)
+        assert isinstance(room.join(f"10.0.0.{seat}", "4812", seat, "", 0.0), JoinRefused)
         assert isinstance(room.join(f"10.0.0.{seat}", "4821", seat, "", 0.0), Joined)
     assert room.pin == "4821" and room.wrong == 9
     now = 60.0
@@ -347,7 +347,7 @@ def test_a_full_search_takes_longer_than_a_game_night_from_any_number_of_address
         address += 1
         answer = room.join(f"a{address}", f"{guesses % 10 ** len(room.pin):0{len(room.pin)}d}",
                            1, "", now)
-        if isinstance(answer, Refused) and "not the PIN" in answer.why:
+        if isinstance(answer, JoinRefused) and "not the PIN" in answer.why:
             guesses += 1
         now += 1.0
     assert len(room.pin) == LONG_PIN_DIGITS

@@ -31,7 +31,7 @@ from wolfbox.device import signals
 from . import __version__, lineup  # noqa: F401  (lineup: the games' config sections)
 from .argwords import Formatter, in_our_language
 from .config import Config, defaults_toml, limits, load
-from .errors import UserError
+from .errors import UserError, WolfboxError
 from .games import GAMES, Games
 from .i18n import LANGUAGES, _, language, use_language
 from .jsontext import MAX_CHARS, NotJson, loads
@@ -264,7 +264,7 @@ def _remembered_deck(config: Config, state: dict[str, Any]) -> tuple[list[str] |
             players=config.game.players)
     try:
         check_deck(deck)
-    except UserError as e:
+    except WolfboxError as e:
         return None, _("the box cannot deal it ({why})").format(why=e)
     return deck, ""
 
@@ -295,7 +295,7 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
     if game != "one_night" and getattr(args, "players", None) is not None:
         try:
             _check_table(game, args.players)
-        except UserError as e:
+        except WolfboxError as e:
             if getattr(args, "mode", None):
                 raise
             # The game came from the box's memory or the config, not from
@@ -324,7 +324,7 @@ def _load(args: argparse.Namespace, rng: random.Random | None = None) -> Config:
             config.deck_source = _("remembered by the box")
     try:
         config.game.deck = resolve_deck(text, players, rng)
-    except UserError as e:
+    except WolfboxError as e:
         given = f" ({players_from} {players})" if players_from else ""
         raise UserError(f"{where}: {e}{given}") from None
     if args.command == "run":
@@ -341,7 +341,7 @@ def _check_keys(args: argparse.Namespace, config: Config) -> None:
     from wolfbox.device.keys import key_codes
     try:
         key_codes(config.keys.keys())
-    except UserError as e:
+    except WolfboxError as e:
         raise UserError(f"{args.config}: {e}" if args.config else str(e)) from None
 
 
@@ -457,7 +457,7 @@ def _resolve(args: argparse.Namespace) -> int:
         night = resolve(*read_night(loads(text)))
     except NotJson as e:
         raise UserError(_("{path}: not JSON ({why})").format(path=source, why=e)) from None
-    except UserError as e:
+    except WolfboxError as e:
         raise UserError(f"{source}: {e}") from None
     print(json.dumps(night.to_json()))
     return 0
@@ -468,7 +468,7 @@ def _referee(args: argparse.Namespace) -> int:
     source, text = _read_input(args.file, _("game"))
     try:
         verdict = judge(read_game(text))
-    except UserError as e:
+    except WolfboxError as e:
         raise UserError(f"{source}: {e}") from None
     print(verdict.json_text())
     return 0
@@ -573,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
         args = _parse(_arranged(argv))
         try:
             return _dispatch(args)
-        except UserError as e:
+        except WolfboxError as e:
             if getattr(args, "safe_config", False) and args.command == "run":
                 return _run_on_defaults(args, str(e))
             print(_one_line(f"wolfbox: {e}"), file=sys.stderr)
@@ -650,7 +650,7 @@ def _early_language(argv: list[str]) -> None:
                 lang = config.box.lang
             else:
                 lang = _with_remembered(config).box.lang
-        except (UserError, OSError, ValueError):
+        except (WolfboxError, OSError, ValueError):
             lang = None
     if isinstance(lang, str) and lang in LANGUAGES:
         use_language(lang)            # a catalogue's problem is logged there, once

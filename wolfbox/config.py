@@ -29,13 +29,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .buttons import GAME_BUTTONS, Button
-from .errors import UserError
+from .errors import ConfigError as ConfigError
 from .i18n import LANGUAGES, _
 from .pinout import reserved_by
-
-
-class ConfigError(UserError):
-    pass
 
 
 def _c(default: Any, doc: str, **rules: Any) -> Any:

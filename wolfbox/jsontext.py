@@ -20,16 +20,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .errors import NotJson as NotJson
 from .i18n import N_, _
 
 MAX_CHARS = 1024 * 1024     # far more than any game, night or line of events
 MAX_DEPTH = 64              # a game or a night is three deep
 MAX_DIGITS = 64             # a seat, a vote, a time: none needs more
 MAX_KEY = 64                # a key names a field or a seat: none needs more
-
-
-class NotJson(ValueError):
-    """Text that is not JSON this program reads; str() is one line why."""
 
 
 # Python's parser says why in English; these are its words (json.decoder),

@@ -13,10 +13,11 @@ cards that exist) are checked after the shape, by each command.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TypeVar
 
 import msgspec
+
+from .errors import Misfit as Misfit
 
 T = TypeVar("T")
 
@@ -31,18 +32,6 @@ _AT = re.compile(r" - at (`key` in )?`(\$[^`]*)`$")
 _MISSING = re.compile(r"^Object missing required field `([^`]*)`")
 _UNKNOWN = re.compile(r"^Object contains unknown field `([^`]*)`")
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
-
-
-@dataclass
-class Misfit(Exception):
-    """The first part of an input that does not fit its shape.
-
-    kind: "missing" and "unknown" (a key, in `key`), "key" (a key of the
-    wrong kind in the object at `path`), or "value" (the value at `path`).
-    """
-    path: Path
-    kind: str
-    key: str = ""
 
 
 def convert(data: object, shape: type[T]) -> T:

@@ -26,12 +26,9 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..effects import Checkpoint
+from ..errors import CannotResume as CannotResume
 
 Stage = TypeVar("Stage")
-
-
-class CannotResume(ValueError):
-    """A saved game the box will not resume: the first problem found."""
 
 
 class Restorable(Protocol[Stage]):

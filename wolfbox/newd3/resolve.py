@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from ..errors import UserError
+from ..errors import IllegalNight as IllegalNight
 from ..i18n import _
 from ..schema import Misfit, convert
 from .roles import INFORMATION, ROLES, SHEEP, WOLF, Ability, ability_of, is_wolf_team
@@ -82,11 +82,6 @@ Result = dict[str, bool | int | str | None]
 # 004: the Track Reader learns an exact role, but Wolves and Sheep show as "vanilla".
 VANILLA = "vanilla"
 _VANILLA_ROLES = frozenset({WOLF, SHEEP})
-
-
-class IllegalNight(UserError):
-    """A night that cannot happen; the message is one line naming the problem
-    and what is allowed, for `wolfbox resolve` to print as it is."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..errors import UserError
+from ..errors import DeckError as DeckError
 from ..i18n import _, ngettext
 from .roles import ROLES, WEREWOLF_CARDS, Team, UnknownRole, role, role_name
 
@@ -19,10 +19,6 @@ MIN_PLAYERS = 3
 
 # Cards that can move another player's card during the night.
 _MOVERS = ("robber", "troublemaker", "witch", "village_idiot", "alpha_wolf", "doppelganger")
-
-
-class DeckError(UserError):
-    pass
 
 
 def parse_deck(text: str) -> list[str]:

@@ -36,11 +36,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..errors import ForbiddenAnswer
 from ..i18n import N_, _
 from ..phone import Task
 from .deck import players_for
 from .night import center_wolf_card
 from .owncards import take_vote, vote_task
+from .prompts import CENTER_CARD, PLAYER_CARD, PROMPTS
 from .referee import ARTIFACTS, NO_VOTE, PI_BECOMES, Game, Player, Verdict, judge
 from .roles import WEREWOLVES, role_name
 
@@ -154,10 +156,6 @@ def _tap_any(text: str) -> str:
     return _("{told} Tap any choice; it changes nothing.").format(told=text)
 
 
-class Refused(Exception):
-    """An answer the rules forbid the acting seat: why, for its cover."""
-
-
 # Why an option every phone is offered is refused to the role acting: one
 # line behind its cover, and it chooses again.
 _OTHER = N_("Your role needs another player's card here: choose again.")
@@ -167,7 +165,7 @@ _CENTER = N_("Your role needs a center card here: choose again.")
 def _need(usable: bool, why: str) -> None:
     """Refuse an option the acting role cannot use (`why`: an N_() text)."""
     if not usable:
-        raise Refused(_(why))
+        raise ForbiddenAnswer(_(why))
 
 
 @dataclass
@@ -350,7 +348,7 @@ class PhoneNight:
         if self.acts(self.call, seat):
             try:
                 self._act(seat, stage, tuple(choice))
-            except Refused as why:
+            except ForbiddenAnswer as why:
                 taken.pop()
                 self.refused[seat] = str(why)
                 return False
@@ -370,8 +368,8 @@ class PhoneNight:
         """Shielded cards may not be looked at, moved or given a token (000)."""
         for place in places:
             if place in self.shields:
-                raise Refused(_("{seat}'s card has the shield: it may not be looked at or "
-                                "moved. Choose another.").format(seat=seat_word(place)))
+                raise ForbiddenAnswer(_("{seat}'s card has the shield: it may not be looked at or "
+                                        "moved. Choose another.").format(seat=seat_word(place)))
 
     def _look(self, seat: int, target: int) -> str:
         self._free(target)
@@ -423,7 +421,7 @@ class PhoneNight:
 
     def _shield(self, seat: int, target: int) -> None:
         if target == seat or target in self.shields:
-            raise Refused(_("Choose another player's card, one without a shield."))
+            raise ForbiddenAnswer(_("Choose another player's card, one without a shield."))
         self.shields.append(target)
         self._result(seat, _("You put the shield on {seat}'s card.").format(
             seat=seat_word(target)))
@@ -434,7 +432,7 @@ class PhoneNight:
         """000: the center werewolf card for a non-werewolf player's card
         (not the Alpha Wolf's own, nor another werewolf's), unseen."""
         if target == seat or target in wolves:
-            raise Refused(_("{seat} is a werewolf: choose a player who is not.").format(
+            raise ForbiddenAnswer(_("{seat} is a werewolf: choose a player who is not.").format(
                 seat=seat_word(target)))
         self._free(target)
         self._touch(seat)
@@ -524,11 +522,11 @@ class PhoneNight:
         """000: a random token face down on any card with no shield (and, for
         the Doppelganger-Curator, no token)."""
         if target in self.artifacts:
-            raise Refused(_("{seat}'s card has a token already: choose another.").format(
+            raise ForbiddenAnswer(_("{seat}'s card has a token already: choose another.").format(
                 seat=seat_word(target)))
         if target in self.shields:
-            raise Refused(_("{seat}'s card has the shield: it may not have a token. Choose "
-                            "another.").format(seat=seat_word(target)))
+            raise ForbiddenAnswer(_("{seat}'s card has the shield: it may not have a token. Choose "
+                                    "another.").format(seat=seat_word(target)))
         token = self.tokens[len(self.artifacts)]
         self.artifacts[target] = token
         self._result(seat, _("You put an artifact token face down on {seat}'s card.").format(
@@ -750,108 +748,37 @@ class PhoneNight:
                 if len(masons) == 1:
                     return _tap_any(_("You are the only Mason among the players."))
                 return _tap_any(_("The Masons: {seats}.").format(seats=seat_list(masons)))
-            case "sentinel":
-                return _("You are the Sentinel: choose another player's card to shield.")
-            case "alpha_wolf":
-                return _("You are the Alpha Wolf: choose a player who is not a werewolf; they "
-                         "get the center werewolf card.")
-            case "mystic_wolf":
-                return _("You are the Mystic Wolf: choose another player's card to look at.")
-            case "seer":
-                return _("You are the Seer: choose another player's card to look at, or two "
-                         "center cards.")
-            case "apprentice_seer":
-                return _("You are the Apprentice Seer: choose a center card to look at.")
             case "paranormal_investigator" if self.card(seat) in self.became:
                 return _nothing()
-            case "paranormal_investigator" if self.stage(seat) == 1:
-                return _("As the Paranormal Investigator: choose a second player's card to "
-                         "look at.")
-            case "paranormal_investigator":
-                return _("You are the Paranormal Investigator: choose another player's card "
-                         "to look at; then you may look at a second one.")
-            case "robber":
-                return _("You are the Robber: choose the player whose card you take; you will "
-                         "see it.")
-            case "witch" if self.stage(seat) == 1:
-                return self._witch_swap(seat)
-            case "witch":
-                return _("You are the Witch: choose a center card to look at; then you must "
-                         "swap it with a player's card.")
-            case "troublemaker":
-                return _("You are the Troublemaker: choose two other players whose cards you "
-                         "swap.")
-            case "village_idiot":
-                return _("You are the Village Idiot: choose which way every other player's "
-                         "card moves one seat (shielded cards stay).")
             case "aura_seer" | "doppelganger_aura_seer":
                 return self._aura(seat)
-            case "drunk":
-                return _("You are the Drunk: choose the center card you take, without "
-                         "looking.")
-            case "revealer" | "doppelganger_revealer":
-                return _("You are the Revealer: choose another player's card to turn face "
-                         "up.")
-            case "curator" | "doppelganger_curator":
-                return _("You are the Curator: choose any player's card, your own included, "
-                         "to put an artifact token on it, face down.")
+        # A copy that wakes at its own call later (the Revealer, the Curator)
+        # is asked as the role is.
+        prompt = PROMPTS.get(self.call.removeprefix("doppelganger_"))
+        if prompt is not None:
+            stage = self.stage(seat)
+            return _(prompt.own[stage] if stage < len(prompt.own) else prompt.own[0])
         # The Insomniac, and the Doppelganger who copied her.
         if seat in self.shields:
             return _tap_any(_("Your card has the shield: you may not look at it."))
         return _tap_any(_("Your card now: {role}.").format(role=role_name(self.cards[seat - 1])))
 
-    def _witch_swap(self, seat: int) -> str:
-        return _("Now choose the player whose card you swap it with, your own included.")
-
     def _doppelganger_asked(self, seat: int) -> str:
         stage = self.stage(seat)
         if stage == 0:
-            return _("You are the Doppelganger: choose the player whose card you copy.")
-        picks = [c[0] for c in self.answers[("doppelganger", seat)]]
-        match self.copied:
-            case "seer" if stage == 1:
-                return _("As the Seer: choose another player's card to look at, or a center "
-                         "card and then a second one.")
-            case "seer" if picks[1] >= CENTER:
-                return _("As the Seer: choose a second center card to look at.")
-            case "robber" if stage == 1:
-                return _("As the Robber: choose the player whose card you take; you will see "
-                         "it.")
-            case "troublemaker" if stage == 1:
-                return _("As the Troublemaker: choose the first of two other players whose "
-                         "cards you swap.")
-            case "troublemaker" if picks[1] < CENTER:
-                return _("As the Troublemaker: choose the second player.")
-            case "drunk" if stage == 1:
-                return _("As the Drunk: choose the center card you take, without looking.")
-            case "sentinel" if stage == 1:
-                return _("As the Sentinel: choose another player's card to shield.")
-            case "alpha_wolf" if stage == 1:
-                return _("As the Alpha Wolf: choose a player who is not a werewolf; they get "
-                         "the center werewolf card. You wake with the werewolves.")
-            case "mystic_wolf" if stage == 1:
-                return _("As the Mystic Wolf: choose another player's card to look at. You "
-                         "wake with the werewolves.")
-            case "apprentice_seer" if stage == 1:
-                return _("As the Apprentice Seer: choose a center card to look at.")
-            case "paranormal_investigator" if "doppelganger" in self.became:
-                return _done()
-            case "paranormal_investigator" if stage == 1:
-                return _("As the Paranormal Investigator: choose another player's card to "
-                         "look at; then you may look at a second one.")
-            case "paranormal_investigator" if picks[1] < CENTER:
-                return _("As the Paranormal Investigator: choose a second player's card to "
-                         "look at.")
-            case "witch" if stage == 1:
-                return _("As the Witch: choose a center card to look at; then you must swap "
-                         "it with a player's card.")
-            case "witch" if picks[1] >= CENTER:
-                return self._witch_swap(seat)
-            case "village_idiot" if stage == 1:
-                return _("As the Village Idiot: choose which way every other player's card "
-                         "moves one seat (shielded cards stay).")
-        # Her copy has nothing (more) to do at this call: her own words, not
-        # another seat's "Not your call".
+            return _(PROMPTS["doppelganger"].own[0])
+        prompt = PROMPTS.get(self.copied or "")
+        if prompt is None or not prompt.copied or (
+                self.copied == "paranormal_investigator" and "doppelganger" in self.became):
+            # Her copy has nothing (more) to do at this call: her own words,
+            # not another seat's "Not your call".
+            return _done()
+        if stage == 1:
+            return _(prompt.copied[0])
+        first = self.answers[("doppelganger", seat)][1][0]
+        again = CENTER_CARD if first >= CENTER else PLAYER_CARD
+        if len(prompt.copied) > 1 and prompt.again_after == again:
+            return _(prompt.copied[1])
         return _done()
 
     # ------------------------------------------------------------- the vote

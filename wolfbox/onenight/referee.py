@@ -40,6 +40,7 @@ from typing import Any
 
 import msgspec
 
+from ..errors import RefereeError as RefereeError
 from ..errors import UserError
 from ..i18n import N_, _, ngettext
 from ..jsontext import loads
@@ -82,10 +83,6 @@ _LONGEST_QUOTE = 40
 # A seat that did not vote: on the phones a missing answer is no action,
 # like a player who points at nobody (the JSON asks every seat for a vote).
 NO_VOTE = 0
-
-
-class RefereeError(UserError):
-    pass
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import difflib
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..errors import UserError
+from ..errors import UnknownRole as UnknownRole
 from ..i18n import N_, _
 
 
@@ -124,10 +124,6 @@ WEREWOLVES = frozenset(r.id for r in ROLES.values()
 def role_name(role_id: str) -> str:
     """The name of the role with this id, in the box's language."""
     return _(ROLES[role_id].name)
-
-
-class UnknownRole(UserError):
-    pass
 
 
 def role(role_id: str) -> Role:
