@@ -68,7 +68,7 @@ def figures(phones: frozenset[int], seed: int = 1) -> dict[str, float]:
 
     def dealt() -> bool:
         if t.g.stage is Stage.DEAL and t.g.turn_stage == "wait" \
-                and t.g._turn().kind is Kind.PHONES and not window[0]:
+                and t.g.current_turn().kind is Kind.PHONES and not window[0]:
             window[0] = t.now
         if t.g.stage is Stage.DEAL and t.g.turn_stage == "after" and window[0] \
                 and not window[1]:

@@ -40,7 +40,7 @@ from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
 from wolfbox.i18n import LANGUAGE_KEY, LANGUAGES, _, language, speaking, use_language
 from wolfbox.menu import default
-from wolfbox.mode import Mode
+from wolfbox.mode import Playable
 from wolfbox.newd3 import section as timed_section
 from wolfbox.newd3.game import MODE as TIMED
 from wolfbox.newd3.game import Game as Timed
@@ -220,7 +220,7 @@ def _game(config: Config, saves: Saves, has_brightness: bool) -> Games:
                  phones_on=config.phones.enabled)
 
 
-def _one_night(screen: SettingsScreen, saves: Saves) -> Mode:
+def _one_night(screen: SettingsScreen, saves: Saves) -> Playable:
     """One Night, with a round saved before a power cut offered again (a
     deal on the phones dealt again); one that cannot be is said once."""
     flow = Flow.from_config(screen.config, screen=screen)
@@ -233,7 +233,7 @@ def _one_night(screen: SettingsScreen, saves: Saves) -> Mode:
     return flow
 
 
-def _dark_arts(screen: SettingsScreen, saves: Saves) -> Mode:
+def _dark_arts(screen: SettingsScreen, saves: Saves) -> Playable:
     """Werewolves of the Dark Arts, built from the box's settings as they
     stand; a game saved before a power cut is offered for resuming, one
     that cannot be resumed is said so once and a new game starts."""
@@ -253,7 +253,7 @@ def _dark_arts(screen: SettingsScreen, saves: Saves) -> Mode:
     return DarkArts(options=options, settings=screen)
 
 
-def _timed(screen: SettingsScreen, saves: Saves) -> Mode:
+def _timed(screen: SettingsScreen, saves: Saves) -> Playable:
     """004's timed game, built from the box's settings as they stand; a game
     saved before a power cut is offered for resuming, one that cannot be
     resumed is said so once and a new game starts. The deal's randomness

@@ -23,8 +23,8 @@ import pygame
 from wolfbox.buttons import Button, Classifier
 from wolfbox.effects import Ambience, Effect, ResumeAudio, StopSpeech
 from wolfbox.events import Event, PhoneChoice, PhonesSeated, SpeechDone
+from wolfbox.games import Games
 from wolfbox.i18n import _
-from wolfbox.mode import Mode
 from wolfbox.view import JoinCard, Phase, View
 
 from .notices import GAME_BUG
@@ -125,7 +125,7 @@ class Inbox:
 
 @dataclass
 class Box:
-    flow: Mode                      # the game being played (wolfbox.mode)
+    flow: Games                     # the games, and the one being played (wolfbox.games)
     classifier: Classifier
     screen: Screen
     clock: Callable[[], float]
@@ -368,7 +368,7 @@ class Box:
         view = self.flow.view(now)
         if view.phase is Phase.IDLE or view.between:
             view = dataclasses.replace(view, status=self.status())
-        if not self.flow.busy() or getattr(self.flow, "phones_screen_open", False):
+        if not self.flow.busy() or self.flow.phones_screen_open:
             view = dataclasses.replace(view, join=self.join_card())
         holding = self._holding(view, now)
         if holding is not None:

@@ -25,7 +25,7 @@ from wolfbox.audio.cache import write_atomic
 from wolfbox.config import PhonesConfig
 from wolfbox.effects import AnswerSeat, ChangeSetting, Effect, FreeSeat
 from wolfbox.events import PhonesSeated
-from wolfbox.games import PHONES_KEY
+from wolfbox.games import PHONES_KEY, Games
 from wolfbox.i18n import _
 from wolfbox.view import JoinCard
 
@@ -43,7 +43,7 @@ def _cannot_serve(why: str) -> str:
 class PhoneLink:
     """The box's phones, while they are on."""
 
-    def __init__(self, config: PhonesConfig, game: Callable[[], Any],
+    def __init__(self, config: PhonesConfig, game: Callable[[], Games],
                  clock: Callable[[], float], post: Callable[[object], None],
                  wake: Callable[[], None], notice: Callable[[str, tuple[str, ...]], None],
                  addresses: list[str] | None = None, port: int | None = None,

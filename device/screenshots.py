@@ -24,7 +24,7 @@ from wolfbox.config import Config
 from wolfbox.events import PhonesSeated
 from wolfbox.games import Games
 from wolfbox.i18n import _, language
-from wolfbox.mode import Mode
+from wolfbox.mode import Playable
 from wolfbox.onenight.flow import Flow, RoundSettings
 from wolfbox.view import JoinCard, Phase, View
 
@@ -41,7 +41,7 @@ SPECIAL_DECK = ("doppelganger", "werewolf", "werewolf", "minion", "seer", "robbe
 JOIN = JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"), (5, "Bo")))
 
 
-def _phones_views(game: Mode, mode: str, start: str,
+def _phones_views(game: Playable, mode: str, start: str,
                   screen: str = "") -> Iterator[tuple[str, View, str]]:
     """A start screen as the box shows it with phones on (its hold of BACK
     and the join card), and the phones' own screen opened from it."""
@@ -127,7 +127,7 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
 class _Drive:
     """A game mode played on a fake clock for its pictures: presses at
     `now`, time jumped from one of the mode's own deadlines to the next."""
-    mode: Mode
+    mode: Playable
     now: float = 0.0
 
     def tap(self, *buttons: Button) -> None:
@@ -254,7 +254,7 @@ def dark_arts_views() -> Iterator[tuple[str, View, str]]:
     role("werewolf")
     said()
     yield "c-mayor-end", d.view(), ""
-    for page in range(2, len(game._book_pages()) + 1):       # as many as the language needs
+    for page in range(2, len(game.book_pages()) + 1):       # as many as the language needs
         d.tap(Button.NEXT)
         yield f"c-mayor-end-{page}", d.view(), ""
     # The largest table the game takes: 20 seats round the ring.
@@ -289,8 +289,8 @@ def timed_views() -> Iterator[tuple[str, View, str]]:
 
 
     def window(turn_id: str, seat: int = 0) -> None:
-        d.run(lambda: game.turn_stage == "wait" and game._turn().id == turn_id
-            and (not seat or game._turn().seat == seat))
+        d.run(lambda: game.turn_stage == "wait" and game.current_turn().id == turn_id
+            and (not seat or game.current_turn().seat == seat))
 
     def to_seat(seat: int) -> None:
         for _i in range(10):

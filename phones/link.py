@@ -24,7 +24,7 @@ from typing import Any
 
 from wolfbox.config import PhonesConfig
 from wolfbox.events import PhonesSeated
-from wolfbox.games import game_name
+from wolfbox.games import Games, game_name
 from wolfbox.i18n import _, speaking
 from wolfbox.phone import named, seat_name
 
@@ -35,7 +35,7 @@ from .server import PhoneServer, Seated
 
 log = logging.getLogger("wolfbox.phones")
 
-NO_SEATS = 0            # a game that does not say how many seats it has
+NO_SEATS = 0            # the room before the box has said which game it plays
 
 
 def no_address() -> str:
@@ -117,15 +117,15 @@ class Phones:
         if self._mode:
             self._keep({"mode": self._mode, "room": room})
 
-    def follow(self, game: Any, now: float) -> None:
+    def follow(self, game: Games, now: float) -> None:
         """After the box's screen changed: a new game's PIN, and each joined
         seat's view, in the game's language."""
-        busy, seats = bool(game.busy()), int(getattr(game, "table_seats", NO_SEATS))
-        self._mode = str(game.name)
+        busy, seats = game.busy(), game.table_seats
+        self._mode = game.name
         # A seat the box must accept a phone for (the Mayor's console) is
         # guarded before it opens and let go only after it closed: the
         # server runs these in order, a phone's message perhaps between.
-        guarded = frozenset(getattr(game, "guarded_seats", frozenset()))
+        guarded = game.guarded_seats
         if guarded - self._guarded:
             self._guarded = self._guarded | guarded
             self.server.guard(self._guarded)
@@ -152,9 +152,8 @@ class Phones:
                 views[seat] = protocol.encode(
                     "view", **view, words=said, lang=game.lang,
                     seat_title=label or seat_name(seat, self.seated.names.get(seat, "")))
-            note = getattr(game, "lobby_note", None)
             lobby = {"title": game_name(game.name), "words": said, "lang": game.lang,
-                     "labels": labels, "note": note() if note is not None else ""}
+                     "labels": labels, "note": game.lobby_note()}
         frames = protocol.padded(views)
         if protocol.oversized(frames) and not self._oversized:
             self._oversized = True          # said once a run: the size could tell

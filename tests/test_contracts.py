@@ -1,7 +1,9 @@
 """The layer contracts hold by the tools, not by convention (issue 21): a
 scratch copy of the package with one violation planted fails import-linter
 as `make lint` runs it, naming the contract; the same copy without it
-passes."""
+passes. So does a screen that reaches into its game's private names or
+imports its game back (issue 32): ruff's SLF001 and the acyclic contract
+as `make lint` runs them."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+RUFF = Path(sys.executable).parent / "ruff"
 
 pytestmark = pytest.mark.skipif(not LINT_IMPORTS.exists(), reason="import-linter not installed")
 
@@ -67,6 +70,13 @@ def test_the_package_as_it_is_keeps_every_contract(tmp_path):
     # A new shared module that knows a game.
     ("sharedthing.py", "from .onenight import roles\n", False,
      "What the games share imports no game BROKEN"),
+    # A screen that imports its game back, if only for mypy: a circle.
+    ("newd3/screen.py", "\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+     "    from .game import Game as _Game\n", True,
+     "No import circle inside a game package or the engine BROKEN"),
+    # The screens' protocol reaching for the state machine it describes.
+    ("onenight/seen.py", "\nfrom . import flow as _flow\n", True,
+     "No import circle inside a game package or the engine BROKEN"),
 ])
 def test_a_planted_violation_breaks_its_contract(tmp_path, path, text, append, contract):
     tree = package_copy(tmp_path)
@@ -74,3 +84,27 @@ def test_a_planted_violation_breaks_its_contract(tmp_path, path, text, append, c
     result = lint_imports(tree)
     assert result.returncode != 0
     assert contract in result.stdout, result.stdout[-2000:]
+
+
+def ruff(tree: Path) -> subprocess.CompletedProcess:
+    """ruff over the copy, with the project's rules (as `make lint` runs it)."""
+    return subprocess.run([str(RUFF), "check", "--no-cache", "--config",
+                           str(ROOT / "pyproject.toml"), "--output-format", "concise",
+                           str(tree / "wolfbox")],
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.skipif(not RUFF.exists(), reason="ruff not installed")
+@pytest.mark.parametrize("path, text", [
+    # The timed game's screen reading a private method of its game.
+    ("newd3/screen.py", "\n\ndef _peek(game: Seen) -> object:\n    return game._turn()\n"),
+    # The phones reading a private field of the game switch.
+    ("phones/link.py", "\n\ndef _peek(game: Games) -> object:\n    return game._seated\n"),
+])
+def test_a_private_name_read_from_outside_fails_the_lint(tmp_path, path, text):
+    tree = package_copy(tmp_path)
+    assert ruff(tree).returncode == 0, ruff(tree).stdout[-2000:]
+    plant(tree, path, text, append=True)
+    result = ruff(tree)
+    assert result.returncode != 0
+    assert f"{path}:" in result.stdout and "SLF001" in result.stdout, result.stdout[-2000:]

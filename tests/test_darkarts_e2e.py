@@ -79,7 +79,7 @@ def heard(pilot: Pilot) -> list[str]:
 
 
 def stage(pilot: Pilot) -> Stage:
-    return pilot.box.flow.stage
+    return pilot.box.flow.active.stage
 
 
 def next_until(pilot: Pilot, big: str) -> None:
@@ -144,7 +144,7 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     assert pilot.view.dim and pilot.view.title == "Night 1 · Eyes closed"
     assert dict(pilot.view.legend) == {Button.START: "Pause", Button.NEXT: "Hold: book",
                                        Button.BACK: "Hold: end game"}   # nothing to undo
-    pilot.until(lambda: pilot.box.flow.night_stage == "wait")
+    pilot.until(lambda: pilot.box.flow.active.night_stage == "wait")
     assert pilot.view.title == "Night 1 · Matchmaker"
     for button in (Button.NEXT, Button.VOTE, Button.BACK):      # no skipping
         pilot.press(button)

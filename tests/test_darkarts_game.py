@@ -328,7 +328,7 @@ def test_the_count_never_exceeds_the_hands_that_may_vote_and_adjusts():
     assert g.stage is Stage.COUNT
     t.press(NEXT)                               # adjust
     t.press(BACK)
-    assert g._votes() == 5
+    assert g.vote_count() == 5
     t.press(START)
     t.settle()
     assert says(t.effects)[-3:] == ["5 votes.", "4 needed.", "Seat 4 is lynched."]
@@ -481,7 +481,7 @@ def test_the_book_opens_at_any_time_and_the_game_goes_on_under_it():
     view = g.screen(t.now).view
     assert view.title.startswith("Book") and not view.dim
     assert "Day 1: seat 1 was lynched (Werewolf)." in " ".join(
-        line for page in g._book_pages() for line in page)
+        line for page in g.book_pages() for line in page)
     assert dict(view.legend)[Button.START] == "Back"
     # The night runs on under the book, on its own clock.
     t.run_until(lambda game: game.step_index > step)

@@ -105,7 +105,7 @@ def test_the_entry_screens_read_from_across_the_table(painter, size, lang):  # n
         game.handle(Tap(Button.VOTE), now)
         game.handle(Tap(Button.START), now)                  # refused: no card yet
         look(game, now)
-        names = [role_name(r) for r in game._role_options()]
+        names = [role_name(r) for r in game.role_options()]
         longest = max(names, key=len)
         for _ in range(names.index(longest) + 1):
             game.handle(Tap(Button.NEXT), now)

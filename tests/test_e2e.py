@@ -82,11 +82,11 @@ def test_a_whole_round_by_mock_buttons(pilot_for):
 
     pilot.press(Button.START)
     assert pilot.view.phase is Phase.NIGHT and pilot.view.dim
-    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
+    pilot.until(lambda: pilot.box.flow.active.phase is Phase.REVEAL)
     pilot.press(Button.NEXT)                             # the rules' second page
-    assert pilot.box.flow.phase is Phase.REVEAL
+    assert pilot.box.flow.active.phase is Phase.REVEAL
     pilot.press(Button.START)                            # done
-    assert pilot.box.flow.phase is Phase.IDLE
+    assert pilot.box.flow.active.phase is Phase.IDLE
 
     assert phases(pilot.frames) == [Phase.IDLE, Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE,
                                     Phase.REVEAL, Phase.IDLE]
@@ -107,10 +107,10 @@ def test_back_abandons_only_when_held_for_its_hold_time(pilot_for, tmp_path):
     pilot = pilot_for(config)
     pilot.press(Button.START)
     pilot.press(Button.VOTE)                           # at night: wake everyone, then vote
-    pilot.until(lambda: pilot.box.flow.phase is Phase.VOTE)
+    pilot.until(lambda: pilot.box.flow.active.phase is Phase.VOTE)
     pilot.press(Button.START)                          # pause: the countdown waits
     pilot.press(Button.BACK, hold=1.4)                 # short of 1.5 s: a tap
-    assert pilot.box.flow.phase is Phase.VOTE
+    assert pilot.box.flow.active.phase is Phase.VOTE
     pilot.press(Button.BACK, hold=1.6)
     assert pilot.view.phase is Phase.IDLE
     assert pilot.parts.narrator.cues[-1][0].value == "abandon"
@@ -121,15 +121,15 @@ def test_pause_keeps_the_time_left_and_vote_goes_to_the_countdown(pilot_for):
     pilot.press(Button.START)
     pilot.press(Button.START)                          # pause
     assert pilot.view.paused and pilot.view.label(Button.START) == "Resume"
-    remaining = pilot.box.flow.clock.remaining(pilot.clock.now)
+    remaining = pilot.box.flow.active.clock.remaining(pilot.clock.now)
     pilot.advance(600)
-    assert pilot.box.flow.clock.remaining(pilot.clock.now) == remaining
-    assert pilot.box.flow.phase is Phase.NIGHT
+    assert pilot.box.flow.active.clock.remaining(pilot.clock.now) == remaining
+    assert pilot.box.flow.active.phase is Phase.NIGHT
     pilot.press(Button.START)                          # resume
     assert not pilot.view.paused
     pilot.press(Button.VOTE)                           # the night ends safely first
     assert pilot.parts.narrator.played[-1].text == STARTER_NIGHT[-1]    # the wake-up
-    pilot.until(lambda: pilot.box.flow.phase is Phase.VOTE)
+    pilot.until(lambda: pilot.box.flow.active.phase is Phase.VOTE)
     assert pilot.view.big == "3"
     assert pilot.parts.narrator.played[-1].text == "Three."
 
@@ -138,7 +138,7 @@ def test_resuming_a_paused_line_plays_the_rest_of_it(pilot_for, tmp_path):
     # Every line is a 2-second tone: shorter than any caption time, so the
     # line's own end, not the caption's, is what moves the night on.
     pilot = pilot_for(line_seconds=2.0)
-    flow = pilot.box.flow
+    flow = pilot.box.flow.active
     pilot.press(Button.START)                          # "Night falls..." starts
     started = pilot.parts.narrator.played[0].at
     pilot.advance(0.5 - (pilot.clock.now - started))   # half a second heard
@@ -161,7 +161,7 @@ def test_a_line_missing_from_the_cache_is_a_caption_and_the_flow_goes_on(pilot_f
     assert pilot.view.caption == "Night falls. Everyone, close your eyes."
     assert list(pilot.parts.narrator.played) == []
     assert list(pilot.parts.narrator.missed) == ["Night falls. Everyone, close your eyes."]
-    pilot.until(lambda: pilot.box.flow.step_index == 1, limit=10)
+    pilot.until(lambda: pilot.box.flow.active.step_index == 1, limit=10)
 
 
 def test_no_sound_card_runs_on_captions_and_says_so_once(pilot_for, monkeypatch, capsys):
@@ -172,7 +172,7 @@ def test_no_sound_card_runs_on_captions_and_says_so_once(pilot_for, monkeypatch,
     assert any("captions only" in n for n in pilot.parts.notices)
     pilot.press(Button.START)
     pilot.press(Button.VOTE)
-    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL, limit=15)
+    pilot.until(lambda: pilot.box.flow.active.phase is Phase.REVEAL, limit=15)
     out = capsys.readouterr().out
     assert out.count("captions only") == 1
     assert '>> "Vote!"' in out
@@ -215,7 +215,7 @@ def test_the_deck_picker_on_the_box(pilot_for):
     view = pilot.view
     assert view.title == "One Night · 5 players"
     assert view.details[0] == "Evil Transformation"
-    assert sorted(pilot.box.flow.settings.deck) == sorted(
+    assert sorted(pilot.box.flow.active.settings.deck) == sorted(
         ["doppelganger", "alpha_wolf", "mystic_wolf", "minion", "robber", "witch", "werewolf",
          "villager", "villager"])
     pages = [view.details]
@@ -224,8 +224,8 @@ def test_the_deck_picker_on_the_box(pilot_for):
     assert pages[1] != pages[0]
     assert any("center werewolf card" in d for d in pages[1])   # the setup note, on page 2
     pilot.press(Button.START)
-    assert pilot.box.flow.phase is Phase.NIGHT
-    pilot.until(lambda: pilot.box.flow.settings.night[pilot.box.flow.step_index].id
+    assert pilot.box.flow.active.phase is Phase.NIGHT
+    pilot.until(lambda: pilot.box.flow.active.settings.night[pilot.box.flow.active.step_index].id
                 == "doppelganger", limit=10)
     assert pilot.view.title == "Night · Doppelganger"
 
@@ -271,7 +271,7 @@ def test_a_failing_adapter_is_said_once_and_the_round_goes_on(pilot_for, caplog)
     pilot.box.effect_sinks.insert(0, broken_speaker)
     pilot.box.view_sinks.insert(0, broken_lights)
     pilot.press(Button.START)
-    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
+    pilot.until(lambda: pilot.box.flow.active.phase is Phase.REVEAL)
     failures = [r for r in caplog.records if "an adapter failed" in r.getMessage()]
     assert len(failures) == 2
     assert "the speaker fell off" in failures[0].getMessage()
@@ -291,7 +291,7 @@ def test_a_cache_the_box_cannot_write_is_said_once_and_start_plays_captions(tmp_
     assert pilot.box.notice == "Cannot store voice lines: see the log"   # short, on screen
     pilot.press(Button.START)                     # no crash: the round plays on captions
     assert pilot.view.caption == STARTER_NIGHT[0]
-    pilot.until(lambda: pilot.box.flow.phase is Phase.DISCUSSION, limit=120)
+    pilot.until(lambda: pilot.box.flow.active.phase is Phase.DISCUSSION, limit=120)
     said = [r for r in caplog.records if "cannot be stored" in r.getMessage()]
     assert len(said) == 1 and "not a folder" in said[0].getMessage()     # the detail, logged
 
@@ -320,7 +320,7 @@ def test_q_while_the_referee_is_being_told_asks_again(pilot_for):
     pilot = pilot_for()
     pilot.press(Button.START)
     pilot.press(Button.VOTE)
-    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
+    pilot.until(lambda: pilot.box.flow.active.phase is Phase.REVEAL)
     pilot.press(Button.VOTE)
     assert pilot.view.phase is Phase.REFEREE
     pilot.box.inbox.quit_key()
@@ -357,7 +357,7 @@ def test_the_alert_shows_above_the_nights_veil(pilot_for):
 def open_settings(pilot: Pilot, page: str = "Volume") -> None:
     """The settings screen, on `page` (the first page is the language)."""
     pilot.press(Button.NEXT, hold=2.1)
-    assert pilot.box.flow.phase is Phase.SETTINGS
+    assert pilot.box.flow.active.phase is Phase.SETTINGS
     for _ in range(15):
         if pilot.view.details[0] == page:
             return
@@ -375,7 +375,7 @@ def test_holding_next_fills_its_box_then_opens_the_settings(pilot_for):
     filled = [v.held_progress for v in pilot.frames if v.held is Button.NEXT]
     assert filled == sorted(filled) and len(set(filled)) >= 5   # it fills, step by step
     pilot.advance(1.1)
-    assert pilot.box.flow.phase is Phase.SETTINGS
+    assert pilot.box.flow.active.phase is Phase.SETTINGS
     pilot.bank.drive(Button.NEXT, False)
     pilot.advance(0.1)
     assert pilot.view.held is None
@@ -386,7 +386,7 @@ def test_a_short_press_of_next_still_changes_the_deck(pilot_for):
     pilot = pilot_for()
     before = pilot.view.details[0]
     pilot.press(Button.NEXT, hold=0.5)
-    assert pilot.box.flow.phase is Phase.IDLE
+    assert pilot.box.flow.active.phase is Phase.IDLE
     assert pilot.view.details[0] != before
 
 
@@ -410,7 +410,7 @@ def test_a_new_speech_speed_keeps_the_old_lines_playing_until_the_new_are_ready(
     assert pilot.view.big == "110 %"
     assert narrator.cache.settings.length_scale == pytest.approx(100 / 110, abs=1e-3)
     pilot.press(Button.START)                           # back to the start screen
-    assert pilot.box.flow.phase is Phase.IDLE
+    assert pilot.box.flow.active.phase is Phase.IDLE
     assert pilot.view.status.startswith("Preparing the voice")   # the new lines are due
     pilot.press(Button.START)                           # a round now: the old lines play
     pilot.until(lambda: len(narrator.played) >= 2, limit=60)
@@ -430,7 +430,7 @@ def test_a_five_player_game_entered_seat_by_seat_corrected_once_and_judged(pilot
     assert pilot.view.title == "One Night · 5 players"
     pilot.press(Button.START)
     pilot.press(Button.VOTE)                            # vote at night: wake, then vote
-    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
+    pilot.until(lambda: pilot.box.flow.active.phase is Phase.REVEAL)
     pilot.press(Button.VOTE)                            # Referee
     assert pilot.view.phase is Phase.REFEREE
 
@@ -454,7 +454,7 @@ def test_a_five_player_game_entered_seat_by_seat_corrected_once_and_judged(pilot
         pick("Villager" if seat != 5 else "Robber")
         pick("Seat 1")
     assert pilot.view.phase is Phase.VERDICT
-    pilot.until(lambda: pilot.box.flow.clock is None, limit=60)
+    pilot.until(lambda: pilot.box.flow.active.clock is None, limit=60)
     said = [p.text for p in narrator.played] + list(narrator.missed)
     assert "Seat 1 dies." in said and "The village wins." in said
     assert said.index("Seat 1 dies.") < said.index("The village wins.")

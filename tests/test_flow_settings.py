@@ -33,10 +33,10 @@ def to_page(flow: Flow, name: str, now: float = 0.0) -> None:
     raise AssertionError(f"no settings page {name!r}")
 
 
-def open_settings(flow: Flow, now: float = 0.0, page: str = "Volume") -> None:
+def open_settings(flow: Flow | Games, now: float = 0.0, page: str = "Volume") -> None:
     """The settings screen, at `page` (the first page is the language)."""
     flow.handle(Hold(Button.NEXT), now)
-    assert flow.phase is Phase.SETTINGS
+    assert flow.view(now).phase is Phase.SETTINGS
     to_page(flow, page, now)
 
 

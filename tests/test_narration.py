@@ -202,7 +202,7 @@ def test_the_flow_never_waits_for_a_slow_renderer(tmp_path, box_for, held_render
     pilot.box.effect_sinks.append(lambda e: said.append(e.text) if isinstance(e, Say) else None)
     with audio_waits_on_the_main_thread(monkeypatch) as waited:
         pilot.press(Button.START)
-        pilot.until(lambda: pilot.box.flow.phase is Phase.DISCUSSION)
+        pilot.until(lambda: pilot.box.flow.active.phase is Phase.DISCUSSION)
     assert waited == []
     assert narrator.renderer.stats.rendered == 0        # held all night, as meant
     assert said[0] == "Night falls. Everyone, close your eyes." and len(said) > 5
@@ -245,7 +245,7 @@ parts = build(c, "headless", clock=clock, pin_factory=mock_factory(), stdin_keys
 parts.narrator.wait_warm(timeout=60)
 pilot = Pilot(parts, clock)
 pilot.press(Button.START)
-pilot.until(lambda: parts.box.flow.phase is Phase.DISCUSSION)
+pilot.until(lambda: parts.box.flow.active.phase is Phase.DISCUSSION)
 print("played", len(parts.narrator.played), "missed", len(parts.narrator.missed))
 print("loaded", sorted(m for m in ("onnxruntime", "piper", "numpy") if m in sys.modules))
 parts.close()
@@ -295,7 +295,7 @@ def test_the_box_with_a_missing_voice_says_so_once_and_plays(tmp_path, box_for, 
     assert len(logged) == 1                              # the detail, in the log once
     pilot.press(Button.START)
     pilot.press(Button.VOTE)
-    pilot.until(lambda: pilot.box.flow.phase is Phase.REVEAL)
+    pilot.until(lambda: pilot.box.flow.active.phase is Phase.REVEAL)
     out = capsys.readouterr().out
     assert out.count(short) == 1 and "gone.onnx" not in out
 
@@ -311,7 +311,7 @@ def test_a_crashing_renderer_turns_that_line_into_a_caption(tmp_path, box_for):
     assert cache.missing(RoundSettings.from_config(config).lines()) == [first]
     pilot.press(Button.START)
     assert narrator.missed == [first]
-    assert pilot.box.flow.caption == first
+    assert pilot.box.flow.active.caption == first
     pilot.until(lambda: narrator.played, limit=15)       # the next line plays
     assert narrator.played[0].text != first
 
@@ -340,9 +340,9 @@ def test_ambience_plays_at_night_and_ducks_under_every_line(tmp_path, box_for):
     pilot.press(Button.START)
     assert narrator.ambience_on
     assert narrator.ambience_level() == pytest.approx(0.4 * 0.25, abs=0.01)    # a line plays
-    pilot.until(lambda: box.flow.stage == "wait", limit=10)
+    pilot.until(lambda: box.flow.active.stage == "wait", limit=10)
     assert narrator.ambience_level() == pytest.approx(0.4, abs=0.01)           # silence
-    pilot.until(lambda: box.flow.phase is Phase.DISCUSSION, limit=20)
+    pilot.until(lambda: box.flow.active.phase is Phase.DISCUSSION, limit=20)
     assert not narrator.ambience_on and narrator.ambience_level() == 0.0
 
 

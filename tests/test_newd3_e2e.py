@@ -70,7 +70,7 @@ def in_window(pilot: Pilot) -> bool:
 def window(pilot: Pilot, turn_id: str, seat: int = 0) -> float:
     """Wait for the window of turn `turn_id` (of `seat`); the time it opened."""
     def there() -> bool:
-        turn = game(pilot)._turn() if game(pilot).turns else None
+        turn = game(pilot).current_turn() if game(pilot).turns else None
         return in_window(pilot) and turn is not None and turn.id == turn_id \
             and (not seat or turn.seat == seat)
     pilot.until(there, limit=900, step=0.5)

@@ -24,7 +24,7 @@ def box_for(tmp_path, pilots):
 
 def to_language_page(pilot: Pilot) -> None:
     pilot.press(Button.NEXT, hold=2.1)
-    assert pilot.box.flow.phase is Phase.SETTINGS
+    assert pilot.box.flow.active.phase is Phase.SETTINGS
     for _ in range(15):
         if pilot.view.details[0] in ("Language", "Sprache", "语言"):
             return

@@ -88,7 +88,7 @@ class Table:
 
 def start_screen(f: Flow) -> list[str]:
     """Every line the start screen shows, page after page."""
-    return [line for page in range(len(f._idle_pages()))
+    return [line for page in range(len(f.idle_pages()))
             for line in f.view(page * pages.IDLE_PAGE_SECONDS).details]
 
 
@@ -155,7 +155,7 @@ def test_with_cards_on_phones_the_start_screen_and_phones_give_no_physical_setup
         f = Flow(RoundSettings.for_deck(deck), rng=random.Random(1))
         f.handle(PhonesSeated(frozenset(held)), 0.0)
         shown = start_screen(f)
-        phone = [line for page in range(len(f._idle_pages()))
+        phone = [line for page in range(len(f.idle_pages()))
                  for line in f.phone_view(1, page * pages.IDLE_PAGE_SECONDS).lines]
         for lines in (shown, phone):
             assert (RULE in lines) is on_phones
@@ -446,7 +446,7 @@ def test_the_phones_vote_and_the_referee_settles_the_game_from_the_cards_at_dawn
     assert "Seat 3 (Robber) swapped cards with seat 5 and took the Werewolf." in phone.lines
     assert "Seat 4 voted for seat 1." in phone.lines and phone.task is None
     titles = []
-    for _page in range(len(t.f._verdict_pages())):
+    for _page in range(len(t.f.verdict_pages())):
         titles.append(t.f.view(t.now).title)
         t.press(NEXT)
     assert titles[0].startswith("Verdict") and titles[-1].startswith("What happened")

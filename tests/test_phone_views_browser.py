@@ -88,7 +88,7 @@ def test_the_mayors_console_and_a_players_vote_read_whole_in_each_language(
         for _ in range(400):                        # on to the vote, by the buttons
             if game.stage is Stage.HANDS:
                 break
-            if game.stage is Stage.ROLE and game._chosen_role() is None \
+            if game.stage is Stage.ROLE and game.chosen_role() is None \
                     or game.stage is Stage.ACCUSE and game.cursor == 1:   # Ann votes
                 pilot.press(Button.NEXT)
                 continue

@@ -140,7 +140,7 @@ def test_no_screen_for_some_eyes_only_reaches_any_phone(tmp_path, pilots, sent):
         game = pilot.box.flow.active
         covered = lambda m: m["lines"] == ["Look at the box."]      # noqa: E731
         for seat in SEATS:
-            pilot.until(lambda s=seat: game.turns and game._turn().seat == s
+            pilot.until(lambda s=seat: game.turns and game.current_turn().seat == s
                         and game.turn_stage == "wait", limit=900, step=0.5)
             pilot.press(Button.VOTE, hold=2.1)                       # the seat sees its card
             assert pilot.view.private                                # ... still, on the box

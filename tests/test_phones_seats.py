@@ -327,6 +327,9 @@ def test_the_console_seat_is_guarded_before_it_opens_and_until_it_closed():
         def phone_view(self, seat: int, now: float) -> PhoneView:
             return PhoneView(seat, "t")
 
+        def lobby_note(self) -> str:
+            return ""
+
     calls: list[tuple] = []
 
     class Server:

@@ -334,4 +334,4 @@ def test_a_game_that_fails_to_build_says_why_not_a_recursion():
     with pytest.raises(RuntimeError, match="items"):
         games.view(0.0)
     with pytest.raises(RuntimeError, match="items"):
-        games.phase                                                # noqa: B018
+        games.active.phase                                                # noqa: B018

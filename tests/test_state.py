@@ -66,7 +66,7 @@ def test_the_deck_chosen_on_the_box_survives_a_restart(tmp_path, monkeypatch, pi
     config.voice.enabled = False
     pilot = pilots.start(config, fill=False)
     pilot.press(Button.NEXT)
-    chosen = list(pilot.box.flow.settings.deck)
+    chosen = list(pilot.box.flow.active.settings.deck)
     pilot.parts.close()                 # as the box does at exit: the last save is written
     assert StateStore(state_path()).remembered_deck() == chosen
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}

@@ -17,6 +17,7 @@ command's work is elsewhere.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import logging
 import os
@@ -35,7 +36,7 @@ from .errors import UserError, WolfboxError
 from .games import GAMES, Games
 from .i18n import LANGUAGES, _, language, use_language
 from .jsontext import MAX_CHARS, NotJson, loads
-from .mode import Mode
+from .mode import Playable
 from .onenight.deck import check_deck
 from .onenight.flow import Flow, RoundSettings
 from .onenight.picker import Picker
@@ -201,7 +202,7 @@ def _parser() -> _Parser:
                                 '"actions": {"2": 4}, "kill": {"target": 5, "knife": 1}}; '
                                 'without FILE, or with -, standard input'))
     for command in sub.choices.values():          # every command speaks the language
-        if not any("--lang" in a.option_strings for a in command._actions):
+        with contextlib.suppress(argparse.ArgumentError):    # one that has its own --lang
             command.add_argument("--lang", choices=tuple(LANGUAGES),
                                  help=_("the language of what is printed (box.lang)"))
     return p
@@ -375,7 +376,7 @@ def replay_game(args: argparse.Namespace, config: Config, rng: random.Random
     phase; tests/replays/phone_walk.py plays the same to write its walks."""
     # One seeded randomness for every deal, the phones' too: a replay of a
     # game on phones deals the same cards each time.
-    flow: Mode = Flow(RoundSettings.from_config(config),
+    flow: Playable = Flow(RoundSettings.from_config(config),
                       picker=Picker(tuple(config.game.deck), rng), rng=rng)
     stage: Callable[[], str] | None = None       # the game's own stage names its records
     if args.mode == "dark_arts":

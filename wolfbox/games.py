@@ -1,6 +1,6 @@
 """The games the box plays, and the switch between them.
 
-Each game is a mode of its own (wolfbox.mode.Mode) and knows nothing of the
+Each game is a `wolfbox.mode.Playable` of its own and knows nothing of the
 others. `Games` holds the one being played and hands everything to it; when
 the table picks another game (a `ChangeSetting` of `game.mode`, from One
 Night's settings screen or the Mayor's setup), it switches. Adding a game is
@@ -18,8 +18,8 @@ from .effects import ChangeSetting, Effect
 from .events import Event, PhonesSeated
 from .i18n import LANGUAGE_KEY, N_, SOURCE, _, speaking
 from .join_screen import OPEN_HOLD, JoinScreen, asked, asking_view
-from .mode import Mode
-from .phone import PhoneView, public
+from .mode import Playable
+from .phone import PhoneView
 from .view import View
 
 MODE_KEY = "game.mode"
@@ -64,12 +64,12 @@ def game_name(mode: object) -> str:
 class Games:
     """The game being played, built on first use and kept while the box runs
     (a game left for another is found as it was)."""
-    make: Mapping[str, Callable[[], Mode]]
+    make: Mapping[str, Callable[[], Playable]]
     name: str
     # The language the games render in: passed in, and changed by the table's
     # choice (a ChangeSetting of box.lang), never a global the games assign.
     lang: str = SOURCE
-    _built: dict[str, Mode] = field(default_factory=dict)
+    _built: dict[str, Playable] = field(default_factory=dict)
     phones_on: bool = False                     # the box's phones are on (its setting)
     # The phones' server serves: the device says when it cannot (a broken
     # install, the port taken), and nothing then offers the phones' screen.
@@ -83,21 +83,15 @@ class Games:
             self.name = next(iter(self.make))
 
     @property
-    def active(self) -> Mode:
+    def active(self) -> Playable:
+        """The game being played, built the first time it is asked for."""
         if self.name not in self._built:
             try:
                 self._built[self.name] = self.make[self.name]()
             except AttributeError as e:
-                # Escaping a property, it would send Python to __getattr__,
-                # which asks for `active` again: a RecursionError hiding it.
+                # Escaping a property, it would read as the property missing.
                 raise RuntimeError(f"cannot build the game {self.name}: {e}") from e
         return self._built[self.name]
-
-    def __getattr__(self, attr: str) -> object:
-        """The game being played answers for itself (its phase, its settings)."""
-        if attr.startswith("_") or attr in ("make", "name"):
-            raise AttributeError(attr)
-        return getattr(self.active, attr)
 
     def restart(self) -> None:
         """The game being played built again, as the box starts it (from
@@ -149,9 +143,13 @@ class Games:
             view = self.active.view(now)
             hold = self._join_hold(view)
             if hold is Button.BACK:
+                # A start screen with the holds every game's has (settings,
+                # next game: engine.actions.start_holds) says them all in
+                # its footer, BACK's now too; any other keeps its own.
+                starts = {Button.NEXT, Button.VOTE} <= dict(view.holds).keys()
                 view = dataclasses.replace(
-                    view, footer=setup_holds_note(self.name, phones=True),
-                    holds=(*view.holds, (Button.BACK, _(OPEN_HOLD))))
+                    view, footer=setup_holds_note(self.name, phones=True) if starts
+                    else view.footer, holds=(*view.holds, (Button.BACK, _(OPEN_HOLD))))
             elif hold is Button.VOTE:
                 legend = view.legend if Button.VOTE in dict(view.legend) else \
                     (*view.legend, (Button.VOTE, _(OPEN_HOLD)))
@@ -180,7 +178,7 @@ class Games:
         if not self.phones_offered or not seated.asking:
             return None
         seat = seated.asking[0][0]
-        if seat not in getattr(self.active, "guarded_seats", frozenset()):
+        if seat not in self.active.guarded_seats:
             return None
         return self.phone_view(seat, 0.0).label or _("Seat {seat}").format(seat=seat)
 
@@ -200,12 +198,24 @@ class Games:
 
     def phone_view(self, seat: int, now: float) -> PhoneView:
         """What `seat`'s phone shows (wolfbox.phone): the game's own view of
-        its seats, where it has one, else the public screen."""
+        its seats (the public screen in a game without phones of its own)."""
         with speaking(self.lang):
-            own = getattr(self.active, "phone_view", None)
-            if own is not None:
-                return own(seat, now)
-            return public(self.active.view(now), seat)
+            return self.active.phone_view(seat, now)
+
+    @property
+    def table_seats(self) -> int:
+        """The seats at the game's table: the phones' room."""
+        return self.active.table_seats
+
+    @property
+    def guarded_seats(self) -> frozenset[int]:
+        """The seats a phone takes only with the box's yes."""
+        return self.active.guarded_seats
+
+    def lobby_note(self) -> str:
+        """What the phones' seat list says, in the box's language."""
+        with speaking(self.lang):
+            return self.active.lobby_note()
 
     def busy(self) -> bool:
         with speaking(self.lang):

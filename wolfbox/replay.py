@@ -27,7 +27,7 @@ from .events import PhoneChoice, PhonesSeated
 from .i18n import _
 from .jsontext import loads
 from .leds import lights
-from .mode import Mode
+from .mode import Playable
 from .phone import PhoneView
 from .schema import Misfit, convert
 from .view import View
@@ -214,7 +214,7 @@ def _phone(view: PhoneView) -> dict[str, Any]:
     return out
 
 
-def replay(flow: Mode, events: Iterable[TimedPress],
+def replay(flow: Playable, events: Iterable[TimedPress],
            stage: Callable[[], str] | None = None) -> Iterator[dict[str, Any]]:
     """One record for the start screen, then one for each change: the time,
     what the screen shows, and what was said and sounded at that moment.
@@ -227,7 +227,6 @@ def replay(flow: Mode, events: Iterable[TimedPress],
     last: dict[str, Any] | None = None
     seated: list[int] = []                      # the seats holding a phone, in order
     phones: dict[int, dict[str, Any]] = {}      # each seat's phone as last recorded
-    phone_view: Callable[[int, float], PhoneView] | None = getattr(flow, "phone_view", None)
 
     def record(now: float, effects: list[Effect]) -> list[dict[str, Any]]:
         nonlocal last
@@ -240,9 +239,7 @@ def replay(flow: Mode, events: Iterable[TimedPress],
             last = screen
             out.append({"at": round(now, 3), **screen, "said": said, "cues": cues})
         for seat in seated:
-            if phone_view is None:
-                break
-            shown = _phone(phone_view(seat, now))
+            shown = _phone(flow.phone_view(seat, now))
             if phones.get(seat) != shown:
                 phones[seat] = shown
                 out.append({"at": round(now, 3), "phone": seat, **shown})

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..buttons import GAME_BUTTONS, Button, Hold, Tap
 from ..i18n import _
@@ -44,9 +43,7 @@ from ..view import View
 from .book import NIGHT as NIGHT_CAUSE
 from .model import NO_ROLE, NO_SEAT, Stage
 from .roles import role_name
-
-if TYPE_CHECKING:
-    from .game import Game
+from .seen import Seen
 
 ROLE_IDS = 100            # a card of the role picker: 100 + its place among the cards left
 TAP_IDS = 900             # a button's tap: 900 + its place in GAME_BUTTONS
@@ -72,7 +69,7 @@ class Point:
 Meaning = Press | Point
 
 
-def step(game: Game) -> str:
+def step(game: Seen) -> str:
     """The console as it stands, in a few characters: a tap sent from
     another console than this one is ignored."""
     words = repr((game.reading, game.paused, game.dying, game.accused, _chosen(game),
@@ -80,7 +77,7 @@ def step(game: Game) -> str:
     return f"mayor.{game.stage}.{zlib.crc32(words.encode()):08x}"
 
 
-def _movers(game: Game) -> frozenset[Button]:
+def _movers(game: Seen) -> frozenset[Button]:
     """The buttons that only walk the picker, which the console's seats or
     cards replace (a tap on one goes straight to it)."""
     if game.reading or game.paused:
@@ -93,7 +90,7 @@ def _movers(game: Game) -> frozenset[Button]:
     return frozenset()
 
 
-def options(game: Game) -> list[tuple[int, str, Meaning]]:
+def options(game: Seen) -> list[tuple[int, str, Meaning]]:
     """What the console offers now: the picker's seats or cards, then each
     button's tap, then the undo and the book."""
     out: list[tuple[int, str, Meaning]] = []
@@ -108,19 +105,19 @@ def options(game: Game) -> list[tuple[int, str, Meaning]]:
             out += [(seat, _seat(seat), Point(seat)) for seat in ring.living()]
         elif game.stage is Stage.ROLE:
             out += [(ROLE_IDS + i, role_name(role), Point(i))
-                    for i, role in enumerate(game._role_options())]
-    taps, holds, movers = game._taps(), game._holds(), _movers(game)
+                    for i, role in enumerate(game.role_options())]
+    taps, holds, movers = game.taps(), game.holds(), _movers(game)
     for i, button in enumerate(GAME_BUTTONS):
         if button in taps and button not in movers:
             out.append((TAP_IDS + i, taps[button].label, Press(Tap(button))))
-    if Button.VOTE in holds and game._undo:
+    if Button.VOTE in holds and game.can_undo():
         out.append((UNDO, _("Undo the last entry"), Press(Hold(Button.VOTE))))
     if Button.NEXT in holds and not game.reading:
         out.append((BOOK, _("Book"), Press(Hold(Button.NEXT))))
     return out
 
 
-def _chosen(game: Game) -> tuple[int, ...]:
+def _chosen(game: Seen) -> tuple[int, ...]:
     """What the box's picker is on, marked on the console."""
     if game.reading or game.paused:
         return ()
@@ -131,7 +128,7 @@ def _chosen(game: Game) -> tuple[int, ...]:
     return ()
 
 
-def task(game: Game) -> Task | None:
+def task(game: Seen) -> Task | None:
     """The console's task, while a game is under way."""
     if not game.busy():
         return None
@@ -141,7 +138,7 @@ def task(game: Game) -> Task | None:
                 actions=tuple(o for o in offered if o[0] >= TAP_IDS))
 
 
-def meaning(game: Game, asked: str, choice: tuple[int, ...]) -> Meaning | None:
+def meaning(game: Seen, asked: str, choice: tuple[int, ...]) -> Meaning | None:
     """What the console's tap stands for; None for anything it does not
     offer now (another moment, no such option, more than one)."""
     if not game.busy() or asked != step(game) or len(choice) != 1:
@@ -149,7 +146,7 @@ def meaning(game: Game, asked: str, choice: tuple[int, ...]) -> Meaning | None:
     return next((meant for i, _words, meant in options(game) if i == choice[0]), None)
 
 
-def view(game: Game, shown: View, seat: int) -> PhoneView:
+def view(game: Seen, shown: View, seat: int) -> PhoneView:
     """The Mayor's phone: the box's screen as the Mayor sees it (a screen
     for the Mayor's eyes, the Lovers being entered, included), its alert,
     and the console."""
@@ -159,19 +156,19 @@ def view(game: Game, shown: View, seat: int) -> PhoneView:
 
 
 # ------------------------------------------------------- the hand count
-def hands_step(game: Game) -> str:
+def hands_step(game: Seen) -> str:
     """The name of this call of the vote (a day may have many)."""
     return f"hands.{game.night}.{len(game.book.records)}"
 
 
-def voters(game: Game) -> frozenset[int]:
+def voters(game: Seen) -> frozenset[int]:
     """The seats that may vote now: the living but the accused."""
     if game.ring is None:
         return frozenset()
     return frozenset(game.ring.living()) - {game.accused}
 
 
-def hands_task(game: Game, seat: int) -> Task | None:
+def hands_task(game: Seen, seat: int) -> Task | None:
     """A voter's question while the hands are up on the phones: the same
     for every voter, with what it answered marked on its own phone alone."""
     if game.stage is not Stage.HANDS or not game.hands_on_phones or seat not in voters(game):
@@ -183,7 +180,7 @@ def hands_task(game: Game, seat: int) -> Task | None:
                 () if vote is None else (HAND_UP if vote else HAND_DOWN,))
 
 
-def hand(game: Game, seat: int, asked: str, choice: tuple[int, ...]) -> bool | None:
+def hand(game: Seen, seat: int, asked: str, choice: tuple[int, ...]) -> bool | None:
     """A voter's answer: hand up (True) or down (False); None if it is not
     an answer to the question asked now, by a seat that may vote."""
     if hands_task(game, seat) is None or asked != hands_step(game) \

@@ -6,7 +6,7 @@ end of a spoken line) with the time from an injected monotonic clock,
 effects out (say this, play that cue, save this checkpoint). It never reads
 a clock, so a whole game of many nights is tested in milliseconds.
 
-The stages and what each button does are one table (`_taps`); the legend
+The stages and what each button does are one table (`taps`); the legend
 on the screen is read from it. Lines are said one after another from a
 queue: a line ends when the narrator reports its end (then a short gap) or
 when its caption time runs out, whichever is first.
@@ -212,18 +212,19 @@ class Game:
         return pacing.next_deadline(self, now)
 
     # ====================================================== what buttons do
-    def _taps(self) -> Actions:
+    def taps(self) -> Actions:
+        """What a tap of each button does now: the legend and the lights read it."""
         if self.settings.shown_over(MODE):
             return self.settings.taps(self.settings.close, self.setting_changed)
         if self.reading:
             return paged({Button.START: Action(_("Back"), self._close_book)},
-                         len(self._book_pages()), self._next_page)
+                         len(self.book_pages()), self._next_page)
         if self.paused:
             return {Button.START: pacing.resume_key(self)}
         pause = pacing.pause_key(self)
         match self.stage:
             case Stage.SETUP:
-                game = self._items()[self.cursor % len(self._items())] == GAME_ITEM
+                game = self.setup_items()[self.cursor % len(self.setup_items())] == GAME_ITEM
                 return {Button.START: Action(_("Start"), self._start),
                         Button.NEXT: Action(_("Next"), lambda now: self._move(+1)),
                         Button.VOTE: Action(_("Next game") if game else _("More"),
@@ -244,8 +245,8 @@ class Game:
                     taps[Button.START] = Action(_("Done"), self._lovers_done)
                 return taps
             case Stage.DAWN:
-                taps = seat_keys(self._move) if self._living() else {}
-                if self._living():
+                taps = seat_keys(self._move) if self.living_count() else {}
+                if self.living_count():
                     taps[Button.VOTE] = Action(_("Died"), self._night_death)
                 label = _("No more deaths") if self.dawn_deaths else _("Nobody died")
                 taps[Button.START] = Action(label, lambda now: self._show_back(_DAWN))
@@ -301,27 +302,29 @@ class Game:
                         Button.BACK: Action(_("Recount"), self._recount)}
             case Stage.END:
                 return paged({Button.START: Action(_("New game"), self._to_setup)},
-                             len(self._book_pages()), self._next_page)
+                             len(self.book_pages()), self._next_page)
         return {}
 
-    def _holds(self) -> Actions:
+    def holds(self) -> Actions:
+        """What a hold of each button does now."""
         holds = self.settings.holds(MODE, self.stage is Stage.SETUP)
         if self._undo and self.stage not in (Stage.SETUP, Stage.RESUME) \
                 and not self.reading and not self.paused:
             holds[Button.VOTE] = Action(_("Hold: undo"), self._undo_entry)
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = Action(_("Hold: end game"), self._abandon)
-            next_tap = self._taps().get(Button.NEXT)
+            next_tap = self.taps().get(Button.NEXT)
             if not self.reading and (next_tap is None or next_tap.run != self._open_book):
                 holds[Button.NEXT] = Action(_("Hold: book"), self._open_book)
         return holds
 
     # ================================================================ setup
-    def _items(self) -> tuple[str, ...]:
+    def setup_items(self) -> tuple[str, ...]:
+        """The setup screen's items, in order."""
         return ("players", *CHOSEN, *LIMITS, GAME_ITEM)
 
     def _change(self, step: int) -> list[DarkEffect]:
-        item = self._items()[self.cursor % len(self._items())]
+        item = self.setup_items()[self.cursor % len(self.setup_items())]
         if item == GAME_ITEM:              # to the box's next or previous game
             return [ChangeSetting(MODE_KEY, next_game(MODE, step))]
         if item == "players":
@@ -333,7 +336,7 @@ class Game:
             if key in self.options.fixed:
                 self.alert = _("Set in the config file.")
                 return []
-            now_at = shown._limit(self, item)
+            now_at = shown.setup_limit(self, item)
             here = steps.index(now_at) if now_at in steps else 0
             value = steps[(here + step) % len(steps)]
             limit = float(value) or None
@@ -470,20 +473,21 @@ class Game:
         self.cursor = NO_ROLE           # no card offered first: the Mayor picks one
         return []
 
-    def _role_options(self) -> list[str]:
+    def role_options(self) -> list[str]:
+        """The roles a seat may still be given (its card entered)."""
         assert self.setup is not None and self.ring is not None
         left = rules.roles_left(self.setup, self.ring)
         return [r for r in (*CHOSEN, VILLAGER) if r in left]
 
-    def _chosen_role(self) -> str | None:
+    def chosen_role(self) -> str | None:
         """The card the role picker is on; None before the Mayor picks one."""
         if self.cursor == NO_ROLE:
             return None
-        options = self._role_options()
+        options = self.role_options()
         return options[self.cursor % len(options)]
 
     def _role_chosen(self, now: float) -> list[DarkEffect]:
-        if self._chosen_role() is None:
+        if self.chosen_role() is None:
             self.alert = _("No card chosen yet: NEXT goes through the cards.")
             return []
         return self._show_back(_CARD)
@@ -540,7 +544,7 @@ class Game:
 
     def _role_entered(self, now: float) -> list[DarkEffect]:
         assert self.ring is not None
-        role = self._chosen_role()
+        role = self.chosen_role()
         assert role is not None
         seat = self.dying
         self.ring.kill(seat, role)
@@ -556,7 +560,7 @@ class Game:
         self.chain = rules.chains(self.ring, self.lovers, [seat]) + self.chain
         return effects + self._next_chain(now)
 
-    def _subject(self) -> tuple[object, ...]:
+    def subject(self) -> tuple[object, ...]:
         """What the screen is about: a line said for another stays off it."""
         if self.stage is Stage.ROLE:
             return (self.stage, self.dying)
@@ -665,7 +669,7 @@ class Game:
         # Every seat that may vote holds a phone: the hands go up on them.
         self.hands_on_phones = console.voters(self) <= self.phones
         self.hand_votes = {}
-        # The beat starts when the line has been said (see _line_finished);
+        # The beat starts when the line has been said (see line_finished);
         # a line still waiting (a defence the Mayor cut short) is dropped.
         call = said.vote_on_phones if self.hands_on_phones else said.raise_hands
         return self._say_now(now, call(self.accused))
@@ -678,14 +682,14 @@ class Game:
         if self.hands_on_phones:
             # The box counts the hands up on the phones and shows the
             # result to the Mayor: OK, or a recount by hand from it.
-            most = rules.most_hands(self._living())
+            most = rules.most_hands(self.living_count())
             self.hands = min(most, sum(self.hand_votes.get(s, False)
                                        for s in console.voters(self)))
             return effects + self._counted(now)
         return effects
 
     def _count(self, step: int) -> list[DarkEffect]:
-        living = self._living()
+        living = self.living_count()
         if self.adjusting:
             # Roles that change the count (003's footnote: the Shaman).
             self.adjust = max(-living, min(living, self.adjust + step))
@@ -702,13 +706,18 @@ class Game:
         self.adjusting = not self.adjusting
         return []
 
-    def _votes(self) -> int:
+    def can_undo(self) -> bool:
+        """An entry was made that a hold of VOTE takes back."""
+        return bool(self._undo)
+
+    def vote_count(self) -> int:
+        """The hands up for the accused, as adjusted by the table."""
         return rules.votes(self.hands, self.adjust)
 
     def _counted(self, now: float) -> list[DarkEffect]:
         self.stage = Stage.RESULT
-        living = self._living()
-        count, needed = self._votes(), rules.lynch_threshold(living)
+        living = self.living_count()
+        count, needed = self.vote_count(), rules.lynch_threshold(living)
         first, *rest = said.result(count, needed, self.accused)
         effects = self._say_now(now, first)
         for line in rest:
@@ -721,8 +730,8 @@ class Game:
 
     def _result_ok(self, now: float) -> list[DarkEffect]:
         self._remember_entry()
-        living = self._living()
-        count, needed = self._votes(), rules.lynch_threshold(living)
+        living = self.living_count()
+        count, needed = self.vote_count(), rules.lynch_threshold(living)
         self.book.add(Record(VOTE, self.night, seat=self.accused, votes=count, needed=needed))
         if not rules.passes(count, living):
             return self._begin_discussion(now, "")     # the result said it: the vote failed
@@ -743,15 +752,16 @@ class Game:
         return []
 
     def _next_page(self, now: float) -> list[DarkEffect]:
-        self.page = (self.page + 1) % len(self._book_pages())
+        self.page = (self.page + 1) % len(self.book_pages())
         return []
 
-    def _book_pages(self) -> tuple[tuple[str, ...], ...]:
+    def book_pages(self) -> tuple[tuple[str, ...], ...]:
+        """The book of deaths, a page a screen."""
         return pages.group(self.book.lines() or [_("Nobody has died yet.")],
                            pages.RULES_LINES)
 
     # ======================================================= pause, timers
-    def _time_up(self, now: float) -> list[DarkEffect]:
+    def time_up(self, now: float) -> list[DarkEffect]:
         """The stage's countdown ran out."""
         match self.stage:
             case Stage.NIGHT:
@@ -765,12 +775,12 @@ class Game:
 
     # =============================================================== speech
     def _speak(self, now: float, text: str) -> list[DarkEffect]:
-        return pacing.speak(self, now, text, self._subject())
+        return pacing.speak(self, now, text, self.subject())
 
     def _say_now(self, now: float, text: str) -> list[DarkEffect]:
-        return pacing.say_now(self, now, text, self._subject())
+        return pacing.say_now(self, now, text, self.subject())
 
-    def _line_finished(self, now: float) -> list[DarkEffect]:
+    def line_finished(self, now: float) -> list[DarkEffect]:
         """Every queued line has been said."""
         if self.stage is Stage.NIGHT and self.night_stage in (_SPEAK, _AFTER):
             return self._night_next(now)
@@ -780,7 +790,8 @@ class Game:
         return []
 
     # ================================================================ seats
-    def _living(self) -> int:
+    def living_count(self) -> int:
+        """The seats still in the game."""
         assert self.ring is not None
         return len(self.ring.living())
 
@@ -799,9 +810,9 @@ class Game:
     def _move(self, step: int) -> list[DarkEffect]:
         match self.stage:
             case Stage.SETUP:
-                self.cursor = (self.cursor + step) % len(self._items())
+                self.cursor = (self.cursor + step) % len(self.setup_items())
             case Stage.ROLE:
-                left = len(self._role_options())
+                left = len(self.role_options())
                 first = 0 if step > 0 else left - 1
                 self.cursor = first if self.cursor == NO_ROLE else (self.cursor + step) % left
             case Stage.SHOT | Stage.DAWN if self.cursor == NO_SEAT:
@@ -814,7 +825,7 @@ class Game:
     # ========================================================= save, resume
     def _take_checkpoint(self) -> Checkpoint:
         """The game as it stands at the start of this phase."""
-        return self.saves.take(self._state())
+        return self.saves.take(self.checkpoint_state())
 
     def _setup_checkpoint(self) -> Checkpoint:
         """The setup alone (players and roles): kept while it is chosen and
@@ -825,7 +836,8 @@ class Game:
         return {"version": SAVE_VERSION, "stage": str(Stage.SETUP), "players": self.players,
                 "roles": {r: n for r, n in self.chosen.items() if n > 0}}
 
-    def _state(self) -> dict[str, Any]:
+    def checkpoint_state(self) -> dict[str, Any]:
+        """The game as its checkpoint keeps it (saved.py reads it back)."""
         ring = self.ring
         return {
             "version": SAVE_VERSION,
@@ -943,7 +955,7 @@ class Game:
         if self.stage in (Stage.SETUP, Stage.RESUME):
             return
         assert self.setup is not None and self.ring is not None
-        living = self._living()
+        living = self.living_count()
         assert living >= 0
         wolves = rules.living_werewolves(self.setup, self.ring)
         assert 0 <= wolves <= living, (wolves, living)
@@ -960,7 +972,7 @@ class Game:
         if self.stage is Stage.CONFIRM:
             assert self.pending in (_CARD, _SHOT, _DAWN), self.pending
             if self.pending == _CARD:
-                assert self._chosen_role() is not None, "a card confirmed that was not chosen"
+                assert self.chosen_role() is not None, "a card confirmed that was not chosen"
         if self.stage is Stage.CONFIRM and self.pending == _SHOT or \
                 self.stage is Stage.SHOT and self.cursor != NO_SEAT:
             assert self.ring.alive(self.cursor), "a dead seat shot"

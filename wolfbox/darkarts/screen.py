@@ -4,7 +4,7 @@ state and never changing it (the state machine is game.py)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..buttons import Button
 from ..engine.actions import Legend
@@ -30,12 +30,10 @@ from .model import (
 )
 from .night import call_title
 from .roles import VILLAGE, role_name
-
-if TYPE_CHECKING:
-    from .game import Game
+from .seen import Seen
 
 
-def phone_view(game: Game, seat: int, now: float) -> PhoneView:
+def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
     """What `seat`'s phone shows. The Mayor's (the seat after the table's,
     while a game is under way): the box's screen and the console. A
     player's: the box's public screen and who is dead with which card;
@@ -61,7 +59,7 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
         role_name(game.dealt[seat - 1]), _("Your card for the whole game: keep it to yourself.")))
 
 
-def _dead_words(game: Game) -> tuple[str, ...]:
+def _dead_words(game: Seen) -> tuple[str, ...]:
     """The dead and their cards, as turned up for the table: on every
     phone, since a phone has no seat ring to show them."""
     ring = game.ring
@@ -72,8 +70,8 @@ def _dead_words(game: Game) -> tuple[str, ...]:
     return (_("Dead: {dead}").format(dead=dead),)
 
 
-def screen(game: Game, now: float) -> Screen:
-    legend = Legend.of(game._taps(), game._holds())
+def screen(game: Seen, now: float) -> Screen:
+    legend = Legend.of(game.taps(), game.holds())
     # The ring shows the line in its middle while it is said (a table
     # without sound reads it there; an alert is shown once, in its box),
     # then the Mayor's question again. The count's screens show their
@@ -84,7 +82,7 @@ def screen(game: Game, now: float) -> Screen:
         # Only a line about this screen: "The card: Villager." of the last
         # death is not shown over the next seat's card.
         speaking = game.speech.line is not None and game.caption != game.alert \
-            and game.speech.about == game._subject()
+            and game.speech.about == game.subject()
         caption = game.caption if speaking else ""
     elif PHASE_OF[game.stage] is Phase.REFEREE or game.stage is Stage.END:
         caption = ""
@@ -108,7 +106,7 @@ def screen(game: Game, now: float) -> Screen:
     return Screen(view, game.stage, seats)
 
 
-def _stage_view(game: Game, v: View, now: float) -> View:
+def _stage_view(game: Seen, v: View, now: float) -> View:
     r = dataclasses.replace
     t = game.timer
     clock = clock_text(t.shown_seconds(now)) if t is not None else ""
@@ -137,7 +135,7 @@ def _stage_view(game: Game, v: View, now: float) -> View:
                      big=_picked(game, game.cursor),
                      details=(_("Mark each seat that died in the night."),))
         case Stage.ROLE:
-            role = game._chosen_role()
+            role = game.chosen_role()
             return r(v, title=_("Seat {seat} · Role").format(seat=game.dying),
                      big=role_name(role) if role else _("Not chosen"),
                      hint=Button.START if role else Button.NEXT,
@@ -170,10 +168,10 @@ def _stage_view(game: Game, v: View, now: float) -> View:
         case Stage.COUNT | Stage.RESULT:
             details = _count_details(game)
             if game.stage is Stage.RESULT:     # the verdict first, as it was said
-                lynched = rules.passes(game._votes(), game._living())
+                lynched = rules.passes(game.vote_count(), game.living_count())
                 details = (_("Lynched") if lynched else _("The vote fails"), *details[1:])
             return r(v, title=_("Votes to lynch seat {seat}").format(seat=game.accused),
-                     big=str(game._votes()), details=details,
+                     big=str(game.vote_count()), details=details,
                      hint=Button.START if game.stage is Stage.RESULT else None)
     return _book_view(game, v)
 
@@ -183,7 +181,7 @@ def _hands_clock(clock: str) -> str:
         else _("Hands on the phones")
 
 
-def _player_screen(game: Game, base: PhoneView, now: float) -> PhoneView:
+def _player_screen(game: Seen, base: PhoneView, now: float) -> PhoneView:
     """The box's public screen as a player's phone shows it: the hands'
     clock large while they are up on the phones (once: not again in a
     line), and the book whole, every page of it (a phone scrolls)."""
@@ -198,7 +196,7 @@ def _player_screen(game: Game, base: PhoneView, now: float) -> PhoneView:
     return base
 
 
-def _confirm_view(game: Game) -> dict[str, Any]:
+def _confirm_view(game: Seen) -> dict[str, Any]:
     """An entry shown back: its title, its value and the question."""
     if game.pending == _DAWN:
         deaths = len(game.dawn_deaths)
@@ -214,7 +212,7 @@ def _confirm_view(game: Game) -> dict[str, Any]:
         return {"title": _("The Hunter's victim"), "big": _picked(game, game.cursor),
                 "details": (_("The Hunter shot seat {seat}: right?").format(
                     seat=game.cursor),)}
-    role = game._chosen_role()
+    role = game.chosen_role()
     assert role is not None
     return {"title": _("Seat {seat} · Role").format(seat=game.dying),
             "big": role_name(role),
@@ -222,9 +220,9 @@ def _confirm_view(game: Game) -> dict[str, Any]:
                 seat=game.dying, role=role_name(role)),)}
 
 
-def _book_view(game: Game, v: View) -> View:
+def _book_view(game: Seen, v: View) -> View:
     """The story so far, a page at a time; at the end, under who won."""
-    shown = game._book_pages()
+    shown = game.book_pages()
     page = game.page % len(shown)
     title = _book_title(game)
     if len(shown) > 1:
@@ -233,33 +231,33 @@ def _book_view(game: Game, v: View) -> View:
     return dataclasses.replace(v, title=title, details=shown[page])
 
 
-def _book_title(game: Game) -> str:
+def _book_title(game: Seen) -> str:
     if game.stage is Stage.END:
         return _("The village wins") if game.winner == VILLAGE else _("The werewolves win")
     return _("Book")
 
 
-def _limit(game: Game, item: str) -> int:
+def setup_limit(game: Seen, item: str) -> int:
     """A day limit's seconds on the setup screen (0: none)."""
     o = game.options
     seconds = o.discussion_seconds if item == "discussion" else o.defence_seconds
     return round(seconds) if seconds else 0
 
 
-def _setup_value(game: Game) -> str:
-    item = game._items()[game.cursor % len(game._items())]
+def _setup_value(game: Seen) -> str:
+    item = game.setup_items()[game.cursor % len(game.setup_items())]
     if item == GAME_ITEM:
         return game_name(MODE)
     if item in LIMITS:
-        seconds = _limit(game, item)
+        seconds = setup_limit(game, item)
         return clock_text(seconds) if seconds else _("No limit")
     if item == "players":
         return str(game.players)
     return str(game.chosen.get(item, 0))
 
 
-def _setup_details(game: Game) -> tuple[str, ...]:
-    item = game._items()[game.cursor % len(game._items())]
+def _setup_details(game: Seen) -> tuple[str, ...]:
+    item = game.setup_items()[game.cursor % len(game.setup_items())]
     if item == GAME_ITEM:
         return (_("Game"), switch_note(MODE))
     if item in LIMITS:
@@ -274,7 +272,7 @@ def _setup_details(game: Game) -> tuple[str, ...]:
             _phones_note(game) or _("Seat 1 faces the screen; seats go clockwise."))
 
 
-def _phones_note(game: Game) -> str:
+def _phones_note(game: Seen) -> str:
     """What the setup says of phones once one has joined: the box deals the
     cards to them only with a phone at every seat; the Mayor's phone takes
     the seat after the last player's when the game starts."""
@@ -288,7 +286,7 @@ def _phones_note(game: Game) -> str:
              "every seat holds one.").format(joined=len(game.phones & seats), seats=len(seats))
 
 
-def _resume_words(game: Game) -> str:
+def _resume_words(game: Seen) -> str:
     to = game.saves.resume_to
     if to is Stage.NIGHT:
         return _("Night {n}").format(n=game.night)
@@ -297,15 +295,15 @@ def _resume_words(game: Game) -> str:
     return _("Day {n}").format(n=game.night)
 
 
-def _alive_words(game: Game) -> str:
-    living, needed = game._living(), rules.lynch_threshold(game._living())
+def _alive_words(game: Seen) -> str:
+    living, needed = game.living_count(), rules.lynch_threshold(game.living_count())
     return ngettext("{living} alive: a lynch needs {needed} vote.",
                     "{living} alive: a lynch needs {needed} votes.", needed).format(
         living=living, needed=needed)
 
 
-def _count_details(game: Game) -> tuple[str, ...]:
-    living = game._living()
+def _count_details(game: Seen) -> tuple[str, ...]:
+    living = game.living_count()
     out = [_("Hands: {hands} of at most {most}").format(
         hands=game.hands, most=rules.most_hands(living))]
     if game.adjust:
@@ -314,7 +312,7 @@ def _count_details(game: Game) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _seats_shown(game: Game) -> tuple[Seat, ...]:
+def _seats_shown(game: Seen) -> tuple[Seat, ...]:
     ring = game.ring
     if ring is None or game.stage in (Stage.SETUP, Stage.RESUME):
         return ()
@@ -343,7 +341,7 @@ def _seat_word(seat: int) -> str:
     return _("Seat {seat}").format(seat=seat)
 
 
-def _picked(game: Game, seat: int) -> str:
+def _picked(game: Seen, seat: int) -> str:
     """The seat a picker is on, by its player's name too where a phone
     gave one; before the Mayor points at one, none."""
     if seat == NO_SEAT:

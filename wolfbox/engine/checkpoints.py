@@ -36,7 +36,7 @@ class Restorable(Protocol[Stage]):
     stage: Stage
     saves: Checkpoints[Stage]
 
-    def _state(self) -> dict[str, Any]: ...
+    def checkpoint_state(self) -> dict[str, Any]: ...
 
 
 def restore(game: Restorable[Stage], saved: Stage, asking: Stage) -> None:
@@ -44,7 +44,7 @@ def restore(game: Restorable[Stage], saved: Stage, asking: Stage) -> None:
     checkpoint again (as it was saved, in its own words) and waits at its
     `asking` stage for the table to resume."""
     game.stage = saved
-    game.saves.ask(saved, game._state())
+    game.saves.ask(saved, game.checkpoint_state())
     game.stage = asking
 
 

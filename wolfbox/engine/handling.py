@@ -23,9 +23,9 @@ class Handled(Paced, Protocol):
     """A game as `handle` drives it: its clocks, and its button tables."""
     def tick(self, now: float) -> list[Effect]: ...
 
-    def _taps(self) -> Actions: ...
+    def taps(self) -> Actions: ...
 
-    def _holds(self) -> Actions: ...
+    def holds(self) -> Actions: ...
 
 
 def _no_release(event: Release, now: float) -> list[Effect]:
@@ -58,7 +58,7 @@ def handle(game: Handled, event: Event, now: float,
         return effects + released(event, now)
     if isinstance(event, (PhoneChoice, PhonesSeated)):
         return effects + phoned(event, now)
-    action = chosen(event, game._taps(), game._holds())
+    action = chosen(event, game.taps(), game.holds())
     pressing(event, action)
     if action is not None:
         effects += action.run(now)

@@ -45,9 +45,9 @@ class Paced(Protocol):
     @property
     def options(self) -> _Captioned: ...
 
-    def _line_finished(self, now: float) -> list[Effect]: ...
+    def line_finished(self, now: float) -> list[Effect]: ...
 
-    def _time_up(self, now: float) -> list[Effect]: ...
+    def time_up(self, now: float) -> list[Effect]: ...
 
 
 def speak(game: Paced, now: float, text: str, about: Any = None) -> list[Effect]:
@@ -66,7 +66,7 @@ def next_line(game: Paced, now: float) -> list[Effect]:
     once every line has been said."""
     say = game.speech.next(now, game.options.per_word, game.paused)
     if say is None:
-        return game._line_finished(now)
+        return game.line_finished(now)
     game.caption = say.text
     return [say]
 
@@ -94,7 +94,7 @@ def run_due(game: Paced, now: float,
             effects += next_line(game, at)
         else:
             game.timer = None
-            effects += game._time_up(at)
+            effects += game.time_up(at)
     return effects
 
 

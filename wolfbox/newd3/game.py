@@ -57,6 +57,7 @@ from ..engine.speech import Speech
 from ..events import Event, PhoneEvent, PhonesSeated
 from ..games import MODE_KEY, next_game
 from ..i18n import _, sentences
+from ..mode import PublicPhones
 from ..phone import PhoneView
 from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown
@@ -89,7 +90,7 @@ from .roles import (
     team_name,
     team_of,
 )
-from .screen import _result_words
+from .screen import result_words
 from .setups import PLAYERS, SETUPS, describe
 from .tracker import possible_setups
 from .turns import (
@@ -109,7 +110,7 @@ READING = (Kind.LOOK, Kind.READ)
 
 
 @dataclass
-class Game:
+class Game(PublicPhones):
     """The timed game (wolfbox.mode.Mode)."""
     options: Options = field(default_factory=Options)
     rng: random.Random = field(default_factory=random.Random, compare=False, repr=False)
@@ -209,12 +210,12 @@ class Game:
         """The night window on phones open now (PLOT or ACT), if any."""
         if self.stage is not Stage.NIGHT or not self.turns or self.turn_stage != _WAIT:
             return None
-        kind = self._turn().kind
+        kind = self.current_turn().kind
         return kind if kind in NIGHT_TASKS else None
 
     def night_step(self) -> str:
         """The name of the night window open now, as the phones answer it."""
-        return f"night{self.night}.{self._turn().id}"
+        return f"night{self.night}.{self.current_turn().id}"
 
     def night_options(self, seat: int) -> tuple[int, ...]:
         """What a living seat may tap in the window open now, the same kind
@@ -280,7 +281,7 @@ class Game:
     def _pressing(self, event: Tap | Hold, action: Action | None) -> None:
         if isinstance(event, Hold) and event.button is Button.VOTE \
                 and self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage != _WAIT \
-                and Button.VOTE not in self._holds():
+                and Button.VOTE not in self.holds():
             # A seat that presses while its call is still being said: nothing
             # may change now (it would be seen and heard between turns), but
             # the hold counts if VOTE is still down when the window opens.
@@ -307,10 +308,11 @@ class Game:
         return min((t for t in times if t is not None), default=None)
 
     # ====================================================== what buttons do
-    def _taps(self) -> Actions:
+    def taps(self) -> Actions:
+        """What a tap of each button does now: the legend and the lights read it."""
         if self.reading:
             return paged({Button.START: Action(_("Back"), self._close_tracker)},
-                         len(self._tracker_pages()), self._next_page)
+                         len(self.tracker_pages()), self._next_page)
         if self.settings.shown_over(MODE):
             return self.settings.taps(self.settings.close, self.setting_changed)
         if self.paused:
@@ -351,7 +353,7 @@ class Game:
                         Button.BACK: Action(_("Recount"), self._recount)}
             case Stage.END:
                 return paged({Button.START: Action(_("New game"), self._to_setup)},
-                             len(self._end_pages()), self._next_page)
+                             len(self.end_pages()), self._next_page)
         return {}
 
     def _turn_taps(self) -> Actions:
@@ -359,7 +361,7 @@ class Game:
         does (a press would be heard, and would do nothing anyway)."""
         if self.turn_stage != _WAIT:
             return {}
-        turn = self._turn()
+        turn = self.current_turn()
         if turn.kind is Kind.CHOOSE:
             taps = seat_keys(self._move)
             taps[Button.VOTE] = Action(_("Choose"), self._choose)
@@ -375,7 +377,8 @@ class Game:
             return taps
         return {}
 
-    def _holds(self) -> Actions:
+    def holds(self) -> Actions:
+        """What a hold of each button does now."""
         holds = self.settings.holds(MODE, self.stage is Stage.SETUP)
         if self.stage not in (Stage.SETUP, Stage.RESUME, Stage.END):
             holds[Button.BACK] = Action(_("Hold: end game"), self._abandon)
@@ -384,7 +387,7 @@ class Game:
         if self.stage is Stage.VOTE and not self.paused and not self.reading:
             holds[Button.VOTE] = Action(_("Hold: point now"), self._begin_point)
         if self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage == _WAIT \
-                and self._turn().kind in (Kind.CARD, Kind.LOOK):
+                and self.current_turn().kind in (Kind.CARD, Kind.LOOK):
             holds[Button.VOTE] = Action(_("Hold: show"), self._show)
         return holds
 
@@ -441,7 +444,8 @@ class Game:
         return effects + [self.saves.forget()]
 
     # ================================================================ turns
-    def _turn(self) -> Turn:
+    def current_turn(self) -> Turn:
+        """The turn of the deal or the night being played."""
         return self.turns[self.turn_index]
 
     def _begin_turns(self, now: float, turns: tuple[Turn, ...]) -> list[Effect]:
@@ -453,7 +457,7 @@ class Game:
         # part of a turn it was asked in: it would glow through the dark.
         self.turn_stage, self.alert = stage, ""
         self._second_hold.disarm()
-        turn = self._turn()
+        turn = self.current_turn()
         if stage == _SPEAK and turn.over:
             return self._turn_stage(now, _WAIT)
         if stage == _WAIT:
@@ -469,12 +473,12 @@ class Game:
         if self.turn_stage == _SPEAK:
             return self._turn_stage(now, _WAIT)
         if self.turn_stage == _WAIT:
-            self._close_window(self._turn())
+            self._close_window(self.current_turn())
             return self._turn_stage(now, _AFTER)
         if self.turn_index + 1 < len(self.turns):
             self.turn_index += 1
             effects: list[Effect] = []
-            if self._turn().kind in READING and self.outcome is None:
+            if self.current_turn().kind in READING and self.outcome is None:
                 # Every choice is in: resolve, and keep the choices, so a
                 # power cut from here on does not ask for them again.
                 self._resolve()
@@ -529,7 +533,7 @@ class Game:
     def _allowed(self, seat: int) -> bool:
         """Whether this window's choice may fall on `seat` (004: nobody
         targets themselves; the kill is on the Town, by a living Wolf)."""
-        turn = self._turn()
+        turn = self.current_turn()
         if turn.kind is Kind.KILL:
             wolf = is_wolf_team(self.seats[seat - 1])
             return wolf if self._kill_question() == _KNIFE else not wolf
@@ -563,7 +567,7 @@ class Game:
     def _kill_question(self) -> str:
         return KILL_STEPS[self.kill_step][1]
 
-    def _kill_marks(self) -> list[int | None]:
+    def kill_marks(self) -> list[int | None]:
         """The slots of the question the kill window asks now."""
         return self.knives if self._kill_question() == _KNIFE else self.victims
 
@@ -576,7 +580,7 @@ class Game:
         if not self._allowed(self.cursor):
             return self._refuse(self.cursor)
         slot = KILL_STEPS[self.kill_step][0]
-        self._kill_marks()[slot] = self.cursor
+        self.kill_marks()[slot] = self.cursor
         return []
 
     def _next_kill_step(self, now: float) -> list[Effect]:
@@ -616,7 +620,7 @@ class Game:
         effects += self._speak(now, _(said.PHONE_DEAL if on_phones else said.DEAL))
         self.turns = phone_deal_turns() if on_phones else deal_turns(self.options.times)
         self.turn_index, self.turn_stage = 0, _SPEAK
-        return effects + self._speak(now, self._turn().wake)
+        return effects + self._speak(now, self.current_turn().wake)
 
     # ================================================================ night
     def _begin_night(self, now: float, number: int, chosen: bool = False) -> list[Effect]:
@@ -638,9 +642,9 @@ class Game:
         effects: list[Effect] = [self._take_checkpoint(), PlayCue(Cue.CHIME), Ambience(True)]
         falls = said.phone_night_falls if on_phones else said.night_falls
         effects += self._speak(now, falls(number))
-        if self._turn().over:               # its call is said over its window
+        if self.current_turn().over:               # its call is said over its window
             return effects
-        return effects + self._speak(now, self._turn().wake)
+        return effects + self._speak(now, self.current_turn().wake)
 
     def _resolve(self) -> None:
         self.outcome = resolve(self.seats, set(self.dead), self.actions, self.kill)
@@ -657,7 +661,7 @@ class Game:
             # would say more than the role the dawn reveals.
             return _("Nothing"), _("Nothing for you tonight.")
         if seat in self.outcome.results:
-            lines.append(_result_words(self.seats[seat - 1], self.actions.get(seat, 0),
+            lines.append(result_words(self.seats[seat - 1], self.actions.get(seat, 0),
                                        self.outcome.results[seat]))
         for maid, told in self.outcome.results.items():
             if told is not None and told.get("told") == seat:
@@ -741,7 +745,7 @@ class Game:
             self.cursor = self._first_living()
             return []
         self.tally, self.tie, self.stage = self.cursor, False, Stage.COUNT
-        self.votes = min(self.votes, self._living())
+        self.votes = min(self.votes, self.living_count())
         return []
 
     def _tied(self, now: float) -> list[Effect]:
@@ -749,7 +753,7 @@ class Game:
         return self._show_result(now)
 
     def _count(self, step: int) -> list[Effect]:
-        most = self._living()
+        most = self.living_count()
         if self.votes + step > most:
             self.alert = _("At most {most} votes: one a living player.").format(most=most)
         self.votes = max(0, min(most, self.votes + step))
@@ -762,11 +766,11 @@ class Game:
         """The verdict on the screen for the table to check; said once it
         is confirmed (a recount must not follow an announcement)."""
         self.stage, self.applied = Stage.RESULT, False
-        self.verdict = (self._out(), self._living())
+        self.verdict = (self._out(), self.living_count())
         return []
 
     def _out(self) -> bool:
-        return not self.tie and rules.eliminated(self.votes, self._living())
+        return not self.tie and rules.eliminated(self.votes, self.living_count())
 
     def _recount(self, now: float) -> list[Effect]:
         self.stage = Stage.TALLY
@@ -784,7 +788,7 @@ class Game:
                      said.silent(self.tally)]
             self.dead[self.tally] = role
         else:
-            lines = [said.short(self.votes, rules.votes_needed(self._living())),
+            lines = [said.short(self.votes, rules.votes_needed(self.living_count())),
                      _(said.NOBODY_OUT)]
         self.applied = True
         effects = self._say_now(now, lines[0])
@@ -802,7 +806,7 @@ class Game:
         return []
 
     def _next_page(self, now: float) -> list[Effect]:
-        shown = self._tracker_pages() if self.reading else self._end_pages()
+        shown = self.tracker_pages() if self.reading else self.end_pages()
         self.page = (self.page + 1) % len(shown)
         return []
 
@@ -810,7 +814,8 @@ class Game:
         """The setups the dead's roles still allow (public facts only)."""
         return possible_setups(self.dead)
 
-    def _tracker_pages(self) -> tuple[tuple[str, ...], ...]:
+    def tracker_pages(self) -> tuple[tuple[str, ...], ...]:
+        """The setup tracker, a page a screen."""
         return pages.group(self.tracker_items(), pages.RULES_LINES)
 
     def tracker_items(self) -> list[str]:
@@ -822,7 +827,8 @@ class Game:
             items.append(_("Ruled out by the dead: {names}").format(names=" ".join(ruled_out)))
         return items
 
-    def _end_pages(self) -> tuple[tuple[str, ...], ...]:
+    def end_pages(self) -> tuple[tuple[str, ...], ...]:
+        """The end's cards and deaths, a page a screen."""
         return pages.group(self.end_items(), pages.RULES_LINES)
 
     def end_items(self) -> list[str]:
@@ -835,7 +841,8 @@ class Game:
         return items
 
     # ======================================================= pause, timers
-    def _time_up(self, now: float) -> list[Effect]:
+    def time_up(self, now: float) -> list[Effect]:
+        """The stage's time is up (the engine's hook)."""
         match self.stage:
             case Stage.DEAL | Stage.NIGHT:
                 return self._turn_next(now)
@@ -861,7 +868,7 @@ class Game:
     def _say_now(self, now: float, text: str) -> list[Effect]:
         return pacing.say_now(self, now, text)
 
-    def _line_finished(self, now: float) -> list[Effect]:
+    def line_finished(self, now: float) -> list[Effect]:
         """Every queued line has been said: a stage waiting on them goes on."""
         self.caption = ""
         if self.stage in (Stage.DEAL, Stage.NIGHT) and self.turn_stage in (_SPEAK, _AFTER):
@@ -874,9 +881,10 @@ class Game:
 
     # ========================================================= save, resume
     def _take_checkpoint(self) -> Checkpoint:
-        return self.saves.take(self._state())
+        return self.saves.take(self.checkpoint_state())
 
-    def _state(self) -> dict[str, Any]:
+    def checkpoint_state(self) -> dict[str, Any]:
+        """The game as its checkpoint keeps it (saved.py reads it back)."""
         return {"version": SAVE_VERSION, "stage": str(self.stage), "choice": self.choice,
                 "setup": self.setup, "seats": list(self.seats),
                 "dead": {str(s): r for s, r in sorted(self.dead.items())},
@@ -962,8 +970,14 @@ class Game:
         """The screen model (wolfbox.mode.Mode), drawn by screen.py."""
         return shown.view(self, now)
 
+    @property
+    def resume_chosen(self) -> bool:
+        """A night resumed is to begin again at its messages (its choices made)."""
+        return self._resume_chosen
+
     # ================================================================ seats
-    def _living(self) -> int:
+    def living_count(self) -> int:
+        """The seats still in the game."""
         return PLAYERS - len(self.dead)
 
     def _first_living(self) -> int:

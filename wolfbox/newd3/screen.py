@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ..buttons import Button
 from ..engine.actions import Legend
@@ -42,15 +41,13 @@ from .roles import (
     team_name,
     team_of,
 )
+from .seen import Seen
 from .setups import describe
 from .turns import Kind, Turn
 
-if TYPE_CHECKING:
-    from .game import Game
 
-
-def view(game: Game, now: float) -> View:
-    legend = Legend.of(game._taps(), game._holds())
+def view(game: Seen, now: float) -> View:
+    legend = Legend.of(game.taps(), game.holds())
     v = View(phase=Phase.NIGHT, title="", paused=game.paused, alert=game.alert,
              legend=legend.labels,
              holds=legend.holds)
@@ -61,11 +58,11 @@ def view(game: Game, now: float) -> View:
     return _stage_view(game, v, now)
 
 
-def _clock(game: Game, now: float) -> str:
+def _clock(game: Seen, now: float) -> str:
     return clock_text(game.timer.shown_seconds(now)) if game.timer is not None else ""
 
 
-def _stage_view(game: Game, v: View, now: float) -> View:
+def _stage_view(game: Seen, v: View, now: float) -> View:
     r = dataclasses.replace
     match game.stage:
         case Stage.SETUP:
@@ -118,9 +115,9 @@ def _stage_view(game: Game, v: View, now: float) -> View:
     return _end_view(game, v)
 
 
-def _turn_view(game: Game, v: View, now: float) -> View:
+def _turn_view(game: Seen, v: View, now: float) -> View:
     r = dataclasses.replace
-    turn = game._turn()
+    turn = game.current_turn()
     head = _("Night {n}").format(n=game.night) if game.stage is Stage.NIGHT else _("The deal")
     if game.turn_stage != _WAIT:
         # Between turns: dark, the same for every setup, only the line
@@ -162,7 +159,7 @@ def _turn_view(game: Game, v: View, now: float) -> View:
         slot, asked = KILL_STEPS[game.kill_step]
         title = _("Wolves · Wolf {n}: knife · {clock}") if asked == _KNIFE else \
             _("Wolves · Wolf {n}: victim · {clock}")
-        marks = game._kill_marks()
+        marks = game.kill_marks()
         ring = _ring(game, game.cursor, [s for s in marks if s is not None], refused)
         return r(v, phase=Phase.REFEREE, title=title.format(n=slot + 1, clock=clock),
                  big=_pointed(game), details=(_kill_words(game, marks),), seats=ring,
@@ -176,7 +173,7 @@ def _turn_view(game: Game, v: View, now: float) -> View:
              seats=_ring(game, game.cursor, chosen, refused), private=True)
 
 
-def phone_view(game: Game, seat: int, now: float) -> PhoneView:
+def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
     """What `seat`'s phone shows: in the deal on phones, while its window is
     open, its own card behind the cover (and no other seat's, ever);
     otherwise the box's public screen."""
@@ -186,11 +183,11 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     # The deal on phones: the card is there as soon as the line asks every
     # seat to hold its cover (all eyes are open for it), until the window ends.
     if game.stage is Stage.DEAL and game.turns and game.turn_stage in (_SPEAK, _WAIT) \
-            and game._turn().kind is Kind.PHONES and 1 <= seat <= len(game.seats):
+            and game.current_turn().kind is Kind.PHONES and 1 <= seat <= len(game.seats):
         _name, role, notes = _card(game, seat)
         return dataclasses.replace(base, secret=(role, *notes))
     if game.stage is Stage.NIGHT and game.turns and game.turn_stage == _WAIT \
-            and game._turn().kind in (Kind.PLOT, Kind.ACT, Kind.READ) \
+            and game.current_turn().kind in (Kind.PLOT, Kind.ACT, Kind.READ) \
             and seat in SEATS and seat not in game.dead:
         return _night_on_phone(game, base, seat)
     if game.stage in (Stage.VOTE, Stage.POINT) and game.voting_on_phones() \
@@ -206,12 +203,12 @@ def phone_view(game: Game, seat: int, now: float) -> PhoneView:
     return base
 
 
-def _phone_screen(game: Game, base: PhoneView) -> PhoneView:
+def _phone_screen(game: Seen, base: PhoneView) -> PhoneView:
     """The box's public screen as a phone shows it: a window's clock once,
     large (the box's title repeats it for a table across the room), and
     the end in full, every page of it (a phone scrolls; the box pages)."""
     if game.stage in (Stage.DEAL, Stage.NIGHT) and game.turns and game.turn_stage == _WAIT \
-            and game._turn().kind in (Kind.PHONES, Kind.PLOT, Kind.ACT, Kind.READ):
+            and game.current_turn().kind in (Kind.PHONES, Kind.PLOT, Kind.ACT, Kind.READ):
         head = _("Night {n}").format(n=game.night) if game.stage is Stage.NIGHT \
             else _("The deal")
         return dataclasses.replace(base, title=head)
@@ -223,13 +220,13 @@ def _phone_screen(game: Game, base: PhoneView) -> PhoneView:
     return base
 
 
-def _night_on_phone(game: Game, base: PhoneView, seat: int) -> PhoneView:
+def _night_on_phone(game: Seen, base: PhoneView, seat: int) -> PhoneView:
     """A living seat's phone in a night on phones. Every seat gets the same
     prompt and the same kind of options (see Game.night_options), its own
     last tap marked; what its tap does is in its secret: the Wolves' plot
     (with the partner's marks, the pack's own secret), its role's action,
     or a decoy that changes nothing. In the messages' window, its message."""
-    kind = game._turn().kind
+    kind = game.current_turn().kind
     if kind is Kind.READ:
         return dataclasses.replace(base, secret=game.message(seat))
     role = game.seats[seat - 1]
@@ -259,7 +256,7 @@ def _night_on_phone(game: Game, base: PhoneView, seat: int) -> PhoneView:
         game.night_step(), _("Tonight: choose a seat"), options, chosen))
 
 
-def _pack_marks(game: Game, seat: int) -> tuple[str, ...]:
+def _pack_marks(game: Seen, seat: int) -> tuple[str, ...]:
     """Each living Wolf's marks as they stand, this seat's first."""
     pack = game.pack()
     lines = []
@@ -274,7 +271,7 @@ def _pack_marks(game: Game, seat: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _kill_line(game: Game) -> str:
+def _kill_line(game: Seen) -> str:
     """What the pack decided in its plot, for the Wolves' eyes only."""
     if game.kill is None:
         return _("No kill tonight: no victim was marked.")
@@ -282,12 +279,12 @@ def _kill_line(game: Game) -> str:
         target=game.kill.target, knife=game.kill.knife)
 
 
-def _pointed(game: Game) -> str:
+def _pointed(game: Seen) -> str:
     """The seat a turn's buttons point at; a hint before the first press."""
     return _picked(game, game.cursor) if game.cursor else _("NEXT: a seat")
 
 
-def _private(game: Game, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
+def _private(game: Seen, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
     """A seat's card (the deal) or its message (a night): its name line,
     its big word and its notes."""
     seat = turn.seat
@@ -297,7 +294,7 @@ def _private(game: Game, turn: Turn) -> tuple[str, str, tuple[str, ...]]:
     return _card(game, seat)
 
 
-def _card(game: Game, seat: int) -> tuple[str, str, tuple[str, ...]]:
+def _card(game: Seen, seat: int) -> tuple[str, str, tuple[str, ...]]:
     """A seat's card: its name line, the role, its team, partner and power."""
     role = game.seats[seat - 1]
     notes = [_("Team: {team}").format(team=team_name(team_of(role)))]
@@ -311,7 +308,7 @@ def _card(game: Game, seat: int) -> tuple[str, str, tuple[str, ...]]:
     return _("Seat {seat} · your card").format(seat=seat), role_name(role), tuple(notes)
 
 
-def _partner(game: Game, seat: int) -> int | None:
+def _partner(game: Seen, seat: int) -> int | None:
     """Wolves know each other and Nobles know each other (004)."""
     role = game.seats[seat - 1]
     if not is_wolf_team(role) and role != NOBLE:
@@ -320,7 +317,7 @@ def _partner(game: Game, seat: int) -> int | None:
     return next(s for s in SEATS if s != seat and same(game.seats[s - 1]))
 
 
-def _ring(game: Game, cursor: int = 0, marked: Sequence[int] = (),
+def _ring(game: Seen, cursor: int = 0, marked: Sequence[int] = (),
           refused: Sequence[int] = ()) -> tuple[Seat, ...]:
     return tuple(Seat(seat=s, alive=s not in game.dead,
                       role=role_name(game.dead[s]) if s in game.dead else "",
@@ -328,7 +325,7 @@ def _ring(game: Game, cursor: int = 0, marked: Sequence[int] = (),
                  for s in SEATS)
 
 
-def _kill_words(game: Game, marks: Sequence[int | None]) -> str:
+def _kill_words(game: Seen, marks: Sequence[int | None]) -> str:
     """Each Wolf's mark for the question asked, and a tie said as one."""
     first, second = (str(s) if s is not None else "–" for s in marks)
     if None not in marks and marks[0] != marks[1]:
@@ -339,13 +336,13 @@ def _kill_words(game: Game, marks: Sequence[int | None]) -> str:
     return _("Wolf 1: {first} · Wolf 2: {second}").format(first=first, second=second)
 
 
-def _tracker_line(game: Game) -> str:
+def _tracker_line(game: Seen) -> str:
     possible = game.possible()
     return _("Possible setups: {names}").format(names=" ".join(possible))
 
 
-def _tracker_view(game: Game, v: View) -> View:
-    shown = game._tracker_pages()
+def _tracker_view(game: Seen, v: View) -> View:
+    shown = game.tracker_pages()
     page = game.page % len(shown)
     title = _("Setups still possible")
     if len(shown) > 1:
@@ -354,13 +351,13 @@ def _tracker_view(game: Game, v: View) -> View:
     return dataclasses.replace(v, phase=Phase.VERDICT, title=title, details=shown[page])
 
 
-def _end_title(game: Game) -> str:
+def _end_title(game: Seen) -> str:
     return {"town": _("The Town wins"), "wolves": _("The Wolves win"),
             "draw": _("A draw")}.get(game.winner or "", _("Game ended early"))
 
 
-def _end_view(game: Game, v: View) -> View:
-    shown = game._end_pages()
+def _end_view(game: Seen, v: View) -> View:
+    shown = game.end_pages()
     page = game.page % len(shown)
     title = _end_title(game)
     if len(shown) > 1:
@@ -369,13 +366,13 @@ def _end_view(game: Game, v: View) -> View:
     return dataclasses.replace(v, phase=Phase.VERDICT, title=title, details=shown[page])
 
 
-def _setup_value(game: Game) -> str:
+def _setup_value(game: Seen) -> str:
     if SETUP_ITEMS[game.item] == "game":
         return game_name(MODE)
     return game.choice or _("Random")
 
 
-def _setup_details(game: Game) -> tuple[str, ...]:
+def _setup_details(game: Seen) -> tuple[str, ...]:
     if SETUP_ITEMS[game.item] == "game":
         return (_("Game"), switch_note(MODE))
     if not game.choice:
@@ -386,7 +383,7 @@ def _setup_details(game: Game) -> tuple[str, ...]:
                                                      "seats go clockwise."))
 
 
-def _phones_note(game: Game) -> str:
+def _phones_note(game: Seen) -> str:
     """What the setup says of phones once one has joined: the deal, the
     nights and the votes go on them only with a phone at every seat."""
     if not game.phones:
@@ -397,11 +394,11 @@ def _phones_note(game: Game) -> str:
              "phones once every seat holds one.").format(joined=len(game.phones & set(SEATS)))
 
 
-def _resume_words(game: Game) -> str:
+def _resume_words(game: Seen) -> str:
     to = game.saves.resume_to
     if to is Stage.DEAL:
         return _("The deal, from seat 1")
-    if to is Stage.NIGHT and game._resume_chosen:
+    if to is Stage.NIGHT and game.resume_chosen:
         return _("Night {n}, from its messages").format(n=game.night)
     if to is Stage.NIGHT:
         return _("Night {n}, from its start").format(n=game.night)
@@ -412,14 +409,14 @@ def _resume_words(game: Game) -> str:
     return _("Day {n}").format(n=game.night + 1)
 
 
-def _needed_words(game: Game, living: int = 0) -> str:
+def _needed_words(game: Seen, living: int = 0) -> str:
     """The strict majority of `living` (of the living now, by default)."""
-    living = living or game._living()
+    living = living or game.living_count()
     return _("{living} alive: {needed} votes put a seat out.").format(
         living=living, needed=rules.votes_needed(living))
 
 
-def _verdict_words(game: Game) -> str:
+def _verdict_words(game: Seen) -> str:
     if game.tie:
         return _("A tie")
     if game.verdict[0]:
@@ -441,7 +438,7 @@ _ACTION_QUESTIONS = {
 }
 
 
-def _result_words(role: str, target: int, result: Result | None) -> tuple[str, str]:
+def result_words(role: str, target: int, result: Result | None) -> tuple[str, str]:
     """An information role's result as its owner reads it."""
     if result is None:
         return _("No result"), _("Your action did not work tonight.")
@@ -469,7 +466,7 @@ def _seat_word(seat: int) -> str:
     return _("Seat {seat}").format(seat=seat)
 
 
-def _picked(game: Game, seat: int) -> str:
+def _picked(game: Seen, seat: int) -> str:
     """The seat a picker is on, by its player's name too where a phone gave one."""
     return seat_name(seat, game.names.get(seat, ""))
 

@@ -35,6 +35,7 @@ from ..engine.checkpoints import Checkpoints
 from ..engine.speech import Speech
 from ..events import Event, PhoneChoice, PhoneEvent, PhonesSeated
 from ..i18n import LANGUAGE_KEY, _
+from ..mode import PublicPhones
 from ..pages import PER_WORD
 from ..phone import PhoneView
 from ..settings_screen import SettingsScreen
@@ -124,7 +125,7 @@ class RoundSettings:
 
 
 @dataclass
-class Flow:
+class Flow(PublicPhones):
     settings: RoundSettings
     phase: Phase = Phase.IDLE
     paused: bool = False
@@ -370,14 +371,17 @@ class Flow:
             return []
         return self._saved(pacing.run_due(self, now, discussion), now)
 
-    def _line_finished(self, now: float) -> list[Effect]:
+    def line_finished(self, now: float) -> list[Effect]:
+        """Every line of the stage said (the engine's hook): on to the next."""
         return self._stage_over(now)
 
-    def _time_up(self, now: float) -> list[Effect]:
+    def time_up(self, now: float) -> list[Effect]:
+        """The stage's time is up (the engine's hook): on to the next."""
         return self._stage_over(now)
 
     # ------------------------------------------------------- what buttons do
-    def _taps(self) -> Actions:
+    def taps(self) -> Actions:
+        """What a tap of each button does now: the legend and the lights read it."""
         if self.paused:
             return {Button.START: Action(_("Resume"), self._resume)}
         if self.resumed is not None and self.phase is Phase.IDLE:
@@ -403,7 +407,7 @@ class Flow:
             case Phase.VOTE:
                 return {Button.START: Action(_("Pause"), self._pause),
                         Button.NEXT: Action(_("Skip"), self._skip_vote)}
-            case Phase.REVEAL if len(self._reveal_pages()) > 1:
+            case Phase.REVEAL if len(self.reveal_pages()) > 1:
                 return {Button.START: Action(_("Done"), self._to_idle),
                         Button.VOTE: Action(_("Referee"), self._open_referee),
                         Button.NEXT: Action(_("More rules"), self._next_rules)}
@@ -421,7 +425,7 @@ class Flow:
                 taps = {Button.START: Action(_("Done"), self._to_idle)}
                 if self.entry is not None:          # a verdict on phones has no entry
                     taps[Button.BACK] = Action(_("Correct"), self._correct)
-                if len(self._verdict_pages()) > 1:
+                if len(self.verdict_pages()) > 1:
                     taps[Button.NEXT] = Action(_("More"), self._next_verdict_page)
                 return taps
             case Phase.SETTINGS:
@@ -429,7 +433,8 @@ class Flow:
                 return self.screen.taps(self._close_settings, self._setting_changed)
         return {}
 
-    def _holds(self) -> Actions:
+    def holds(self) -> Actions:
+        """What a hold of each button does now."""
         holds = power_hold()
         if self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
             holds[Button.BACK] = Action(_("Hold: end round"), self._abandon)
@@ -486,7 +491,7 @@ class Flow:
         return pacing.resume(self, now)
 
     def _next_rules(self, now: float) -> list[Effect]:
-        self.reveal_page = (self.reveal_page + 1) % len(self._reveal_pages())
+        self.reveal_page = (self.reveal_page + 1) % len(self.reveal_pages())
         return []
 
     # --------------------------------------------------------------- referee
@@ -536,12 +541,13 @@ class Flow:
         self.entry.back()
         return [StopSpeech()]
 
-    def _verdict_pages(self) -> tuple[tuple[str, ...], ...]:
+    def verdict_pages(self) -> tuple[tuple[str, ...], ...]:
         """The verdict's reasons, then, for a game on phones, what happened."""
         assert self.verdict is not None
-        return pages.group(self.verdict.why, pages.RULES_LINES) + self._happened_pages()
+        return pages.group(self.verdict.why, pages.RULES_LINES) + self.happened_pages()
 
-    def _happened_pages(self) -> tuple[tuple[str, ...], ...]:
+    def happened_pages(self) -> tuple[tuple[str, ...], ...]:
+        """What the night did, as the verdict's last pages (a game on phones)."""
         if not self.playing():
             return ()
         assert self.table is not None
@@ -588,7 +594,7 @@ class Flow:
         return [PlayCue(Cue.CHIME)] + self._say_next(now)
 
     def _next_verdict_page(self, now: float) -> list[Effect]:
-        self.verdict_page = (self.verdict_page + 1) % len(self._verdict_pages())
+        self.verdict_page = (self.verdict_page + 1) % len(self.verdict_pages())
         return []
 
     # -------------------------------------------------------------- settings
@@ -802,7 +808,7 @@ class Flow:
         """The next monotonic time at which the flow or its view can change:
         a deadline, a shown second, a caption's or the start screen's page."""
         if self.phase is Phase.IDLE:
-            n = len(self._idle_pages())
+            n = len(self.idle_pages())
             if n <= 1:
                 return None
             k = int((now - self._idle_since) // pages.IDLE_PAGE_SECONDS) + 1
@@ -824,17 +830,25 @@ class Flow:
                  if t > elapsed + pages.EPSILON]
         return now + min(later) - elapsed if later else None
 
-    def _caption_page(self, now: float) -> str:
+    def caption_page(self, now: float) -> str:
+        """The page of the caption due at `now` (a long line turns its pages)."""
         c = self._caption_timer
         if c is None or not self._caption_pages:
             return self.caption
         i = pages.page_at(self._caption_pages, c.total - c.remaining(now), c.total)
         return self._caption_pages[i]
 
-    def _reveal_pages(self) -> tuple[tuple[str, ...], ...]:
+    @property
+    def idle_since(self) -> float:
+        """When the start screen was last shown afresh: its pages turn from here."""
+        return self._idle_since
+
+    def reveal_pages(self) -> tuple[tuple[str, ...], ...]:
+        """The reveal's rules, a page a screen."""
         return pages.group(lines.reveal_rules(self.settings.deck), pages.RULES_LINES)
 
-    def _idle_pages(self) -> tuple[tuple[str, ...], ...]:
+    def idle_pages(self) -> tuple[tuple[str, ...], ...]:
+        """The start screen's deck and notes, a page a screen."""
         deck = self.settings.deck
         note = [n for n in (self.phone_note(),) if n]
         notes = setup_notes(deck, phones=self.on_phones())     # the box holds the cards

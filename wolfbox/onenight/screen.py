@@ -4,7 +4,6 @@ and never changing it (the round itself is flow.py)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
 
 from .. import pages
 from ..buttons import Button
@@ -20,15 +19,13 @@ from .model import ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
 from .night import PHONE_RULE, step_title
-
-if TYPE_CHECKING:
-    from .flow import Flow
+from .seen import Seen
 
 
-def view(game: Flow, now: float) -> View:
-    legend = Legend.of(game._taps(), game._holds())
+def view(game: Seen, now: float) -> View:
+    legend = Legend.of(game.taps(), game.holds())
     base = View(phase=game.phase, title="", paused=game.paused,
-                caption=game._caption_page(now),
+                caption=game.caption_page(now),
                 legend=legend.labels,
                 holds=legend.holds,
                 hint=_hint(game, now))
@@ -60,14 +57,14 @@ def view(game: Flow, now: float) -> View:
         case Phase.VOTE:
             return dataclasses.replace(base, title=_("Vote"),
                                        big=_(lines.COUNTDOWN_SHOWN[game.beat]))
-    rules = game._reveal_pages()
+    rules = game.reveal_pages()
     page = game.reveal_page % len(rules)
     title = _("Who won?") if len(rules) == 1 else _("Who won? · {page}/{pages}").format(
         page=page + 1, pages=len(rules))
     return dataclasses.replace(base, title=title, details=rules[page])
 
 
-def _referee_view(game: Flow, base: View) -> View:
+def _referee_view(game: Seen, base: View) -> View:
     if game.own is not None:
         return _own_cards_view(game, base)
     assert game.entry is not None
@@ -80,7 +77,7 @@ def _referee_view(game: Flow, base: View) -> View:
         progress=game.entry.index / len(asked), caption="")
 
 
-def _own_cards_view(game: Flow, base: View) -> View:
+def _own_cards_view(game: Seen, base: View) -> View:
     """The table's own cards turned up, entered on the phones: who is left."""
     own = game.own
     assert own is not None
@@ -98,10 +95,10 @@ def _own_cards_view(game: Flow, base: View) -> View:
         details=tuple(details), progress=(seats - len(waiting)) / seats)
 
 
-def _verdict_view(game: Flow, base: View) -> View:
-    shown = game._verdict_pages()
+def _verdict_view(game: Seen, base: View) -> View:
+    shown = game.verdict_pages()
     page = game.verdict_page % len(shown)
-    happened = len(game._happened_pages())
+    happened = len(game.happened_pages())
     if page >= len(shown) - happened:       # a game on phones: what happened, after the reasons
         title = _("What happened · {page}/{pages}").format(
             page=page - (len(shown) - happened) + 1, pages=happened)
@@ -112,7 +109,7 @@ def _verdict_view(game: Flow, base: View) -> View:
     return dataclasses.replace(base, title=title, details=shown[page], caption="")
 
 
-def _idle_view(game: Flow, base: View, now: float) -> View:
+def _idle_view(game: Seen, base: View, now: float) -> View:
     if game.resumed is not None:
         return dataclasses.replace(base, title=_("Resume the saved game?"),
                                    details=(_resume_words(game),))
@@ -121,8 +118,8 @@ def _idle_view(game: Flow, base: View, now: float) -> View:
     title = game.picker.choice.title if game.picker.choice.deck == deck else _("Your deck")
     players = ngettext("{n} player", "{n} players", game.picker.players).format(
         n=game.picker.players)
-    shown = game._idle_pages()
-    page = int((now - game._idle_since) // pages.IDLE_PAGE_SECONDS) % len(shown)
+    shown = game.idle_pages()
+    page = int((now - game.idle_since) // pages.IDLE_PAGE_SECONDS) % len(shown)
     # TRANSLATORS: the start screen's title: the game, then the table's size.
     heading = _("{game} · {players}").format(game=game_name(ONE_NIGHT), players=players)
     footer = setup_holds_note(ONE_NIGHT)
@@ -130,7 +127,7 @@ def _idle_view(game: Flow, base: View, now: float) -> View:
                                footer=footer, between=True)
 
 
-def _resume_words(game: Flow) -> str:
+def _resume_words(game: Seen) -> str:
     """Where a saved round resumes: the call, the discussion's time, the vote."""
     assert game.resumed is not None
     was = game.resumed.saved
@@ -141,12 +138,12 @@ def _resume_words(game: Flow) -> str:
     return _("Night · {step}").format(step=step_title(game.resumed.night[game.resumed.step].id))
 
 
-def _settings_view(game: Flow, base: View) -> View:
+def _settings_view(game: Seen, base: View) -> View:
     assert game.screen is not None
     return game.screen.view(base)
 
 
-def _hint(game: Flow, now: float) -> Button | None:
+def _hint(game: Seen, now: float) -> Button | None:
     """The button the table should press next, if one stands out."""
     if game.paused:
         return Button.START
@@ -160,7 +157,7 @@ def _hint(game: Flow, now: float) -> Button | None:
     return None
 
 
-def phone_view(game: Flow, seat: int, now: float) -> PhoneView:
+def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
     """What `seat`'s phone shows: the box's public screen and, in a game
     on phones, this seat's own card, task and results behind the cover
     (never another seat's); once the verdict is given, the verdict and
@@ -192,7 +189,7 @@ def phone_view(game: Flow, seat: int, now: float) -> PhoneView:
     return base
 
 
-def _own_cards_phone(game: Flow, base: PhoneView, seat: int) -> PhoneView:
+def _own_cards_phone(game: Seen, base: PhoneView, seat: int) -> PhoneView:
     """The table's own cards: the vote, then the card turned up (public,
     so it is not behind the cover), then the verdict."""
     own = game.own
