@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean
+.PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean loc
 
 install: $(STAMP)
 
@@ -60,16 +60,29 @@ pi-check-clean:
 
 # Static checks. mypy and import-linter read the package as it installs
 # (wolfbox.audio is audio/, ...), so they look at a tree of links in that shape.
+# mypy also holds every game, and the tests' fourth, to wolfbox.mode's
+# protocol (tests/typing_games.py).
 TYPED := build/typed
 lint: install
 	@rm -rf $(TYPED) && mkdir -p $(TYPED)/wolfbox
 	@cp -rs $(CURDIR)/wolfbox/. $(TYPED)/wolfbox/
 	@for d in audio device hardware phones; do ln -s $(CURDIR)/$$d $(TYPED)/wolfbox/$$d; done
 	$(BIN)/ruff check .
-	cd $(TYPED) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p wolfbox
+	@for t in typing_games toygame; do ln -s $(CURDIR)/tests/$$t.py $(TYPED)/$$t.py; done
+	cd $(TYPED) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p wolfbox \
+	  -m typing_games -m toygame
 	cd $(TYPED) && PYTHONPATH=.:$(CURDIR)/lint $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/.importlinter
 	@if command -v msgfmt >/dev/null; then $(MAKE) -s catalogues; \
 	  else echo "lint: no msgfmt (apt install gettext): the catalogues are not checked"; fi
+
+# Lines of Python by folder (the files directly in it), then the longest
+# files: the counts in the README's Architecture.
+LOC_DIRS := wolfbox wolfbox/engine wolfbox/onenight wolfbox/darkarts wolfbox/newd3 \
+  device audio hardware phones lint tests bench
+loc:
+	@for d in $(LOC_DIRS); do printf '%6d %4d  %s/\n' "$$(cat $$d/*.py | wc -l)" \
+	  "$$(ls $$d/*.py | wc -l)" $$d; done
+	@wc -l $(addsuffix /*.py,$(filter-out tests bench,$(LOC_DIRS))) | sort -rn | sed -n '2,13p'
 
 # The catalogues as gettext reads them: a string left open ("öffn) or a
 # broken entry is an error here, where the box would load it cut short.
