@@ -16,6 +16,7 @@ from contextlib import ExitStack
 
 from pilot import Pilot, game_lines
 from test_phones_box import (  # noqa: F401
+    WAIT,
     box_hears,
     join,
     join_details,
@@ -24,6 +25,7 @@ from test_phones_box import (  # noqa: F401
     streams_by_seat,
 )
 from toygame import NUMBERS, PICK, SEATS, TOY, Quiet, Stage, Toy, check, told
+from websockets.sync.client import connect
 
 from helpers import phones_config
 from wolfbox.buttons import Button
@@ -58,6 +60,10 @@ def test_the_fourth_game_plays_through_the_real_box_and_three_phones(
     assert dict(pilot.view.holds)[Button.BACK] == "Hold: phones"
     assert "Hold NEXT" not in pilot.view.footer
     url, pin = join_details(pilot)                  # the start screen's join card
+    with connect(url.replace("http://", "ws://") + "ws", open_timeout=WAIT) as stranger:
+        stranger.send('{"t": "hello"}')             # before the PIN: the seat list
+        lobby = receive(stranger, "lobby", lambda m: m["title"] == TOY)
+        assert lobby["seats"] == 3 and lobby["note"] == "Three seats: each gets a lucky number."
     with ExitStack() as stack:
         phones = {seat: stack.enter_context(join(url, pin, seat, f"P{seat}")) for seat in SEATS}
         box_hears(pilot, lambda: game.phones == frozenset(SEATS))
