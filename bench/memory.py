@@ -112,7 +112,7 @@ def measure(games: int, every_game: bool = False, trace: bool = False) -> dict[s
         advance(0.1)
 
     def stage() -> str:
-        return str(getattr(box.flow, "stage", ""))
+        return str(getattr(box.flow.active, "stage", ""))
 
     def switch_to(name: str) -> None:
         """Hold VOTE on the setup screen until the box plays `name`."""
@@ -126,7 +126,7 @@ def measure(games: int, every_game: bool = False, trace: bool = False) -> dict[s
         press(Button.NEXT)                 # the next deck: other lines, other screens
         press(Button.START)
         for _ in range(10_000):
-            if box.flow.phase is Phase.REVEAL:
+            if box.flow.active.phase is Phase.REVEAL:
                 break
             advance(0.25)
         press(Button.NEXT)
