@@ -3,7 +3,8 @@ scratch copy of the package with one violation planted fails import-linter
 as `make lint` runs it, naming the contract; the same copy without it
 passes. So does a screen that reaches into its game's private names or
 imports its game back (issue 32): ruff's SLF001 and the acyclic contract
-as `make lint` runs them."""
+as `make lint` runs them; and a game that lacks a member of the box's
+protocol fails mypy over tests/typing_games.py."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 RUFF = Path(sys.executable).parent / "ruff"
+MYPY = Path(sys.executable).parent / "mypy"
 
 pytestmark = pytest.mark.skipif(not LINT_IMPORTS.exists(), reason="import-linter not installed")
 
@@ -108,3 +110,31 @@ def test_a_private_name_read_from_outside_fails_the_lint(tmp_path, path, text):
     result = ruff(tree)
     assert result.returncode != 0
     assert f"{path}:" in result.stdout and "SLF001" in result.stdout, result.stdout[-2000:]
+
+
+def mypy(tree: Path) -> subprocess.CompletedProcess:
+    """mypy over the games' typing module in the copy (as `make lint` runs
+    it: the module beside the package it checks)."""
+    for name in ("typing_games.py", "toygame.py"):
+        shutil.copy(ROOT / "tests" / name, tree / name)
+    return subprocess.run([str(MYPY), "--config-file", str(ROOT / "pyproject.toml"),
+                           "--cache-dir", str(tree / ".mypy_cache"),
+                           "-m", "typing_games", "-m", "toygame"],
+                          cwd=tree, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.skipif(not MYPY.exists(), reason="mypy not installed")
+@pytest.mark.parametrize("path, member", [
+    ("darkarts/game.py", "lobby_note"),         # the Mayor's game without its seat list's note
+    ("newd3/game.py", "table_seats"),           # the timed game without its seats
+])
+def test_a_game_without_a_member_of_the_protocol_fails_the_lint(tmp_path, path, member):
+    tree = package_copy(tmp_path)
+    assert mypy(tree).returncode == 0
+    target = tree / "wolfbox" / path
+    text = target.read_text()
+    assert f"def {member}(self)" in text
+    target.write_text(text.replace(f"def {member}(self)", f"def {member}_gone(self)"))
+    result = mypy(tree)
+    assert result.returncode != 0
+    assert "typing_games.py" in result.stdout and member in result.stdout, result.stdout[-2000:]
