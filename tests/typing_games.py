@@ -11,6 +11,7 @@ from toygame import Quiet, Toy
 
 from wolfbox.darkarts import seen as mayor_seen
 from wolfbox.darkarts.game import Game as Mayor
+from wolfbox.games import Games
 from wolfbox.mode import Playable
 from wolfbox.newd3 import seen as timed_seen
 from wolfbox.newd3.game import Game as Timed
@@ -36,6 +37,11 @@ def fourth(game: Toy) -> Playable:
 
 def fourth_without_phones(game: Quiet) -> Playable:
     return game
+
+
+def switch(games: Games) -> Playable:
+    """The game switch is one too: the loop and the phones drive it as a game."""
+    return games
 
 
 def one_night_screens(game: Flow) -> one_night_seen.Seen:
