@@ -37,6 +37,11 @@ TOKEN_BYTES = 16                 # 128 bits
 NAME_CHARS = 20
 # What the box and the phones call a seat: a name may not read as one.
 SEAT_WORDS = (N_("Seat {seat}"), N_("Mayor"))
+# Other ways a table writes a seat, in the box's languages, before or after
+# its number ("Platz 4", "玩家4", "4号"): a name read so passes for a seat
+# just as the box's own words do. Compared folded (no case, no spaces).
+SEAT_SYNONYMS = ("seat", "player", "platz", "sitz", "sitzplatz", "spieler", "spielerin",
+                 "玩家", "座位", "座", "号", "号玩家", "号座位", "号位", "位")
 WRONG_PINS = 5                   # a client's wrong PINs in WRONG_PIN_WINDOW ...
 WRONG_PIN_WINDOW = 60.0          # ... seconds before it has to wait
 ALL_WRONG_PINS = 20              # every client's wrong PINs in the window before all wait
@@ -213,6 +218,8 @@ def impersonates(name: str, seat: int = 0, label: str = "") -> bool:
 @functools.cache
 def _seat_words() -> tuple[re.Pattern[str], ...]:
     found = [re.compile(r"(\d+)")]
+    for word in SEAT_SYNONYMS:
+        found += [re.compile(re.escape(word) + r"(\d+)"), re.compile(r"(\d+)" + re.escape(word))]
     for code in LANGUAGES:
         with speaking(code):
             for words in SEAT_WORDS:

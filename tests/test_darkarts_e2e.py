@@ -161,6 +161,9 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     # The Mayor marks the Lovers on the ring, undimmed while the table sleeps.
     assert pilot.view.title == "Night 1 · Lovers" and not pilot.view.dim
     assert pilot.view.label(Button.START) == ""           # not done before two are marked
+    assert pilot.view.big == "Not chosen"                  # no seat offered first
+    pilot.press(Button.VOTE)                               # a hurried "Lover" marks nobody
+    assert pilot.box.flow.active.picked == [] and pilot.view.big == "Not chosen"
     next_until(pilot, "Seat 5")
     pilot.press(Button.VOTE)
     next_until(pilot, "Seat 6")
@@ -231,7 +234,10 @@ def test_a_seven_player_game_on_the_buttons(pilot, tmp_path):
     # Seat 1 accused and seconded: 3 hands of the 3 needed, lynched; a Werewolf.
     mark = len(heard(pilot))
     pilot.press(Button.VOTE)
-    assert pilot.view.big == "Seat 1"
+    assert pilot.view.big == "Not chosen"                  # no seat offered first
+    pilot.press(Button.VOTE)                               # a hurried "Accuse" names nobody
+    assert stage(pilot) is Stage.ACCUSE and pilot.view.big == "Not chosen"
+    next_until(pilot, "Seat 1")
     pilot.press(Button.VOTE)
     pilot.press(Button.VOTE)
     pilot.press(Button.VOTE)
@@ -529,7 +535,7 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     first.expect("Deal: 2× Werewolf, Hunter, Matchmaker, Seer, 2× Villager")
     first.key("s", "== Night 1 · Eyes closed")
     # The Lovers are private: redrawn whole on the terminal's alternate screen.
-    first.expect("== Night 1 · Lovers  Seat 1")                # after the Matchmaker's time
+    first.expect("== Night 1 · Lovers  Not chosen")            # after the Matchmaker's time
     first.key("b", "== Night 1 · Lovers  Seat 7")
     first.key("b", "== Night 1 · Lovers  Seat 6")
     first.key("v", "[6♥]")
@@ -548,7 +554,8 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     first.key("s", "No other seat died: right?")
     first.key("s", "== Day 1 · Discussion")                   # no more deaths
     # Seat 2 accused and seconded: 2 hands of the 3 needed.
-    first.key("v", "== Who is accused?  Seat 1")
+    first.key("v", "== Who is accused?  Not chosen")
+    first.key("n", "= Seat 1")
     first.key("n", "= Seat 2")
     first.key("v", "== Is there a second?  Seat 2")
     first.key("v", "== Seat 2 · Defence")
@@ -559,7 +566,8 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     first.key("s", '>> "2 votes."', '>> "3 needed."', '>> "The vote fails."')
     first.key("s", "== Day 1 · Discussion")                   # OK
     # The discussion begins again, and is saved; seat 1 is accused, seconded...
-    first.key("v", "== Who is accused?  Seat 1")
+    first.key("v", "== Who is accused?  Not chosen")
+    first.key("n", "= Seat 1")
     first.key("v", "== Is there a second?  Seat 1")
     first.key("v", "== Seat 1 · Defence")
     game = wait_for_save(tmp_path, lambda game: game["book"][-1]["kind"] == "vote")
@@ -577,8 +585,9 @@ def test_the_same_game_killed_mid_game_resumes_where_it_was(tmp_path, boxes):
     # twice in a row: the ring marks it refused.
     assert second.screen("== Day 1 · Discussion")[1] == "   Seats: 1 2 3 4 5 6 7†"
     second.expect("6 alive: a lynch needs 3 votes.")
-    second.key("v", "== Who is accused?  Seat 1")
-    assert second.screen("== Who is accused?  Seat 1")[1] == "   Seats: [1] 2× 3 4 5 6 7†"
+    second.key("v", "== Who is accused?  Not chosen")
+    assert second.screen("== Who is accused?  Not chosen")[1] == "   Seats: 1 2× 3 4 5 6 7†"
+    second.key("n", "= Seat 1  Seats: [1] 2× 3 4 5 6 7†")
     second.key("v", "== Is there a second?  Seat 1")
     second.key("v", "== Seat 1 · Defence")
     second.key("v", "== Raise your hands  Seat 1")

@@ -162,6 +162,20 @@ def test_with_cards_on_phones_the_start_screen_and_phones_give_no_physical_setup
             assert any(word in line for word in physical for line in lines) is not on_phones
 
 
+def test_before_start_a_phone_shows_the_whole_deck_not_the_box_s_page():
+    """The box pages a long deck every few seconds; a phone scrolls, so it
+    shows every page at once, whenever it looks."""
+    deck = ["alpha_wolf", "sentinel", "curator", "seer", "villager", "werewolf", "robber",
+            "drunk", "villager", "doppelganger", "witch", "village_idiot", "tanner"]
+    f = Flow(RoundSettings.for_deck(deck), rng=random.Random(1))
+    f.handle(PhonesSeated(frozenset(range(1, 11))), 0.0)
+    box = start_screen(f)                              # every page the box turns through
+    assert len(f.idle_pages()) > 1
+    for page in range(len(f.idle_pages())):
+        lines = f.phone_view(3, page * pages.IDLE_PAGE_SECONDS).lines
+        assert all(line in lines for line in box), (page, lines)
+
+
 def test_no_word_of_phones_on_a_box_no_phone_has_joined():
     f = Flow(RoundSettings.for_deck(BASE5))
     assert not any("phone" in line for line in start_screen(f))

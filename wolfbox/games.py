@@ -137,7 +137,8 @@ class Games:
         with speaking(self.lang):
             label = self._asked()
             if label is not None:
-                return asking_view(self._seated_now(), game_name(self.name), label)
+                return asking_view(self._seated_now(), game_name(self.name), label,
+                                   dim=self.active.view(now).dim)
             if self._join.open:
                 return self._join.view(self._seated_now(), game_name(self.name))
             view = self.active.view(now)

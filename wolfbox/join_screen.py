@@ -99,12 +99,14 @@ def asked(event: Tap | Hold | Release, seated: PhonesSeated) -> list[Effect]:
     return []
 
 
-def asking_view(seated: PhonesSeated, title: str, label: str) -> View:
+def asking_view(seated: PhonesSeated, title: str, label: str, dim: bool = False) -> View:
     """The question over every screen while a phone asks for a guarded
     seat: the code its page shows, large, for the Mayor to compare with
-    their own phone's (anyone may have tapped the seat first)."""
+    their own phone's (anyone may have tapped the seat first). `dim` at
+    night, as the screen it covers: a box lit up in the dark would draw
+    every eye to it."""
     seat, name, code = seated.asking[0]
-    return View(phase=Phase.SETTINGS, title=title, big=code,
+    return View(phase=Phase.SETTINGS, title=title, big=code, dim=dim,
                 details=(_("A phone asks for seat {seat} ({label}): {name}").format(
                     seat=seat, label=label, name=name),
                          _("Accept only if this code is on your own phone.")),

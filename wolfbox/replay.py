@@ -28,7 +28,7 @@ from .i18n import _
 from .jsontext import loads
 from .leds import lights
 from .mode import Playable
-from .phone import PhoneView
+from .phone import PhoneView, named
 from .schema import Misfit, convert
 from .view import View
 
@@ -227,6 +227,7 @@ def replay(flow: Playable, events: Iterable[TimedPress],
     last: dict[str, Any] | None = None
     seated: list[int] = []                      # the seats holding a phone, in order
     phones: dict[int, dict[str, Any]] = {}      # each seat's phone as last recorded
+    names: dict[int, str] = {}                  # the names the phones gave, as the server has them
 
     def record(now: float, effects: list[Effect]) -> list[dict[str, Any]]:
         nonlocal last
@@ -239,7 +240,8 @@ def replay(flow: Playable, events: Iterable[TimedPress],
             last = screen
             out.append({"at": round(now, 3), **screen, "said": said, "cues": cues})
         for seat in seated:
-            shown = _phone(flow.phone_view(seat, now))
+            # Named as the phones' server names them (phones.link): "Ann · 3".
+            shown = _phone(named(flow.phone_view(seat, now), names))
             if phones.get(seat) != shown:
                 phones[seat] = shown
                 out.append({"at": round(now, 3), "phone": seat, **shown})
@@ -263,6 +265,8 @@ def replay(flow: Playable, events: Iterable[TimedPress],
         if event.phone is not None:
             if isinstance(event.phone, PhonesSeated):
                 seated[:] = sorted(event.phone.seats)
+                names.clear()
+                names.update(event.phone.names)
                 for gone in set(phones) - event.phone.seats:
                     del phones[gone]            # a seat that comes back is shown afresh
             effects += flow.handle(event.phone, now)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from ..buttons import GAME_BUTTONS, Button, Hold, Tap
 from ..i18n import _
-from ..phone import PhoneView, Task
+from ..phone import PhoneView, Task, seat_name
 from ..view import View
 from .book import NIGHT as NIGHT_CAUSE
 from .model import NO_ROLE, NO_SEAT, Stage
@@ -98,11 +98,10 @@ def options(game: Seen) -> list[tuple[int, str, Meaning]]:
     if ring is not None and not game.reading and not game.paused:
         if game.stage is Stage.LOVERS:
             for seat in ring.seats:
-                words = _("Seat {seat} · Lover").format(seat=seat) if seat in game.picked \
-                    else _seat(seat)
+                words = _lover(game, seat) if seat in game.picked else _seat(game, seat)
                 out.append((seat, words, Point(seat)))
         elif game.stage in SEAT_PICKERS:
-            out += [(seat, _seat(seat), Point(seat)) for seat in ring.living()]
+            out += [(seat, _seat(game, seat), Point(seat)) for seat in ring.living()]
         elif game.stage is Stage.ROLE:
             out += [(ROLE_IDS + i, role_name(role), Point(i))
                     for i, role in enumerate(game.role_options())]
@@ -189,5 +188,15 @@ def hand(game: Seen, seat: int, asked: str, choice: tuple[int, ...]) -> bool | N
     return choice == (HAND_UP,)
 
 
-def _seat(seat: int) -> str:
-    return _("Seat {seat}").format(seat=seat)
+def _seat(game: Seen, seat: int) -> str:
+    """A seat on the console as everywhere a seat is chosen: by its player's
+    name too, where the phone gave one ("Ann · 3")."""
+    return seat_name(seat, game.names.get(seat, ""))
+
+
+def _lover(game: Seen, seat: int) -> str:
+    """A seat marked as a Lover, still by its player's name."""
+    if not game.names.get(seat, "").strip():
+        return _("Seat {seat} · Lover").format(seat=seat)
+    # TRANSLATORS: a seat marked as a Lover: "Ann · 3 · Lover".
+    return _("{seat} · Lover").format(seat=seat_name(seat, game.names[seat]))

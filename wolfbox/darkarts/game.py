@@ -416,7 +416,7 @@ class Game:
             return self._night_stage(now, _AFTER)
         if step.id == MATCHMAKER and self.night == 1 and self.lovers is None:
             self.stage, self.picked = Stage.LOVERS, []
-            self.cursor = 1
+            self.cursor = NO_SEAT       # no seat offered first: a hurried "Lover" marks none
             return []
         if self.step_index + 1 < len(self.steps):
             self.step_index += 1
@@ -425,7 +425,9 @@ class Game:
 
     def _toggle_lover(self, now: float) -> list[DarkEffect]:
         seat = self.cursor
-        if seat in self.picked:
+        if seat == NO_SEAT:
+            self.alert = _("No seat chosen yet: NEXT and BACK go round the ring.")
+        elif seat in self.picked:
             self.picked.remove(seat)
         elif len(self.picked) < 2:
             self.picked.append(seat)
@@ -626,9 +628,7 @@ class Game:
     def _open_accusation(self, now: float) -> list[DarkEffect]:
         self.timer = None
         self.stage = Stage.ACCUSE
-        self.cursor = self._first_living()
-        if self.cursor == self.previous_accused:
-            self.cursor = self._step_seat(self.cursor, +1)
+        self.cursor = NO_SEAT           # no seat offered first: a hurried "Accuse" names none
         return []
 
     def _cancel_accusation(self, now: float) -> list[DarkEffect]:
@@ -636,6 +636,9 @@ class Game:
 
     def _accuse(self, now: float) -> list[DarkEffect]:
         assert self.ring is not None
+        if self.cursor == NO_SEAT:
+            self.alert = _("No seat chosen yet: NEXT and BACK go round the ring.")
+            return []
         why = rules.refusal(self.ring, self.cursor, self.previous_accused)
         if why == rules.REPEAT:
             self.alert = _(said.REPEAT)
@@ -795,11 +798,6 @@ class Game:
         assert self.ring is not None
         return len(self.ring.living())
 
-    def _first_living(self) -> int:
-        assert self.ring is not None
-        living = self.ring.living()
-        return living[0] if living else 1
-
     def _step_seat(self, seat: int, step: int) -> int:
         assert self.ring is not None
         if self.stage is Stage.LOVERS:
@@ -815,7 +813,8 @@ class Game:
                 left = len(self.role_options())
                 first = 0 if step > 0 else left - 1
                 self.cursor = first if self.cursor == NO_ROLE else (self.cursor + step) % left
-            case Stage.SHOT | Stage.DAWN if self.cursor == NO_SEAT:
+            case Stage.SHOT | Stage.DAWN | Stage.LOVERS | Stage.ACCUSE \
+                    if self.cursor == NO_SEAT:
                 living = self.ring.living() if self.ring else ()
                 self.cursor = (living[0] if step > 0 else living[-1]) if living else NO_SEAT
             case _:

@@ -162,7 +162,13 @@ def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
     on phones, this seat's own card, task and results behind the cover
     (never another seat's); once the verdict is given, the verdict and
     every move of the night, the same for every seat."""
-    base = public(view(game, now), seat)
+    shown = view(game, now)
+    base = public(shown, seat)
+    if shown.between and shown.details:
+        # The start screen pages its deck on the box's clock; a phone has
+        # room to scroll, so it shows every page at once.
+        whole = tuple(line for page in game.idle_pages() for line in page)
+        base = dataclasses.replace(base, lines=(shown.details[0], *whole))
     if game.own is not None:
         return _own_cards_phone(game, base, seat)
     table = game.table
