@@ -15,6 +15,7 @@ in one bounded line, with the socket closed."""
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import json
@@ -323,3 +324,23 @@ def test_the_page_with_tweetnacl_is_under_100_kb_gzipped_and_tweetnacl_is_npms()
     header, _end, body = nacl.partition(b"*/\n")
     assert b"Unlicense" in header or b"public domain" in header
     assert hashlib.sha256(body).hexdigest() == NACL_SHA256
+
+
+def test_the_box_keeps_its_seats_across_a_power_cut_but_never_its_key():
+    kept: list[dict] = []
+    server = PhoneServer(Room(seats=5, pin="4821"), lambda e: None, lambda s: None,
+                         ["127.0.0.1"], 0, FakeClock(), keep=kept.append)
+    (url,) = server.start()
+    try:
+        server.publish({}, {"title": "One Night"})
+        with connect(socket_url(url), open_timeout=WAIT, pinned=server.key.public) as ann:
+            ann.send('{"t": "hello"}')
+            ann.send(json.dumps({"t": "join", "pin": "4821", "seat": 2, "name": "Ann"}))
+            receive(ann, "joined")
+    finally:
+        server.close()
+    private = bytes(server.key._private)
+    written = json.dumps(kept)
+    assert "Ann" in written                              # the seat is kept, with its name
+    for form in (private.hex(), seal.text(private), base64.b64encode(private).decode()):
+        assert form not in written
