@@ -114,7 +114,7 @@ class JoinCardDrawing(Canvas):
             self.card_texts(None, True)
             if self.view.footer:
                 self.footer()
-        modules = qr_modules(join.url)
+        modules = qr_modules(join.qr or join.url)
         count = len(modules) + 2 * QUIET_ZONE
         top = self.y(TITLE_BOX[1]) + self.px(2)
         most = min(self.bottom - top, math.floor(self.full_width * QR_SHARE)) // count

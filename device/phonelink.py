@@ -163,8 +163,9 @@ class PhoneLink:
         """How phones join, for the screens between games: None while off."""
         if self.phones is None or not self.phones.urls:
             return None
-        seated = self.phones.seated
-        return JoinCard(self.phones.urls[0], seated.pin, tuple(sorted(seated.names.items())))
+        seated, url = self.phones.seated, self.phones.urls[0]
+        return JoinCard(url, seated.pin, tuple(sorted(seated.names.items())),
+                        self.phones.server.pinned(url))
 
     def close(self) -> None:
         self.turn(False)

@@ -25,6 +25,13 @@ OptionId = Annotated[int, msgspec.Meta(ge=0, le=999)]     # a seat, a center car
 Choice = Annotated[list[OptionId], msgspec.Meta(max_length=4)]
 
 
+class Seal(msgspec.Struct, tag="seal", tag_field="t", forbid_unknown_fields=True):
+    """A phone's first message, the one in the clear: the public half of
+    the key pair it made for this socket (seal.py). Every message after
+    it, both ways, is sealed."""
+    k: Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_-]{43}$")]
+
+
 class Hello(msgspec.Struct, tag="hello", tag_field="t", forbid_unknown_fields=True):
     """A phone opens the page: with the token of the seat it held, if any."""
     token: Token = ""
@@ -45,6 +52,7 @@ class Choose(msgspec.Struct, tag="choose", tag_field="t", forbid_unknown_fields=
 
 Incoming = Hello | Join | Choose
 _decoder = msgspec.json.Decoder(Incoming)
+_opening = msgspec.json.Decoder(Seal)
 _encoder = msgspec.json.Encoder()
 
 
@@ -57,6 +65,18 @@ def read(raw: str | bytes) -> Incoming:
         return _decoder.decode(data)
     except (msgspec.DecodeError, UnicodeDecodeError) as e:
         raise MalformedMessage(str(e)) from None
+
+
+def read_seal(raw: str | bytes) -> Seal:
+    """A phone's first message (its key), typed; MalformedMessage if it is
+    anything else."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise MalformedMessage(f"{len(data)} bytes (at most {MAX_MESSAGE_BYTES})")
+    try:
+        return _opening.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError) as e:
+        raise MalformedMessage(f"before the seal: {e}") from None
 
 
 def encode(kind: str, **fields: Any) -> bytes:
@@ -84,6 +104,18 @@ def padded(frames: Mapping[int, bytes]) -> dict[int, bytes]:
         return {}
     size = -(-max(len(f) for f in frames.values()) // FRAME_BYTES) * FRAME_BYTES
     return {seat: frame + b" " * (size - len(frame)) for seat, frame in frames.items()}
+
+
+def framed(frame: bytes) -> bytes:
+    """One frame padded as `padded` pads a seat's view: every frame the box
+    seals (a lobby, a refusal, a token) is a multiple of FRAME_BYTES long,
+    so a sealed frame tells nothing by its size."""
+    return padded({0: frame})[0]
+
+
+# A phone pads each message it seals to this (the most a message may be):
+# a tap on seat 10 is not a byte longer on the air than a tap on seat 9.
+PHONE_FRAME_BYTES = MAX_MESSAGE_BYTES
 
 
 def oversized(frames: Mapping[int, bytes]) -> bool:

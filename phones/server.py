@@ -11,8 +11,10 @@ change to a game; what it is sent is what the box publishes for its seat
 (`publish`), or the lobby while it holds none. Security: it listens only
 on the addresses given (the local network, loopback in tests); the page
 may load nothing from elsewhere (a strict Content-Security-Policy, no
-inline script); a socket opened from another origin is refused; tokens
-travel only inside the socket and are compared in constant time (room.py);
+inline script); a socket opened from another origin is refused; after
+the phone's key every frame, both ways, is sealed (seal.py), so tokens,
+PINs and cards travel only sealed, and tokens are compared in constant
+time (room.py);
 every message is checked (protocol.py), capped in size and in rate, and a
 bad one is refused and logged once per connection.
 
@@ -53,7 +55,7 @@ from websockets.protocol import State
 from wolfbox.events import PhoneChoice
 from wolfbox.i18n import _
 
-from . import protocol
+from . import protocol, seal
 from .room import Joined, JoinRefused, Room, clean_name, new_pin
 
 log = logging.getLogger("wolfbox.phones")
@@ -64,7 +66,8 @@ wire_log.setLevel(logging.WARNING)
 
 PAGE_FILES = {"/": ("index.html", "text/html; charset=utf-8"),
               "/app.js": ("app.js", "text/javascript; charset=utf-8"),
-              "/app.css": ("app.css", "text/css; charset=utf-8")}
+              "/app.css": ("app.css", "text/css; charset=utf-8"),
+              "/nacl-fast.min.js": ("nacl-fast.min.js", "text/javascript; charset=utf-8")}
 SOCKET_PATH = "/ws"
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -204,6 +207,7 @@ class _Phone:
     times: list[float] = field(default_factory=list)
     refused_once: bool = False
     closing: bool = False
+    channel: seal.Channel | None = None     # sealed from the phone's key on (seal.py)
 
 
 @dataclass(frozen=True)
@@ -262,6 +266,10 @@ class PhoneServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._views: Mapping[int, bytes] = {}
         self._lobby: dict[str, object] = {}
+        # The box's key pair (seal.py): new each time the server starts,
+        # never written (a key on the SD card would open every capture of
+        # the games it sealed). Its public half is in the QR code's address.
+        self.key = seal.BoxKey()
         self._files = {path: _page_file(name) for path, (name, _kind) in PAGE_FILES.items()}
         self.urls: list[str] = []
         # The names a phone may reach the box by (besides its addresses):
@@ -288,6 +296,11 @@ class PhoneServer:
             self.close()
             raise
         return self.urls
+
+    def pinned(self, url: str) -> str:
+        """`url` with the box's public key in its fragment, for the QR code:
+        a phone that scans it talks only to the holder of that key."""
+        return f"{url}#k={self.key.public}"
 
     def publish(self, views: Mapping[int, bytes], lobby: Mapping[str, object]) -> None:
         """What each seat's phone shows now (encoded), and the lobby's words
@@ -362,7 +375,7 @@ class PhoneServer:
 
     async def _serve(self, address: str) -> None:
         server = await serve(self._talk, address, self.port, process_request=self._http,
-                             max_size=protocol.MAX_MESSAGE_BYTES, max_queue=4,
+                             max_size=protocol.MAX_MESSAGE_BYTES + seal.OVERHEAD, max_queue=4,
                              compression=None, server_header=None, logger=wire_log,
                              create_connection=self._door)
         self._servers[address] = server
@@ -428,13 +441,13 @@ class PhoneServer:
             joined = self.room.take(seat, asking.name)
             phone.seat, phone.last_sent = seat, b""
             self._keep(self._loop.create_task(self._write(     # the token, then the view
-                phone.socket, protocol.encode("joined", seat=seat, token=joined.token))))
+                phone, protocol.encode("joined", seat=seat, token=joined.token))))
             self._seated()
             return
         if not accept:
             self._turned_away[phone.client] = self.clock()
         self._seated()
-        self._keep(self._loop.create_task(self._write(phone.socket, protocol.encode(
+        self._keep(self._loop.create_task(self._write(phone, protocol.encode(
             "refused", why=_("The box did not accept this phone for seat {seat}.").format(
                 seat=seat)))))
 
@@ -455,7 +468,7 @@ class PhoneServer:
                 phone.socket.transport.abort()      # closing (its address gone): let it go
                 continue
             try:
-                await phone.socket.send(protocol.encode("bye"), text=True)
+                await self._deliver(phone, protocol.encode("bye"))
             except ConnectionClosed:
                 pass
         for server in (*self._servers.values(), *self._gone):
@@ -559,6 +572,12 @@ class PhoneServer:
         phone = _Phone(socket, str(remote[0]) if remote else "?")
         self._phones.add(phone)
         try:
+            # The box's key, in the clear: a page opened from the typed
+            # address has no other; one opened from the QR code checks it
+            # against the key in its address (and shows `other` if it differs).
+            await socket.send(protocol.encode("key", k=self.key.public, other=_(
+                "This page was opened for another start of the box: scan the QR code "
+                "on the box again.")), text=True)
             async for raw in socket:
                 if phone.closing:
                     continue                    # read on to the close, dropping the rest
@@ -569,14 +588,24 @@ class PhoneServer:
                     self._keep(self._loop.create_task(socket.close(1008, "too fast")))
                     continue
                 try:
-                    message = protocol.read(raw)
+                    message = self._opened(phone, raw)
                 except protocol.MalformedMessage as e:
                     if not phone.refused_once:
                         phone.refused_once = True
                         self.said.say("malformed", "refused a phone's message (%s): %s",
                                       phone.client, str(e)[:120])
                     continue
-                await self._answer(phone, message)
+                except seal.Unsealable as e:
+                    # Tampered, replayed or not this socket's: nothing after
+                    # it can be trusted, so the socket goes (the page opens
+                    # a new one, with a new key of its own).
+                    self.said.say("unsealable", "closed a phone whose frame did not open "
+                                  "(%s): %s", phone.client, str(e)[:120])
+                    phone.closing = True
+                    self._keep(self._loop.create_task(socket.close(1008, "unsealable")))
+                    continue
+                if message is not None:
+                    await self._answer(phone, message)
         except ConnectionClosed:
             pass
         finally:
@@ -586,6 +615,19 @@ class PhoneServer:
                 del self._asking[seat]
             if gone:
                 self._seated()
+
+    def _opened(self, phone: _Phone, raw: str | bytes) -> protocol.Incoming | None:
+        """A phone's message: its key first, in the clear (None: nothing to
+        answer), then only sealed frames. MalformedMessage for a message
+        that is not one; Unsealable for a frame that does not open."""
+        if phone.channel is None:
+            if not isinstance(raw, str):
+                raise protocol.MalformedMessage("a sealed frame before the phone's key")
+            phone.channel = self.key.channel(protocol.read_seal(raw).k)
+            return None
+        if isinstance(raw, str):
+            raise protocol.MalformedMessage("a message in the clear after the phone's key")
+        return protocol.read(phone.channel.open(raw))
 
     def _in_rate(self, phone: _Phone) -> bool:
         now = self.clock()
@@ -601,13 +643,13 @@ class PhoneServer:
                 phone.seat = found if found is not None else self._seat_held(phone)
                 if found is not None:
                     self._one_socket(phone)
-                    await phone.socket.send(protocol.encode("joined", seat=phone.seat,
-                                                            token=token), text=True)
+                    await self._deliver(phone, protocol.encode("joined", seat=phone.seat,
+                                                               token=token))
                 self._send(phone, force=True)
             case protocol.Join() if self._seat_held(phone) is not None:
-                await phone.socket.send(protocol.encode("refused", why=_(
+                await self._deliver(phone, protocol.encode("refused", why=_(
                     "This phone holds seat {seat} already: one phone, one seat.").format(
-                        seat=phone.seat)), text=True)
+                        seat=phone.seat)))
             case protocol.Join(pin=pin, seat=seat, name=name) if seat in self._guarded:
                 await self._ask(phone, pin, seat, name)
             case protocol.Join(pin=pin, seat=seat, name=name):
@@ -620,11 +662,11 @@ class PhoneServer:
                 if isinstance(result, Joined):
                     phone.seat = result.seat
                     self._seated()              # the box hears of it before the phone does
-                    await phone.socket.send(protocol.encode("joined", seat=result.seat,
-                                                            token=result.token), text=True)
+                    await self._deliver(phone, protocol.encode("joined", seat=result.seat,
+                                                               token=result.token))
                     phone.last_sent = b""
                 else:
-                    await phone.socket.send(protocol.encode("refused", why=result.why), text=True)
+                    await self._deliver(phone, protocol.encode("refused", why=result.why))
             case protocol.Choose(step=step, choice=choice):
                 if phone.seat is not None and phone.seat in self.room.held:
                     self.post(PhoneChoice(phone.seat, step, tuple(choice)))
@@ -656,7 +698,7 @@ class PhoneServer:
             refused = JoinRefused(_("Another phone is asking for seat {seat}: the box answers "
                                     "it first.").format(seat=seat))
         if refused is not None:
-            await phone.socket.send(protocol.encode("refused", why=refused.why), text=True)
+            await self._deliver(phone, protocol.encode("refused", why=refused.why))
             return
         if asking is None:
             label = self._label(seat)
@@ -664,9 +706,9 @@ class PhoneServer:
                 phone, clean_name(name) or label or _("Seat {seat}").format(seat=seat),
                 new_pin())
             self._seated()
-        await phone.socket.send(protocol.encode("asking", why=_(
+        await self._deliver(phone, protocol.encode("asking", why=_(
             "The box must accept this phone for seat {seat}: on the box, accept code "
-            "{code}.").format(seat=seat, code=asking.code)), text=True)
+            "{code}.").format(seat=seat, code=asking.code)))
 
     def _seat_held(self, phone: _Phone) -> int | None:
         """The seat `phone` holds now (None once the box freed it)."""
@@ -700,6 +742,8 @@ class PhoneServer:
         """Choose `phone`'s frame now and queue it: frames leave in the
         order they were chosen (tasks start in the order they are made,
         and each writes its frame before it first waits)."""
+        if phone.channel is None:
+            return                              # its key first: nothing goes in the clear
         if phone.seat is not None and phone.seat not in self.room.held:
             phone.seat = None                   # the box freed the seat, or a new game began
         if phone.seat is not None:
@@ -713,19 +757,26 @@ class PhoneServer:
             shown = b""
         if shown and (force or shown != phone.last_sent):
             phone.last_sent = shown
-            self._keep(self._loop.create_task(self._write(phone.socket, shown)))
+            self._keep(self._loop.create_task(self._write(phone, shown)))
 
     def _keep(self, task: asyncio.Task[None]) -> None:
         """A task is held until it ends (the loop keeps only a weak reference)."""
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    @staticmethod
-    async def _write(socket: ServerConnection, frame: bytes) -> None:
+    async def _write(self, phone: _Phone, frame: bytes) -> None:
         try:
-            await socket.send(frame, text=True)
+            await self._deliver(phone, frame)
         except ConnectionClosed:
             pass
+
+    async def _deliver(self, phone: _Phone, message: bytes) -> None:
+        """The one way a message reaches a phone: padded (protocol.framed),
+        sealed with the next count as it is handed to the socket, so the
+        counts follow the order the frames travel in. A phone that has not
+        sent its key yet is sent nothing."""
+        if phone.channel is not None:
+            await phone.socket.send(phone.channel.seal(protocol.framed(message)), text=False)
 
 
 def _page_file(name: str) -> tuple[bytes, bytes]:

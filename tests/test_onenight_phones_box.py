@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 import pytest
+from sealed import SealedPhone as ClientConnection
+from sealed import connect
 from test_phones_box import WAIT, box_hears, enc, join_details, receive, sent  # noqa: F401
-from websockets.sync.client import ClientConnection, connect
 
 from helpers import phones_config
 from wolfbox.buttons import Button

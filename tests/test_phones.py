@@ -13,13 +13,14 @@ import threading
 from contextlib import closing
 
 import pytest
+from sealed import SealedPhone as ClientConnection
+from sealed import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import ClientConnection, connect
 
 from wolfbox.events import PhoneChoice
 from wolfbox.phones import protocol
 from wolfbox.phones.room import WRONG_PIN_WINDOW, WRONG_PINS, Joined, JoinRefused, Room, clean_name
-from wolfbox.phones.server import PhoneServer, Seated
+from wolfbox.phones.server import PAGE_FILES, PhoneServer, Seated
 
 WAIT = 10.0          # only a bound: every wait below ends on a message from the server
 
@@ -204,7 +205,7 @@ def test_the_page_is_served_with_a_strict_policy_and_fits_in_100_kb(served):
     server, url, *_ = served
     host, port = url.split("//")[1].rstrip("/").split(":")
     total = 0
-    for path in ("/", "/app.js", "/app.css"):
+    for path in PAGE_FILES:                 # the page, its script, its style, tweetnacl
         with closing(http.client.HTTPConnection(host, int(port), timeout=WAIT)) as c:
             c.request("GET", path, headers={"Accept-Encoding": "gzip"})
             r = c.getresponse()

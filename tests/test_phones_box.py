@@ -12,14 +12,16 @@ from contextlib import ExitStack, contextmanager
 
 import pytest
 from pilot import Pilot
+from sealed import SealedPhone as ClientConnection
+from sealed import connect
 from websockets.asyncio.server import ServerConnection
-from websockets.sync.client import ClientConnection, connect
 
 from helpers import phones_config
 from wolfbox.buttons import Button
 from wolfbox.effects import ChangeSetting
 from wolfbox.events import PhoneChoice
 from wolfbox.newd3 import said as timed_said
+from wolfbox.phones.server import PhoneServer
 from wolfbox.view import View
 
 WAIT = 10.0          # only a bound: each wait ends on a message from the server
@@ -28,14 +30,17 @@ SEATS = range(1, 10)
 
 @pytest.fixture
 def sent(monkeypatch) -> list[tuple[ServerConnection, bytes]]:
-    """Every message the phones' server sends, to whom."""
+    """Every message the phones' server sends, to whom, as it is before it
+    is sealed (what the phone reads; test_phones_sealed.py looks at what
+    travels)."""
     record: list[tuple[ServerConnection, bytes]] = []
-    real = ServerConnection.send
+    real = PhoneServer._deliver
 
-    async def send(self, message, *args, **kw):
-        record.append((self, message if isinstance(message, bytes) else message.encode()))
-        return await real(self, message, *args, **kw)
-    monkeypatch.setattr(ServerConnection, "send", send)
+    async def deliver(self, phone, message):
+        if phone.channel is not None:
+            record.append((phone.socket, message))
+        return await real(self, phone, message)
+    monkeypatch.setattr(PhoneServer, "_deliver", deliver)
     return record
 
 

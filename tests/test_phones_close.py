@@ -11,7 +11,7 @@ import threading
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
+from sealed import connect
 
 from helpers import phones_config
 from wolfbox.device.phonelink import PhoneLink

@@ -16,9 +16,10 @@ import time
 from contextlib import ExitStack, closing
 
 import pytest
+from sealed import SealedPhone as ClientConnection
+from sealed import connect
 from test_phones import WAIT, Changes, FakeClock, phone, receive, socket_url
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
-from websockets.sync.client import ClientConnection, connect
 
 from wolfbox.events import PhonesSeated
 from wolfbox.join_screen import JoinScreen

@@ -8,8 +8,8 @@ import json
 import socket as pysocket
 from contextlib import ExitStack
 
+from sealed import connect
 from test_phones_box import box_hears, join, join_details, receive
-from websockets.sync.client import connect
 
 from helpers import phones_config
 from wolfbox.buttons import Button

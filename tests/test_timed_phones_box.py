@@ -12,10 +12,10 @@ import random
 import threading
 
 import pytest
+from sealed import connect
 from test_phones_box import box_hears, join_details, sent  # noqa: F401 (a fixture)
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from helpers import phones_config
 from wolfbox.buttons import Button

@@ -39,10 +39,13 @@ class Seat:
 class JoinCard:
     """How the table's phones join, shown on a screen between games while
     phones are on: the page's address (also drawn as a QR code), the PIN,
-    and the names of the seats taken, by seat."""
+    and the names of the seats taken, by seat. The QR code holds `qr`
+    where given: the address with the box's key in its fragment, which a
+    phone scans but nobody types."""
     url: str
     pin: str
     seated: tuple[tuple[int, str], ...] = ()
+    qr: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,94 @@
 // The phone's side: a thin client. Every word it shows comes from the
 // box, already in the table's language; it keeps only its seat's token.
+//
+// Sealed (phones/seal.py): the box sends its public key in the clear as
+// the socket opens; a page opened from the QR code holds that key in its
+// address's fragment (#k=..., never sent over the network) and talks only
+// to a box with it. The page makes a key pair for each socket, sends its
+// public half, and every frame after, both ways, is a NaCl box (tweetnacl,
+// nacl-fast.min.js) with a fresh random nonce and a count: a frame that does
+// not open, or comes out of its order, closes the socket.
 "use strict";
 (function () {
   var KEY = "wolfbox-token";
+  var PHONE_FRAME = 1024, COUNT = 8, NONCE = 24;    // as in phones/protocol.py, seal.py
   var socket = null, retry = 1000, words = {}, off = false;
+  var pinned = (/[#&]k=([A-Za-z0-9_-]{43})(&|$)/.exec(location.hash) || [])[1] || "";
   var $ = function (id) { return document.getElementById(id); };
 
   function text(el, value) { el.textContent = value || ""; }
 
+  function bytes(b64) {
+    var s = atob(b64.replace(/-/g, "+").replace(/_/g, "/") + "="), out = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) { out[i] = s.charCodeAt(i); }
+    return out;
+  }
+  function b64(data) {
+    var s = "";
+    for (var i = 0; i < data.length; i++) { s += String.fromCharCode(data[i]); }
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  // One socket's sealing: `shared` from the two key pairs; counts start at
+  // 0 for the phone's frames and at 2^63 for the box's (top bit set).
+  function channel(shared) {
+    var sent = 0, heard = 0;
+    return {
+      seal: function (message) {
+        var body = new TextEncoder().encode(JSON.stringify(message));
+        if (body.length > PHONE_FRAME) { return null; }
+        var plain = new Uint8Array(COUNT + PHONE_FRAME).fill(32);      // padded with spaces
+        new DataView(plain.buffer).setUint32(0, 0);
+        new DataView(plain.buffer).setUint32(4, sent++);
+        plain.set(body, COUNT);
+        var nonce = nacl.randomBytes(NONCE), boxed = nacl.box.after(plain, nonce, shared);
+        var frame = new Uint8Array(NONCE + boxed.length);
+        frame.set(nonce);
+        frame.set(boxed, NONCE);
+        return frame;
+      },
+      open: function (data) {
+        var frame = new Uint8Array(data);
+        if (frame.length < NONCE + 16 + COUNT) { return null; }
+        var plain = nacl.box.open.after(frame.subarray(NONCE), frame.subarray(0, NONCE), shared);
+        if (!plain) { return null; }
+        var count = new DataView(plain.buffer, plain.byteOffset);
+        if (count.getUint32(0) !== 0x80000000 || count.getUint32(4) !== heard) { return null; }
+        heard++;
+        return JSON.parse(new TextDecoder().decode(plain.subarray(COUNT)));
+      }
+    };
+  }
+
+  var sealed = null;
   function connect() {
+    sealed = null;
     socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    socket.binaryType = "arraybuffer";
+    var mine = socket;
     socket.onopen = function () {
       retry = 1000;
       off = false;
-      send({ t: "hello", token: localStorage.getItem(KEY) || "" });
     };
     socket.onmessage = function (e) {
-      var m = JSON.parse(e.data);
+      if (mine !== socket) { return; }
+      if (!sealed) {
+        var key = typeof e.data === "string" ? JSON.parse(e.data) : {};
+        if (key.t !== "key") { return; }
+        if (pinned && key.k !== pinned) {      // not the box whose QR code opened this page
+          text($("status"), key.other);
+          socket.onclose = null;
+          socket.close();
+          return;
+        }
+        var pair = nacl.box.keyPair();
+        sealed = channel(nacl.box.before(bytes(key.k), pair.secretKey));
+        socket.send(JSON.stringify({ t: "seal", k: b64(pair.publicKey) }));
+        send({ t: "hello", token: localStorage.getItem(KEY) || "" });
+        return;
+      }
+      var m = typeof e.data === "string" ? null : sealed.open(e.data);
+      if (!m) { socket.close(); return; }       // tampered, replayed, or not sealed
       if (m.words) { words = m.words; }
       if (m.lang) { document.documentElement.lang = m.lang === "zh" ? "zh-Hans" : m.lang; }
       if (m.t === "lobby") { lobby(m); }
@@ -36,7 +108,10 @@
   }
 
   function send(message) {
-    if (socket && socket.readyState === 1) { socket.send(JSON.stringify(message)); }
+    if (socket && socket.readyState === 1 && sealed) {
+      var frame = sealed.seal(message);
+      if (frame) { socket.send(frame); }
+    }
   }
 
   var seated = false;
