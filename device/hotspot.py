@@ -47,8 +47,12 @@ SECRETS_FILE = "wifi.secrets"           # nmcli's passwd-file, read by the unit
 PSK_KEY = "802-11-wireless-security.psk"
 SSID_PREFIX = "Wolfbox-"
 # No 0/o, 1/l/i: read off a small screen and typed on a phone without doubt.
+# Twelve of them, 31^12 (about 59 bits: years of a GPU's guessing at a
+# captured handshake), and no separator: with the name, the Wi-Fi code's
+# text is then 42 bytes, a version 3 code (29 modules) at error correction
+# M, which the box's smallest screens still draw at 3 px a module.
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
-GROUPS, GROUP = 3, 4                    # "abcd-efgh-jkmn": 31^12, about 59 bits
+LENGTH = 12
 TIMEOUT_S = 10.0                        # nmcli's own reading of NetworkManager
 UP_TIMEOUT_S = 60.0                     # the unit: NetworkManager's `--wait 45` and more
 LOOK_S = 15.0
@@ -124,8 +128,7 @@ def credentials(state_dir: Path) -> WifiCard:
         ssid = SSID_PREFIX + _box_tag()
         _write_private(env, f"WOLFBOX_SSID={ssid}\n")
     if passphrase is None or not 8 <= len(passphrase) <= 63:
-        passphrase = "-".join("".join(secrets.choice(ALPHABET) for _ in range(GROUP))
-                              for _ in range(GROUPS))
+        passphrase = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
         _write_private(pw, f"{PSK_KEY}:{passphrase}\n")
     return WifiCard(ssid, passphrase)
 

@@ -323,7 +323,9 @@ def join_line(join: JoinCard | None) -> str:
     if join is None:
         return ""
     seated = ", ".join(f"{seat} {name}" for seat, name in join.seated)
-    return _("Phones: {url}  PIN {pin}").format(url=join.url, pin=join.pin) + \
+    wifi = "" if join.wifi is None else "  " + _("Wi-Fi {name}").format(name=join.wifi.ssid) \
+        + "  " + _("Password {passphrase}").format(passphrase=join.wifi.passphrase)
+    return _("Phones: {url}  PIN {pin}").format(url=join.url, pin=join.pin) + wifi + \
         ("  " + _("Seated: {names}").format(names=seated) if seated
          else "  " + _("No seat taken yet"))
 

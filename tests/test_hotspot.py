@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import segno
 
 from wolfbox.device.hotspot import (
     CONNECTION,
@@ -115,9 +116,11 @@ def hotspot(network: str, tmp_path: Path, said: Said, **tools: Any) -> Hotspot:
 def test_credentials_are_made_once_for_the_box_and_kept_owner_only(tmp_path: Path) -> None:
     first = credentials(tmp_path)
     assert first.ssid.startswith("Wolfbox-") and len(first.ssid) == len("Wolfbox-") + 4
-    groups = first.passphrase.split("-")
-    assert [len(g) for g in groups] == [4, 4, 4]
+    assert len(first.passphrase) == 12 and first.passphrase.isalnum()
     assert not set(first.passphrase) & set("0o1li")
+    # The Wi-Fi code stays a version 3 code (29 modules), which fits the
+    # box's smallest screens beside their texts.
+    assert segno.make(first.qr_text(), error="m", micro=False).version == 3
     assert credentials(tmp_path) == first
     assert credentials(tmp_path / "other").passphrase != first.passphrase
     for name in ("wifi.env", "wifi.secrets"):
