@@ -72,6 +72,10 @@ class ToolFailed(Exception):
     """nmcli or systemctl failed, hung or is missing: one line, for the log."""
 
 
+class _NoManager(Exception):
+    """No NetworkManager to ask (nmcli missing, failing, or saying so)."""
+
+
 @dataclass(frozen=True)
 class Tools:
     """How the box runs the programs it drives (a test puts fakes on PATH)."""
@@ -189,6 +193,8 @@ class Hotspot:
             self._step(now, idle)
         except ToolFailed as e:
             self._give_up(str(e))
+        except _NoManager as e:
+            self._give_up(str(e), aloud=self.network == "own")
 
     def _step(self, now: float, idle: bool) -> None:
         if self._since is None and self.where is Where.SETTLING:
@@ -217,9 +223,16 @@ class Hotspot:
             self.where, self._since = Where.SETTLING, now
 
     def _check_manager(self) -> None:
-        running = self.tools.run([self.tools.nmcli, "-t", "-f", "RUNNING", "general"]).strip()
+        """NetworkManager is there. "auto" on a box without it (a desktop,
+        a hand-made system) says so in the log alone: the table's network
+        is whatever that system joins, as with "home"."""
+        try:
+            running = self.tools.run([self.tools.nmcli, "-t", "-f", "RUNNING",
+                                      "general"]).strip()
+        except ToolFailed as e:
+            raise _NoManager(str(e)) from e
         if running != "running":
-            raise ToolFailed(f"NetworkManager is not running ({running or 'no answer'})")
+            raise _NoManager(f"NetworkManager is not running ({running or 'no answer'})")
 
     def _home_up(self) -> bool:
         """Whether a connection other than the box's own is up on Wi-Fi or a cable."""
@@ -242,10 +255,13 @@ class Hotspot:
         self.tools.run([self.tools.systemctl, "stop", UNIT], long=True)
         log.info("phones: the box's own Wi-Fi is down")
 
-    def _give_up(self, why: str) -> None:
+    def _give_up(self, why: str, aloud: bool = True) -> None:
+        """Said once: in the log, and on the screen (`say`) where the table
+        needed the box's own Wi-Fi."""
         self._broken, self.where, self.wifi = True, Where.HOME, None
         log.warning("phones: no own Wi-Fi, the phones join the box's known networks (%s)", why)
-        self.say(why)
+        if aloud:
+            self.say(why)
 
     def close(self) -> None:
         """Phones off: the box's own Wi-Fi goes down with them."""

@@ -11,12 +11,15 @@ import logging
 import os
 import stat
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import segno
 
+from helpers import phones_config
 from wolfbox.device.hotspot import (
     CONNECTION,
     LOOK_S,
@@ -29,6 +32,9 @@ from wolfbox.device.hotspot import (
     credentials,
     terse_fields,
 )
+from wolfbox.device.phonelink import PhoneLink
+from wolfbox.games import Games
+from wolfbox.onenight.flow import Flow
 from wolfbox.view import WifiCard
 
 FAKE = '''#!{python}
@@ -222,39 +228,78 @@ def test_home_never_runs_anything(fakes: Fakes, tmp_path: Path) -> None:
     assert fakes.calls() == [] and spot.where is Where.HOME
 
 
+@pytest.mark.parametrize("network", ["own", "auto"])
 @pytest.mark.parametrize("world, words", [
     ({"running": False}, "nmcli -t -f failed (8): Error: NetworkManager is not running."),
     ({"no_unit": True}, f"systemctl start {UNIT} failed (5): Failed to start {UNIT}: "
                         f"Unit {UNIT} not found."),
 ])
 def test_a_failing_tool_is_said_once_and_the_phones_stay_home(
-        fakes: Fakes, tmp_path: Path, world: dict[str, Any], words: str) -> None:
+        fakes: Fakes, tmp_path: Path, world: dict[str, Any], words: str, network: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Said on the screen where the table needs the box's own Wi-Fi; "auto"
+    on a system with no NetworkManager only says so in the log."""
     fakes.world(active=[LO], **world)
     said = Said()
-    spot = hotspot("own", tmp_path, said)
-    for look in range(4):
-        spot.step(look * LOOK_S, idle=True)
-    assert said == [words]
+    spot = hotspot(network, tmp_path, said)
+    with caplog.at_level(logging.WARNING):
+        for look in range(4):
+            spot.step(look * SETTLE_S, idle=True)
+    quiet = network == "auto" and "running" in world
+    assert said == ([] if quiet else [words])
+    assert [r.getMessage() for r in caplog.records] == [
+        f"phones: no own Wi-Fi, the phones join the box's known networks ({words})"]
     assert spot.where is Where.HOME and spot.wifi is None
 
 
-def test_missing_nmcli_is_said_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("network", ["own", "auto"])
+def test_missing_nmcli_is_said_once(tmp_path: Path, network: str) -> None:
     said = Said()
-    spot = hotspot("auto", tmp_path, said, nmcli=str(tmp_path / "no-such-nmcli"))
+    spot = hotspot(network, tmp_path, said, nmcli=str(tmp_path / "no-such-nmcli"))
     spot.step(0.0, idle=True)
     spot.step(LOOK_S, idle=True)
-    assert len(said) == 1 and said[0].endswith("no-such-nmcli is not installed")
+    if network == "own":
+        assert len(said) == 1 and said[0].endswith("no-such-nmcli is not installed")
+    else:
+        assert said == []
     assert spot.where is Where.HOME
 
 
 def test_a_hanging_nmcli_is_cut_off_and_said_once(fakes: Fakes, tmp_path: Path) -> None:
     fakes.world(hang=True)
     said = Said()
-    spot = hotspot("auto", tmp_path, said, timeout=0.5)
+    spot = hotspot("own", tmp_path, said, timeout=0.5)
     spot.step(0.0, idle=True)
     spot.step(LOOK_S, idle=True)
     assert said == ["nmcli -t did not answer in 0.5 s"]
     assert spot.where is Where.HOME
+
+
+def test_the_box_opens_its_own_wifi_with_its_phones_and_closes_it_with_them(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """PhoneLink with `network = "own"`: the join card carries the Wi-Fi
+    once the unit is up, its code and the page's in turn; phones turned off
+    stop the unit."""
+    config = phones_config(tmp_path)
+    config.phones.network = "own"
+    game = Games({"one_night": lambda: Flow.from_config(config)}, "one_night", phones_on=True)
+    woken = threading.Event()
+    link = PhoneLink(config.phones, lambda: game, lambda: 0.0, lambda e: None, woken.set,
+                     lambda text, lines: None, addresses=["127.0.0.1"], port=0,
+                     seats_file=tmp_path / "state" / "seats.json")
+    link.turn(True)
+    try:
+        deadline = time.monotonic() + 30
+        while (card := link.join_card()) is None or card.wifi is None:
+            assert time.monotonic() < deadline, "the own Wi-Fi never came up"
+            woken.wait(1)
+            woken.clear()
+        assert card.wifi == credentials(tmp_path / "state")
+        assert fakes.starts() == [["systemctl", "start", UNIT]]
+    finally:
+        link.turn(False)
+    assert fakes.starts()[-1] == ["systemctl", "stop", UNIT]
+    assert link.join_card() is None
 
 
 def test_terse_fields_unescape_colons_and_backslashes() -> None:
