@@ -41,6 +41,7 @@ from wolfbox.view import WifiCard
 log = logging.getLogger("wolfbox.device")
 
 CONNECTION = "wolfbox-hotspot"          # the installer's NetworkManager connection
+ADDRESS = "10.42.0.1"                   # the box on its own Wi-Fi (the connection's)
 UNIT = "wolfbox-hotspot.service"        # the installer's root unit that starts it
 ENV_FILE = "wifi.env"                   # WOLFBOX_SSID=..., read by the unit
 SECRETS_FILE = "wifi.secrets"           # nmcli's passwd-file, read by the unit
@@ -292,12 +293,19 @@ class HotspotThread:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            before = self.hotspot.wifi
-            self.hotspot.step(self.clock(), self.idle())
-            self.wifi_shown = not self.wifi_shown if self.hotspot.wifi else True
-            if self.hotspot.wifi or before:
-                self.wake()
+            self.turn()
             self._stop.wait(self.FLIP_S)
+
+    def turn(self) -> None:
+        """A look when one is due, and the card's next turn: the Wi-Fi's
+        code first when it has just come up, then the page's, in turn."""
+        before = self.hotspot.wifi
+        self.hotspot.step(self.clock(), self.idle())
+        now = self.hotspot.wifi
+        self.wifi_shown = not self.wifi_shown if now is not None and before is not None \
+            else True
+        if now is not None or before is not None:
+            self.wake()
 
     def close(self) -> None:
         self._stop.set()

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from wolfbox.audio.cache import write_atomic
 from wolfbox.config import PhonesConfig
@@ -30,6 +31,7 @@ from wolfbox.games import PHONES_KEY, Games
 from wolfbox.i18n import _
 from wolfbox.view import JoinCard
 
+from .hotspot import ADDRESS as OWN_ADDRESS
 from .hotspot import Hotspot, HotspotThread
 from .notices import NO_OWN_WIFI
 from .notices import NO_PHONE_SERVER as NO_SERVER
@@ -199,6 +201,15 @@ class PhoneLink:
         wifi = hotspot.hotspot.wifi if hotspot is not None else None
         if hotspot is None or wifi is None:
             return card
+        # A box on a cable too: the page at its address on its own Wi-Fi,
+        # where the phones are (once the server serves there).
+        own = f"{OWN_ADDRESS}:"
+        where = urlsplit(card.url).netloc
+        if self.phones is not None and not where.startswith(own):
+            mine = next((urlsplit(u).netloc for u in self.phones.urls
+                         if urlsplit(u).netloc.startswith(own)), None)
+            if mine is not None:
+                card = dataclasses.replace(card, url=card.url.replace(where, mine, 1))
         return dataclasses.replace(card, wifi=wifi, wifi_shown=hotspot.wifi_shown)
 
     def close(self) -> None:

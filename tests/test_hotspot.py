@@ -21,12 +21,14 @@ import segno
 
 from helpers import phones_config
 from wolfbox.device.hotspot import (
+    ADDRESS,
     CONNECTION,
     LOOK_S,
     RETRY_S,
     SETTLE_S,
     UNIT,
     Hotspot,
+    HotspotThread,
     Tools,
     Where,
     credentials,
@@ -35,7 +37,7 @@ from wolfbox.device.hotspot import (
 from wolfbox.device.phonelink import PhoneLink
 from wolfbox.games import Games
 from wolfbox.onenight.flow import Flow
-from wolfbox.view import WifiCard
+from wolfbox.view import JoinCard, WifiCard
 
 FAKE = '''#!{python}
 import json, os, sys, time
@@ -314,3 +316,48 @@ def test_terse_fields_unescape_colons_and_backslashes() -> None:
 ])
 def test_the_wifi_code_escapes_as_the_spec_says(ssid: str, passphrase: str, text: str) -> None:
     assert WifiCard(ssid, passphrase).qr_text() == text
+
+
+def test_the_card_turns_from_the_wifis_code_to_the_pages_and_back(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """The Wi-Fi's code first, when it has just come up; then in turn."""
+    now = [0.0]
+    woken: list[bool] = []
+    turns = HotspotThread(hotspot("own", tmp_path, Said()), lambda: now[0], lambda: True,
+                          lambda: woken.append(True))
+    shown = []
+    for _turn in range(4):
+        turns.turn()
+        shown.append(turns.wifi_shown)
+        now[0] += HotspotThread.FLIP_S
+    assert turns.hotspot.wifi is not None
+    assert shown == [True, False, True, False] and len(woken) == 4
+    turns.close()                                       # never started: closes the Wi-Fi
+    assert fakes.starts()[-1] == ["systemctl", "stop", UNIT]
+
+
+class _Seated:
+    pin, names = "4821", {2: "Anna"}
+
+
+class _Phones:
+    urls = ["http://192.168.1.20:8080/", f"http://{ADDRESS}:8080/"]
+    seated = _Seated()
+
+
+def test_on_its_own_wifi_the_card_gives_the_page_at_the_boxs_address_there(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """A box on a cable too serves the page at both addresses: the card
+    on its own Wi-Fi gives the one the phones there can reach."""
+    config = phones_config(tmp_path)
+    link = PhoneLink(config.phones, lambda: None, lambda: 0.0, lambda e: None,  # type: ignore
+                     lambda: None, lambda text, lines: None)
+    link.phones = _Phones()  # type: ignore[assignment]
+    assert link.join_card() == JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"),))
+    link.hotspot = HotspotThread(hotspot("own", tmp_path, Said()), lambda: 0.0, lambda: True,
+                                 lambda: None)
+    link.hotspot.turn()
+    card = link.join_card()
+    assert card is not None and card.url == f"http://{ADDRESS}:8080/"
+    assert card.wifi == credentials(tmp_path / "state") and card.wifi_shown
+    link.hotspot.close()

@@ -117,13 +117,20 @@ def test_the_own_wifi_is_one_address_one_connection_one_port():
     the connection's name, the unit's and device/hotspot.py's; the page's
     default port and the redirect's."""
     from wolfbox.config import PhonesConfig
-    from wolfbox.device.hotspot import CONNECTION, ENV_FILE, PSK_KEY, SECRETS_FILE, UNIT
+    from wolfbox.device.hotspot import (
+        ADDRESS,
+        CONNECTION,
+        ENV_FILE,
+        PSK_KEY,
+        SECRETS_FILE,
+        UNIT,
+    )
     profile = (ROOT / "systemd/wolfbox-hotspot.nmconnection").read_text()
     unit = (ROOT / "systemd" / UNIT).read_text()
     nft = (ROOT / "systemd/captive.nft").read_text()
     installer_text = (ROOT / "systemd/install.sh").read_text()
-    assert "address1=10.42.0.1/24" in profile and "ip daddr 10.42.0.1 " in nft
-    assert "address=/#/10.42.0.1" in installer_text
+    assert f"address1={ADDRESS}/24" in profile and f"ip daddr {ADDRESS} " in nft
+    assert f"address=/#/{ADDRESS}" in installer_text
     assert f"redirect to :{PhonesConfig().port}" in nft
     assert f"id={CONNECTION}\n" in profile and "mode=ap" in profile
     assert "key-mgmt=wpa-psk" in profile and "psk-flags=2" in profile
