@@ -175,3 +175,12 @@ def test_the_hotspot_unit_is_root_with_one_capability_and_hardened():
     assert exposure(unit) <= 2.0
     assert "AF_UNIX" in next(line for line in BOX_UNIT.read_text().splitlines()
                              if line.startswith("RestrictAddressFamilies="))
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_the_twins_wifi_check_is_shellcheck_clean():
+    """systemd/wifi-check.sh runs in the twin on simulated radios; here it is
+    only checked as a script (this machine has no mac80211_hwsim)."""
+    result = subprocess.run(["shellcheck", str(ROOT / "systemd/wifi-check.sh")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
