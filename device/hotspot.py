@@ -96,12 +96,14 @@ class Tools:
         except FileNotFoundError as e:
             raise ToolFailed(f"{argv[0]} is not installed") from e
         except subprocess.TimeoutExpired as e:
-            raise ToolFailed(f"{argv[0]} {argv[1]} did not answer in {timeout:g} s") from e
+            raise ToolFailed(f"{' '.join(argv)} did not answer in {timeout:g} s") from e
         except OSError as e:
             raise ToolFailed(f"{argv[0]}: {e.strerror or e}") from e
         if done.returncode != 0:
             said = (done.stderr.strip() or done.stdout.strip()).splitlines()
-            raise ToolFailed(f"{' '.join(argv[:3])} failed ({done.returncode})"
+            # The whole command: none carries a secret (the passphrase goes
+            # by file, read by the unit).
+            raise ToolFailed(f"{' '.join(argv)} failed ({done.returncode})"
                              + (f": {said[-1][:200]}" if said else ""))
         return done.stdout
 
@@ -247,13 +249,13 @@ class Hotspot:
 
     def _up(self, now: float) -> None:
         wifi = credentials(self.state_dir)
-        self.tools.run([self.tools.systemctl, "start", UNIT], long=True)
+        self.tools.run([self.tools.systemctl, "--no-ask-password", "start", UNIT], long=True)
         self.where, self.wifi, self._since = Where.OWN, wifi, now
         log.info("phones: the box's own Wi-Fi %s is up", wifi.ssid)
 
     def _down(self) -> None:
         self.wifi = None
-        self.tools.run([self.tools.systemctl, "stop", UNIT], long=True)
+        self.tools.run([self.tools.systemctl, "--no-ask-password", "stop", UNIT], long=True)
         log.info("phones: the box's own Wi-Fi is down")
 
     def _give_up(self, why: str, aloud: bool = True) -> None:

@@ -64,6 +64,7 @@ if name == "nmcli":
         sys.stderr.write("Error: argument '%s' not understood.\\n" % args[0])
         sys.exit(2)
 elif name == "systemctl":
+    args = [a for a in args if a != "--no-ask-password"]
     if world.get("no_unit"):
         sys.stderr.write("Failed to %s %s: Unit %s not found.\\n" % (args[0], args[1], args[1]))
         sys.exit(5)
@@ -75,6 +76,8 @@ elif name == "systemctl":
         json.dump(world, f)
 '''
 
+START = ["systemctl", "--no-ask-password", "start", UNIT]
+STOP = ["systemctl", "--no-ask-password", "stop", UNIT]
 HOME = r"Home\:Net:802-11-wireless:wlan0"       # nmcli -t escapes a colon in a name
 LO = "lo:loopback:lo"
 
@@ -155,14 +158,14 @@ def test_own_opens_the_access_point_through_the_unit_and_never_shows_the_passphr
         spot.step(0.0, idle=True)
     assert spot.where is Where.OWN and said == []
     assert spot.wifi == credentials(tmp_path / "state")
-    assert fakes.starts() == [["systemctl", "start", UNIT]]
+    assert fakes.starts() == [START]
     passphrase = spot.wifi.passphrase
     assert all(passphrase not in " ".join(c) for c in fakes.calls())
     assert passphrase not in caplog.text and spot.wifi.ssid in caplog.text
     spot.step(LOOK_S, idle=True)                        # up: nothing more to do
-    assert fakes.starts() == [["systemctl", "start", UNIT]]
+    assert fakes.starts() == [START]
     spot.close()
-    assert fakes.starts()[-1] == ["systemctl", "stop", UNIT] and spot.wifi is None
+    assert fakes.starts()[-1] == STOP and spot.wifi is None
 
 
 def test_auto_stays_home_while_a_known_network_is_up(fakes: Fakes, tmp_path: Path) -> None:
@@ -181,7 +184,7 @@ def test_auto_waits_for_a_known_network_then_opens_its_own(fakes: Fakes, tmp_pat
         assert spot.where is Where.SETTLING and fakes.starts() == []
         now += LOOK_S
     spot.step(now, idle=True)
-    assert spot.where is Where.OWN and fakes.starts() == [["systemctl", "start", UNIT]]
+    assert spot.where is Where.OWN and fakes.starts() == [START]
     assert spot.wifi is not None
 
 
@@ -195,7 +198,7 @@ def test_auto_looks_for_home_again_only_between_games_with_no_seat_taken(
     spot.step(later, idle=False)                     # a game: the phones keep their Wi-Fi
     assert spot.where is Where.OWN and len(fakes.starts()) == 1
     spot.step(later + LOOK_S, idle=True)
-    assert fakes.starts()[-1] == ["systemctl", "stop", UNIT]
+    assert fakes.starts()[-1] == STOP
     assert spot.where is Where.SETTLING and spot.wifi is None
     fakes.world(active=[LO, HOME])                  # NetworkManager joined a known one
     spot.step(later + 2 * LOOK_S, idle=True)
@@ -212,7 +215,7 @@ def test_auto_opens_its_own_when_home_is_gone_two_looks_in_a_row(
     spot.step(LOOK_S, idle=True)
     assert spot.where is Where.HOME                  # one miss: a roaming blip
     spot.step(2 * LOOK_S, idle=True)
-    assert spot.where is Where.OWN and fakes.starts() == [["systemctl", "start", UNIT]]
+    assert spot.where is Where.OWN and fakes.starts() == [START]
 
 
 def test_looks_are_spaced(fakes: Fakes, tmp_path: Path) -> None:
@@ -232,9 +235,10 @@ def test_home_never_runs_anything(fakes: Fakes, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("network", ["own", "auto"])
 @pytest.mark.parametrize("world, words", [
-    ({"running": False}, "nmcli -t -f failed (8): Error: NetworkManager is not running."),
-    ({"no_unit": True}, f"systemctl start {UNIT} failed (5): Failed to start {UNIT}: "
-                        f"Unit {UNIT} not found."),
+    ({"running": False}, "nmcli -t -f RUNNING general failed (8): "
+                         "Error: NetworkManager is not running."),
+    ({"no_unit": True}, f"systemctl --no-ask-password start {UNIT} failed (5): "
+                        f"Failed to start {UNIT}: Unit {UNIT} not found."),
 ])
 def test_a_failing_tool_is_said_once_and_the_phones_stay_home(
         fakes: Fakes, tmp_path: Path, world: dict[str, Any], words: str, network: str,
@@ -273,7 +277,7 @@ def test_a_hanging_nmcli_is_cut_off_and_said_once(fakes: Fakes, tmp_path: Path) 
     spot = hotspot("own", tmp_path, said, timeout=0.5)
     spot.step(0.0, idle=True)
     spot.step(LOOK_S, idle=True)
-    assert said == ["nmcli -t did not answer in 0.5 s"]
+    assert said == ["nmcli -t -f RUNNING general did not answer in 0.5 s"]
     assert spot.where is Where.HOME
 
 
@@ -297,10 +301,10 @@ def test_the_box_opens_its_own_wifi_with_its_phones_and_closes_it_with_them(
             woken.wait(1)
             woken.clear()
         assert card.wifi == credentials(tmp_path / "state")
-        assert fakes.starts() == [["systemctl", "start", UNIT]]
+        assert fakes.starts() == [START]
     finally:
         link.turn(False)
-    assert fakes.starts()[-1] == ["systemctl", "stop", UNIT]
+    assert fakes.starts()[-1] == STOP
     assert link.join_card() is None
 
 
@@ -333,7 +337,7 @@ def test_the_card_turns_from_the_wifis_code_to_the_pages_and_back(
     assert turns.hotspot.wifi is not None
     assert shown == [True, False, True, False] and len(woken) == 4
     turns.close()                                       # never started: closes the Wi-Fi
-    assert fakes.starts()[-1] == ["systemctl", "stop", UNIT]
+    assert fakes.starts()[-1] == STOP
 
 
 class _Seated:
