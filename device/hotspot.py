@@ -262,7 +262,8 @@ class Hotspot:
         """Said once: in the log, and on the screen (`say`) where the table
         needed the box's own Wi-Fi."""
         self._broken, self.where, self.wifi = True, Where.HOME, None
-        log.warning("phones: no own Wi-Fi, the phones join the box's known networks (%s)", why)
+        log.log(logging.WARNING if aloud else logging.INFO,
+                "phones: no own Wi-Fi, the phones join the box's known networks (%s)", why)
         if aloud:
             self.say(why)
 
