@@ -184,3 +184,26 @@ def test_the_twins_wifi_check_is_shellcheck_clean():
     result = subprocess.run(["shellcheck", str(ROOT / "systemd/wifi-check.sh")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
+
+
+def _own_netns_nft() -> bool:
+    if shutil.which("nft") is None or shutil.which("unshare") is None:
+        return False
+    return subprocess.run(["unshare", "-n", "nft", "list", "ruleset"], capture_output=True,
+                          timeout=30).returncode == 0
+
+
+@pytest.mark.skipif(not _own_netns_nft(), reason="needs nft and root (a network namespace)")
+def test_the_port_80_rule_loads_twice_and_goes_away(tmp_path):
+    """The unit loads captive.nft at every start (a restart too) and deletes
+    its table when it stops: in a network namespace of its own, as root."""
+    nft = ROOT / "systemd/captive.nft"
+    script = (f"nft -f {nft} && nft -f {nft} && nft list ruleset && echo '--' && "
+              "nft delete table inet wolfbox_captive && nft list ruleset")
+    result = subprocess.run(["unshare", "-n", "sh", "-c", script], capture_output=True,
+                            text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    loaded, after = result.stdout.split("--\n")
+    assert loaded.count("table inet wolfbox_captive") == 1
+    assert "ip daddr 10.42.0.1 tcp dport 80 redirect to :8080" in loaded
+    assert after.strip() == ""
