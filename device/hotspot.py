@@ -56,6 +56,7 @@ ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 LENGTH = 12
 TIMEOUT_S = 10.0                        # nmcli's own reading of NetworkManager
 UP_TIMEOUT_S = 60.0                     # the unit: NetworkManager's `--wait 45` and more
+CLOSE_WAIT_S = 5.0                      # the box's loop waits this long for it to go down
 LOOK_S = 15.0
 SETTLE_S = 30.0
 RETRY_S = 300.0
@@ -298,6 +299,7 @@ class HotspotThread:
         while not self._stop.is_set():
             self.turn()
             self._stop.wait(self.FLIP_S)
+        self.hotspot.close()
 
     def turn(self) -> None:
         """A look when one is due, and the card's next turn: the Wi-Fi's
@@ -310,8 +312,12 @@ class HotspotThread:
         if now is not None or before is not None:
             self.wake()
 
-    def close(self) -> None:
+    def close(self, wait: float = CLOSE_WAIT_S) -> None:
+        """Phones off: the own Wi-Fi goes down on this thread, which the
+        box's loop waits for `wait` s at most (its watchdog bites at 30 s;
+        the unit also goes down with the box's service)."""
         self._stop.set()
         if self._thread.is_alive():
-            self._thread.join(timeout=self.hotspot.tools.up_timeout + 5)
-        self.hotspot.close()
+            self._thread.join(timeout=wait)
+        elif self._thread.ident is None:           # never started: nothing runs it
+            self.hotspot.close()

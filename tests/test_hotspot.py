@@ -65,6 +65,8 @@ if name == "nmcli":
         sys.exit(2)
 elif name == "systemctl":
     args = [a for a in args if a != "--no-ask-password"]
+    if world.get("hang_stop") and args[0] == "stop":
+        time.sleep(600)
     if world.get("no_unit"):
         sys.stderr.write("Failed to %s %s: Unit %s not found.\\n" % (args[0], args[1], args[1]))
         sys.exit(5)
@@ -367,3 +369,20 @@ def test_on_its_own_wifi_the_card_gives_the_page_at_the_boxs_address_there(
     assert card is not None and card.url == f"http://{ADDRESS}:8080/"
     assert card.wifi == credentials(tmp_path / "state") and card.wifi_shown
     link.hotspot.close()
+
+
+def test_phones_off_never_hold_the_box_while_the_wifi_goes_down(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """A unit that hangs going down holds the box's loop `wait` s at most
+    (its watchdog bites at 30 s); the thread ends it on its own."""
+    woken = threading.Event()
+    spot = hotspot("own", tmp_path, Said(), up_timeout=8.0)
+    turns = HotspotThread(spot, lambda: 0.0, lambda: True, woken.set)
+    turns.start()
+    assert woken.wait(30) and spot.wifi is not None
+    fakes.world(active=[LO], hang_stop=True)
+    began = time.monotonic()
+    turns.close(wait=0.2)
+    assert time.monotonic() - began < 4
+    turns._thread.join(30)                 # the stop, cut off at up_timeout
+    assert not turns._thread.is_alive() and fakes.starts()[-1] == STOP
