@@ -386,3 +386,14 @@ def test_phones_off_never_hold_the_box_while_the_wifi_goes_down(
     assert time.monotonic() - began < 4
     turns._thread.join(30)                 # the stop, cut off at up_timeout
     assert not turns._thread.is_alive() and fakes.starts()[-1] == STOP
+
+
+def test_the_readme_gives_the_own_wifis_times_as_they_are() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("### Phones anywhere"):]
+    section = section[:section.index("\n### ", 1)]
+    assert f"join card every {HotspotThread.FLIP_S:g} s" in " ".join(section.split())
+    assert f"looks every {LOOK_S:g} s" in section
+    assert f"if none has come {SETTLE_S:g} s after phones are turned on" in section
+    assert f"every {RETRY_S / 60:g} minutes" in section
+    assert f"goes down for at most {SETTLE_S:g} s" in section
