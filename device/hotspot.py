@@ -78,6 +78,11 @@ class _NoManager(Exception):
     """No NetworkManager to ask (nmcli missing, failing, or saying so)."""
 
 
+class _UpFailed(Exception):
+    """The unit would not bring the box's own Wi-Fi up (not installed,
+    NetworkManager refused): said, and the phones stay on known networks."""
+
+
 @dataclass(frozen=True)
 class Tools:
     """How the box runs the programs it drives (a test puts fakes on PATH)."""
@@ -187,6 +192,7 @@ class Hotspot:
         self._next = 0.0                      # when to look next
         self._misses = 0                      # looks in a row with no known network up
         self._broken = network == "home"      # said why, and stays home
+        self._look_failed = False             # a failed look said (once)
 
     def step(self, now: float, idle: bool) -> None:
         """One look, when it is due."""
@@ -195,10 +201,17 @@ class Hotspot:
         self._next = now + LOOK_S
         try:
             self._step(now, idle)
-        except ToolFailed as e:
-            self._give_up(str(e))
+            self._look_failed = False
         except _NoManager as e:
             self._give_up(str(e), aloud=self.network == "own")
+        except _UpFailed as e:
+            self._give_up(str(e))
+        except ToolFailed as e:
+            # A look that failed (nmcli busy, hung): the same look again
+            # next time; the Wi-Fi stays as it is. Said once in a row.
+            if not self._look_failed:
+                log.warning("phones: cannot look at the box's networks (%s)", e)
+            self._look_failed = True
 
     def _step(self, now: float, idle: bool) -> None:
         if self._since is None and self.where is Where.SETTLING:
@@ -223,8 +236,13 @@ class Hotspot:
         elif self.where is Where.OWN and idle and self._since is not None \
                 and now - self._since >= RETRY_S:
             # One radio: down, for NetworkManager to look for a known network.
-            self._down()
-            self.where, self._since = Where.SETTLING, now
+            wifi, self._since = self.wifi, now
+            try:
+                self._down()
+            except ToolFailed:
+                self.wifi = wifi                  # still up, as far as the box knows
+                raise
+            self.where = Where.SETTLING
 
     def _check_manager(self) -> None:
         """NetworkManager is there. "auto" on a box without it (a desktop,
@@ -250,7 +268,11 @@ class Hotspot:
 
     def _up(self, now: float) -> None:
         wifi = credentials(self.state_dir)
-        self.tools.run([self.tools.systemctl, "--no-ask-password", "start", UNIT], long=True)
+        try:
+            self.tools.run([self.tools.systemctl, "--no-ask-password", "start", UNIT],
+                           long=True)
+        except ToolFailed as e:
+            raise _UpFailed(str(e)) from e
         self.where, self.wifi, self._since = Where.OWN, wifi, now
         log.info("phones: the box's own Wi-Fi %s is up", wifi.ssid)
 

@@ -397,3 +397,23 @@ def test_the_readme_gives_the_own_wifis_times_as_they_are() -> None:
     assert f"if none has come {SETTLE_S:g} s after phones are turned on" in section
     assert f"every {RETRY_S / 60:g} minutes" in section
     assert f"goes down for at most {SETTLE_S:g} s" in section
+
+
+def test_a_failed_look_keeps_the_own_wifi_and_looks_again(
+        fakes: Fakes, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """On its own Wi-Fi, nmcli failing at a look (busy, hung) neither takes
+    the Wi-Fi off the screen nor ends the looking: said once, tried again."""
+    said = Said()
+    spot = hotspot("auto", tmp_path, said, timeout=0.5)
+    spot.step(0.0, idle=True)
+    spot.step(SETTLE_S, idle=True)
+    assert spot.where is Where.OWN
+    fakes.world(hang=True)
+    with caplog.at_level(logging.WARNING):
+        spot.step(SETTLE_S + LOOK_S, idle=True)
+        spot.step(SETTLE_S + 2 * LOOK_S, idle=True)
+    assert spot.where is Where.OWN and spot.wifi is not None and said == []
+    assert len([r for r in caplog.records if "cannot look" in r.getMessage()]) == 1
+    fakes.world(active=[LO, f"{CONNECTION}:802-11-wireless:wlan0"])
+    spot.step(SETTLE_S + RETRY_S, idle=True)          # looks again: time to try home
+    assert fakes.starts()[-1] == STOP and spot.where is Where.SETTLING
