@@ -179,8 +179,9 @@ def _box_tag() -> str:
 class Hotspot:
     """Chooses the phones' network as `network` says and keeps it so, a
     look at a time (`step`, with the time now and whether the box is idle:
-    between games, no seat taken). Every fault is said once and leaves the
-    phones on the box's known networks."""
+    between games, no seat taken). No NetworkManager, or a Wi-Fi that will
+    not come up, is said once and leaves the phones on the box's known
+    networks; a look that fails is said once and made again."""
 
     def __init__(self, network: str, state_dir: Path, say: Callable[[str], None],
                  tools: Tools | None = None) -> None:
