@@ -134,7 +134,8 @@ class Canvas:
     def title(self) -> None:
         view = self.view
         area = self.rect(*TITLE_BOX)
-        area.width = min(area.width, self.left + self.width - area.left)   # beside a card
+        if self.plan is None or not self.plan.under_title:
+            area.width = min(area.width, self.left + self.width - area.left)   # beside a card
         if view.paused:
             word = Block((_("PAUSED"),), SMALL_PX, PAUSED, (Face.BOLD, Face.CONDENSED),
                          "right", 1)

@@ -12,7 +12,7 @@ import pygame
 import segno
 
 from wolfbox.i18n import _, ngettext
-from wolfbox.view import JoinCard, View
+from wolfbox.view import JoinCard, View, WifiCard
 
 from .canvas import Canvas
 from .fonts import Face
@@ -55,12 +55,16 @@ class CardPlan:
     run across the whole width. Without `notes` (NO_CARD, where nothing
     else fits), the start screen's deck notes give way. Compact: no code, the PIN and the
     address across the foot of the middle, with who has joined if `seats`
-    (a screen whose own text fills it)."""
+    (a screen whose own text fills it). `under_title`: the code's column
+    starts under the title, which keeps the whole width (the own Wi-Fi's
+    code, four modules wider than the page's, where it has no room beside
+    a long title)."""
     smaller: int = 0
     across: bool = False
     notes: bool = True
     compact: bool = False
     seats: bool = True
+    under_title: bool = False
 
 
 NO_CARD = CardPlan(compact=True, seats=False, notes=False)   # drawn without the card
@@ -76,6 +80,8 @@ def card_plans(view: View) -> list[CardPlan]:
     never give way to the code: where it has no room, the phones' own
     screen (a hold of BACK, wolfbox.join_screen) shows it."""
     sizes = [CardPlan(k, across) for k in range(QR_TRIES) for across in (False, True)]
+    if view.join is not None and showing_wifi(view.join) is not None:
+        sizes += [replace(plan, under_title=True) for plan in sizes]
     return [*sizes, CardPlan(compact=True), CardPlan(compact=True, seats=False)]
 
 
@@ -91,8 +97,34 @@ def seats_taken(join: JoinCard) -> list[str]:
 
 
 
+def showing_wifi(join: JoinCard) -> WifiCard | None:
+    """The box's own Wi-Fi, when the card shows its code now."""
+    return join.wifi if join.wifi_shown else None
+
+
+def wifi_lines(wifi: WifiCard) -> tuple[str, str]:
+    """The own Wi-Fi's name and passphrase, for a phone that joins by hand."""
+    return (_("Wi-Fi {name}").format(name=wifi.ssid),
+            _("Password {passphrase}").format(passphrase=wifi.passphrase))
+
+
 class JoinCardDrawing(Canvas):
     """A draw with the join card: laid out by `self.plan`."""
+
+    # The own Wi-Fi's name and passphrase went under its code: the foot
+    # says the page's address, which the phone opens next.
+    wifi_under_code = False
+
+    def foot_wifi(self, join: JoinCard) -> WifiCard | None:
+        """The own Wi-Fi, when the card's foot says its name and passphrase."""
+        return None if self.wifi_under_code else showing_wifi(join)
+
+    def address(self, join: JoinCard) -> str:
+        """What the card's foot says: the page's address, or the own
+        Wi-Fi's name and passphrase while its code shows (where they are
+        not under the code)."""
+        wifi = self.foot_wifi(join)
+        return " · ".join(wifi_lines(wifi)) if wifi is not None else join.url
 
     def join_card(self, plan: CardPlan) -> None:
         """How phones join (View.join), laid out by `plan`: the code in a
@@ -103,25 +135,26 @@ class JoinCardDrawing(Canvas):
         code too small to scan."""
         join = self.view.join
         assert join is not None
-        pin = Block((_("PIN {pin}").format(pin=join.pin),), PIN_PX, TEXT,
-                    (Face.BOLD, Face.CONDENSED), max_lines=1)
+        wifi = showing_wifi(join)
+        label = _("Wi-Fi") if wifi else _("PIN {pin}").format(pin=join.pin)
+        pin = Block((label,), PIN_PX, TEXT, (Face.BOLD, Face.CONDENSED), max_lines=1)
         if plan.compact:
-            self.card_texts(pin, plan.seats, inline=True)
+            self.card_texts(None if wifi else pin, plan.seats and wifi is None, inline=True)
             if self.view.footer:
                 self.footer()
             return
         if plan.across:                 # the foot first: the code keeps above it
-            self.card_texts(None, True)
+            self.card_texts(None, wifi is None)
             if self.view.footer:
                 self.footer()
-        modules = qr_modules(join.qr or join.url)
+        modules = qr_modules(wifi.qr_text() if wifi else join.qr or join.url)
         count = len(modules) + 2 * QUIET_ZONE
-        top = self.y(TITLE_BOX[1]) + self.px(2)
+        top = self.y(TITLE_BOX[1] + (TITLE_BOX[3] if plan.under_title else 0)) + self.px(2)
         most = min(self.bottom - top, math.floor(self.full_width * QR_SHARE)) // count
         least = max(QR_MIN_PX, math.floor(QR_MODULE * self.s))
         module = most - round(max(1, most - least) * plan.smaller / (QR_TRIES - 1))
         if module < least:
-            self.p.warn(join.url)       # raises NoRoom: a plan kept never gets here
+            self.p.warn(self.address(join))     # raises NoRoom: a plan kept never gets here
             module = max(1, module)
         side = count * module
         square = pygame.Rect(self.full_left + self.full_width - side, top, side, side)
@@ -134,13 +167,26 @@ class JoinCardDrawing(Canvas):
         if fit is None and plan.across:         # no room beside the content for it
             fit = self.p.fit_or_shrink(pin, self.s, below.width, max(1, below.height))
         if fit is None:
-            self.card_texts(pin, True)
+            self.card_texts(pin, wifi is None)
             return
         self.text(fit, pygame.Rect(below.left, below.top, below.width, fit.height), TEXT)
         if plan.across:
             return
         below.top += fit.height + self.px(2)
         below.height -= fit.height + self.px(2)
+        if wifi is not None:
+            # The Wi-Fi's name and passphrase under its code, for a phone
+            # that joins by hand; the page's address at the foot (who has
+            # joined shows with the page's code).
+            said = Block((wifi.ssid, wifi.passphrase), SMALL_PX, TEXT,
+                         (Face.SANS, Face.CONDENSED), max_lines=2, gap=0)
+            fit = self.p.fit(said, self.s, below.width, below.height)
+            if fit is not None:
+                self.text(fit, pygame.Rect(below.left, below.top, below.width, fit.height),
+                          TEXT)
+                self.wifi_under_code = True
+            self.card_texts(None, False)
+            return
         seats = self.seat_blocks(join, below.width, below.height, lines=2)
         fit = self.p.fit(seats, self.s, below.width, below.height)
         if fit is not None:
@@ -155,13 +201,26 @@ class JoinCardDrawing(Canvas):
         return next((b for b in blocks if self.p.fit(b, self.s, width, height) is not None),
                     blocks[-1])
 
-    def url_block(self, url: str, width: int, height: int) -> Block:
-        """The page's address on a line, or on two cut before the port."""
+    def url_block(self, join: JoinCard, width: int, height: int) -> Block:
+        """The page's address on a line, or on two cut before the port; the
+        own Wi-Fi's name and passphrase on a line, or on two."""
+        url = self.address(join)
         whole = Block((url,), SMALL_PX, TEXT, (Face.SANS, Face.CONDENSED), max_lines=1)
-        port = url.rfind(":")
-        if self.p.fit(whole, self.s, width, height) is not None or port <= url.find("//"):
+        wifi = self.foot_wifi(join)
+        if wifi is not None:
+            parts: tuple[str, ...] = wifi_lines(wifi)
+            # Where the words do not fit a line, the name and passphrase
+            # alone (the code's label says "Wi-Fi"), else two lines.
+            bare = replace(whole, paragraphs=(f"{wifi.ssid} · {wifi.passphrase}",))
+            if self.p.fit(whole, self.s, width, height) is None and \
+                    self.p.fit(bare, self.s, width, height) is not None:
+                return bare
+        else:
+            port = url.rfind(":")
+            parts = (url[:port], url[port:]) if port > url.find("//") else (url,)
+        if self.p.fit(whole, self.s, width, height) is not None or len(parts) == 1:
             return whole
-        return replace(whole, paragraphs=(url[:port], url[port:]), max_lines=2, gap=0)
+        return replace(whole, paragraphs=parts, max_lines=2, gap=0)
 
     def card_texts(self, pin: Block | None, seats: bool, inline: bool = False) -> None:
         """The card's address, with the PIN above it (when it is not under
@@ -173,12 +232,13 @@ class JoinCardDrawing(Canvas):
         join = self.view.join
         assert join is not None
         room = self.bottom - self.y(TOP)
-        url = self.url_block(join.url, width, room)
+        url = self.url_block(join, width, room)
+        shown_url = self.address(join)
         stack: list[Block] = []
         if pin is not None and not inline:
             stack.append(pin)
         texts = [*pin.paragraphs] if pin is not None and inline else []
-        texts.append(join.url)
+        texts.append(shown_url)
         said = seats_taken(join)
         if seats:
             texts.append(said[0])
@@ -197,10 +257,10 @@ class JoinCardDrawing(Canvas):
                 continue
             if text == said[0]:
                 text = self.seat_blocks(join, width, room).paragraphs[0]
-            stack.append(url if line.paragraphs[0] == join.url else line)
+            stack.append(url if line.paragraphs[0] == shown_url else line)
             line = replace(line, paragraphs=(text,),
-                           color=NOTE if text != join.url else TEXT)
-        stack.append(url if line.paragraphs[0] == join.url else line)
+                           color=NOTE if text != shown_url else TEXT)
+        stack.append(url if line.paragraphs[0] == shown_url else line)
         fits = [self.p.fit_or_shrink(b, self.s, width, room) for b in stack]
         gap = self.px(2)
         y = self.bottom - sum(f.height for f in fits) - gap * (len(fits) - 1)

@@ -25,10 +25,13 @@ GAME_BUG = N_("Game error: back to the start screen (see the log)")
 # The phones' web server cannot be imported (a broken `websockets`): the
 # box plays on its buttons (device.phonelink).
 NO_PHONE_SERVER = N_("Phones off: their server cannot be loaded (see the log)")
+# [phones] network auto or own, and the box cannot open its own Wi-Fi (no
+# NetworkManager, no installer's unit): the phones join its known networks.
+NO_OWN_WIFI = N_("No own Wi-Fi (see the log)")
 
 ALL = (NO_SOUND, VOICE_OFF, ESPEAK, NO_VOICE, NO_GPIO, VOICE_TROUBLE, CONFIG_ERROR,
        SHORT_STORAGE, SHORT_SOUND_TROUBLE, CANNOT_RESUME, NO_SAVE, NO_PHONE_SERVER,
-       GAME_BUG)
+       GAME_BUG, NO_OWN_WIFI)
 
 
 def every_notice() -> list[str]:

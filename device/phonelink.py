@@ -12,6 +12,7 @@ once, and the box plays on its buttons as ever.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from wolfbox.audio.cache import write_atomic
 from wolfbox.config import PhonesConfig
@@ -29,6 +31,9 @@ from wolfbox.games import PHONES_KEY, Games
 from wolfbox.i18n import _
 from wolfbox.view import JoinCard
 
+from .hotspot import ADDRESS as OWN_ADDRESS
+from .hotspot import Hotspot, HotspotThread
+from .notices import NO_OWN_WIFI
 from .notices import NO_PHONE_SERVER as NO_SERVER
 
 if TYPE_CHECKING:
@@ -61,6 +66,7 @@ class PhoneLink:
         self.phones: Phones | None = None
         self._waiting = ""              # the notice shown while the box has no network
         self._unloadable = False        # the server could not be imported: said once
+        self.hotspot: HotspotThread | None = None   # [phones] network: auto or own
 
     def turn(self, on: bool) -> None:
         """Phones on or off, as the setting now says; a server that cannot
@@ -94,7 +100,11 @@ class PhoneLink:
                 log.warning("%s", self._waiting)
                 self.notice(self._waiting, ())
             self.follow()
+            self._own_wifi()
         elif not on and self.phones is not None:
+            if self.hotspot is not None:
+                hotspot, self.hotspot = self.hotspot, None
+                hotspot.close()
             phones, self.phones = self.phones, None        # off, however the closing goes
             try:
                 phones.close()
@@ -102,6 +112,23 @@ class PhoneLink:
                 log.warning("phones: off, though their server did not stop cleanly (%s)",
                             f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
             self.post(PhonesSeated(frozenset()))           # nobody holds a phone now
+
+    def _own_wifi(self) -> None:
+        """The box's own Wi-Fi, as `[phones] network` says, looked after on a
+        thread of its own; a box that cannot open one says so once."""
+        if self.config.network == "home" or self.seats_file is None:
+            return
+
+        def idle() -> bool:
+            phones = self.phones
+            return phones is not None and not phones.seated.names and not self.game().busy()
+
+        def cannot(why: str) -> None:
+            self.notice(_(NO_OWN_WIFI), ())
+
+        hotspot = Hotspot(self.config.network, self.seats_file.parent, cannot)
+        self.hotspot = HotspotThread(hotspot, self.clock, idle, self.wake)
+        self.hotspot.start()
 
     def _seats(self) -> dict[str, Any]:
         """The seats kept before (a power cut mid-game: each phone finds its
@@ -164,8 +191,28 @@ class PhoneLink:
         if self.phones is None or not self.phones.urls:
             return None
         seated, url = self.phones.seated, self.phones.urls[0]
-        return JoinCard(url, seated.pin, tuple(sorted(seated.names.items())),
+        card = JoinCard(url, seated.pin, tuple(sorted(seated.names.items())),
                         self.phones.server.pinned(url))
+        return self._with_wifi(card)
+
+    def _with_wifi(self, card: JoinCard) -> JoinCard:
+        """The card with the box's own Wi-Fi, while it is up: its code and
+        the page's shown in turn."""
+        hotspot = self.hotspot
+        wifi = hotspot.hotspot.wifi if hotspot is not None else None
+        if hotspot is None or wifi is None:
+            return card
+        # A box on a cable too: the page at its address on its own Wi-Fi,
+        # where the phones are (once the server serves there).
+        own = f"{OWN_ADDRESS}:"
+        where = urlsplit(card.url).netloc
+        if self.phones is not None and not where.startswith(own):
+            mine = next((urlsplit(u).netloc for u in self.phones.urls
+                         if urlsplit(u).netloc.startswith(own)), None)
+            if mine is not None:
+                url = card.url.replace(where, mine, 1)
+                card = dataclasses.replace(card, url=url, qr=self.phones.server.pinned(url))
+        return dataclasses.replace(card, wifi=wifi, wifi_shown=hotspot.wifi_shown)
 
     def close(self) -> None:
         self.turn(False)

@@ -200,7 +200,7 @@ class TerminalScreen:
         # How to join under every new screen between games (a terminal has
         # no card beside it to glance at), and again when a seat is taken or
         # the PIN changes; not at every tick of a clock.
-        joined = join_line(view.join)
+        joined = join_line(view.join, secrets=self._tty)
         if joined != self._joined or (joined and not timer_only):
             self._joined = joined
             if joined:
@@ -318,12 +318,17 @@ class TerminalScreen:
             pass
 
 
-def join_line(join: JoinCard | None) -> str:
-    """How phones join, on one line: the page, the PIN, who has joined."""
+def join_line(join: JoinCard | None, secrets: bool = True) -> str:
+    """How phones join, on one line: the page, the PIN, the box's own
+    Wi-Fi, who has joined. Its passphrase only on a terminal (`secrets`):
+    never into a pipe, which a service's journal keeps for weeks."""
     if join is None:
         return ""
     seated = ", ".join(f"{seat} {name}" for seat, name in join.seated)
-    return _("Phones: {url}  PIN {pin}").format(url=join.url, pin=join.pin) + \
+    wifi = "" if join.wifi is None else "  " + _("Wi-Fi {name}").format(name=join.wifi.ssid)
+    if join.wifi is not None and secrets:
+        wifi += "  " + _("Password {passphrase}").format(passphrase=join.wifi.passphrase)
+    return _("Phones: {url}  PIN {pin}").format(url=join.url, pin=join.pin) + wifi + \
         ("  " + _("Seated: {names}").format(names=seated) if seated
          else "  " + _("No seat taken yet"))
 

@@ -26,7 +26,7 @@ from wolfbox.games import Games
 from wolfbox.i18n import _, language
 from wolfbox.mode import Playable
 from wolfbox.onenight.flow import Flow, RoundSettings
-from wolfbox.view import JoinCard, Phase, View
+from wolfbox.view import JoinCard, Phase, View, WifiCard
 
 from .notices import every_notice
 from .render import Painter, render_view
@@ -39,18 +39,22 @@ SPECIAL_DECK = ("doppelganger", "werewolf", "werewolf", "minion", "seer", "robbe
 
 # Phones on (issue 22): the join card a box on a home network shows, two seats taken.
 JOIN = JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"), (5, "Bo")))
+# On the box's own Wi-Fi ([phones] network = "own", or "auto" with no known
+# network in reach): the card's first turn, the Wi-Fi's code and its words.
+OWN_WIFI = JoinCard("http://10.42.0.1:8080/", "4821", JOIN.seated,
+                    WifiCard("Wolfbox-3F7A", "k7mpx3qahw9e"), wifi_shown=True)
 
 
-def _phones_views(game: Playable, mode: str, start: str,
-                  screen: str = "") -> Iterator[tuple[str, View, str]]:
+def _phones_views(game: Playable, mode: str, start: str, screen: str = "",
+                  join: JoinCard = JOIN) -> Iterator[tuple[str, View, str]]:
     """A start screen as the box shows it with phones on (its hold of BACK
     and the join card), and the phones' own screen opened from it."""
     games = Games({mode: lambda: game}, mode, language(), phones_on=True)
     games.handle(PhonesSeated(frozenset(seat for seat, _name in JOIN.seated), JOIN.seated), 0.0)
-    yield start, dataclasses.replace(games.view(0.0), join=JOIN), ""
+    yield start, dataclasses.replace(games.view(0.0), join=join), ""
     if screen:
         games.handle(Hold(Button.BACK), 0.0)
-        yield screen, dataclasses.replace(games.view(0.0), join=JOIN), ""
+        yield screen, dataclasses.replace(games.view(0.0), join=join), ""
         games.handle(Tap(Button.START), 0.0)
     games.handle(PhonesSeated(frozenset()), 0.0)            # the rest is played without
 
@@ -90,6 +94,8 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     yield "1-start-no-sound", start, notices()[0]
     yield "1-start-notices", _with_status(start), "; ".join(notices()[1:3])
     yield from _phones_views(flow, "one_night", "1-start-phones", "1-join-screen")
+    yield from _phones_views(flow, "one_night", "1-start-wifi",
+                             "1-join-screen-wifi", OWN_WIFI)
     flow.handle(Tap(Button.START), now)
     now = _until(flow, now, lambda: _step(flow) == "werewolves")
     yield "2-night-call", flow.view(now), ""

@@ -9,7 +9,8 @@
 #   sudo systemd/install.sh --no-prepare     leave rendering the voice to the box's
 #                                            first start
 #   sudo systemd/install.sh --phones         open the service to the local network, for
-#                                            phones at the table (--no-phones closes it)
+#                                            phones at the table, and set up the box's own
+#                                            Wi-Fi for them (--no-phones closes and removes it)
 #   systemd/install.sh --list-packages       the Debian packages it installs
 #
 # For 64-bit Raspberry Pi OS, Debian, Ubuntu and Armbian (Bookworm, Trixie,
@@ -32,11 +33,17 @@ VOICE_LANGS=""
 UNIT=$ROOT/etc/systemd/system/wolfbox.service
 PHONES_DROPIN=$ROOT/etc/systemd/system/wolfbox.service.d/phones.conf
 POLKIT_RULE=$ROOT/etc/polkit-1/rules.d/50-wolfbox.rules
+# The box's own Wi-Fi (--phones): a root unit the service may start and stop,
+# NetworkManager's connection it brings up, the DNS and port 80 of its portal.
+HOTSPOT_UNIT=$ROOT/etc/systemd/system/wolfbox-hotspot.service
+NM_PROFILE=$ROOT/etc/NetworkManager/system-connections/wolfbox-hotspot.nmconnection
+CAPTIVE_DNS=$ROOT/etc/NetworkManager/dnsmasq-shared.d/wolfbox-captive.conf
+CAPTIVE_NFT=$ROOT/etc/wolfbox/captive.nft
 UDEV_RULE=$ROOT/etc/udev/rules.d/60-wolfbox-gpio.rules
 DEV=${WOLFBOX_DEV:-/dev}
 USER_NAME=${WOLFBOX_USER:-wolfbox}
 read -r -a GROUPS_WANTED <<< "${WOLFBOX_GROUPS-gpio audio video render input tty}"
-read -r -a STEPS <<< "${WOLFBOX_STEPS:-packages user program config dirs voices prepare polkit unit}"
+read -r -a STEPS <<< "${WOLFBOX_STEPS:-packages user program config dirs voices prepare polkit hotspot unit}"
 # The groups the service joins, those of GROUPS_WANTED this system has: the
 # unit names only these (systemd refuses to start a unit whose group is missing).
 JOINED=()
@@ -46,6 +53,11 @@ JOINED=()
 # service power the Pi off; colorzero, under gpiozero, needs setuptools.
 APT_PACKAGES=(python3 python3-venv python3-pip python3-setuptools espeak-ng libgbm1 libegl1
               libgles2 libasound2 fonts-wqy-microhei dbus polkitd)
+# With phones (--phones), the box's own Wi-Fi: NetworkManager runs its access
+# point; dnsmasq-base and wpasupplicant, only recommended by it, hand out the
+# phones' addresses and answer their DNS, and drive the radio; nftables sends
+# port 80 (the phones' "is there internet?" probes) to the page.
+PHONE_PACKAGES=(network-manager dnsmasq-base wpasupplicant nftables)
 # The GPIO driver: from apt where the archive has it (Raspberry Pi OS's does),
 # else its wheel from PyPI into the box's venv (Debian, Ubuntu, Armbian).
 APT_PREFERRED=(python3-lgpio)
@@ -70,6 +82,7 @@ usage() {
 list_packages() {
     local pkg
     for pkg in "${APT_PACKAGES[@]}"; do printf 'apt %s\n' "$pkg"; done
+    for pkg in "${PHONE_PACKAGES[@]}"; do printf 'apt-phones %s\n' "$pkg"; done
     for pkg in "${APT_PREFERRED[@]}"; do printf 'apt-or-pypi %s %s\n' "$pkg" "$(pypi_for "$pkg")"; done
 }
 
@@ -178,9 +191,23 @@ apt_has() {
     [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
 }
 
+# Phones on: asked now (--phones), or left so by an earlier run.
+phones_on() {
+    [ "$PHONES" = on ] || { [ -z "$PHONES" ] && [ -e "$PHONES_DROPIN" ]; }
+}
+
 step_packages() {
-    local missing=() pkg
-    for pkg in "${APT_PACKAGES[@]}"; do
+    local missing=() pkg wanted=("${APT_PACKAGES[@]}")
+    if phones_on; then
+        wanted+=("${PHONE_PACKAGES[@]}")
+        for pkg in "${PHONE_PACKAGES[@]}"; do
+            if ! installed "$pkg"; then
+                say "note: the box's own Wi-Fi for the phones needs $pkg (NetworkManager runs" \
+                    "its access point): installing it"
+            fi
+        done
+    fi
+    for pkg in "${wanted[@]}"; do
         installed "$pkg" || missing+=("$pkg")
     done
     if [ ${#missing[@]} -gt 0 ]; then
@@ -199,7 +226,7 @@ step_packages() {
         fi
     done
     if [ ${#missing[@]} -eq 0 ]; then
-        say "ok: packages are installed (${APT_PACKAGES[*]})"
+        say "ok: packages are installed (${wanted[*]})"
         return
     fi
     say "do: install packages: ${missing[*]}"
@@ -411,7 +438,8 @@ step_prepare() {
 }
 
 step_polkit() {
-    put_file "$POLKIT_RULE" 0644 <<EOF
+    {
+        cat <<EOF
 // Let the Wolfbox service power the Pi off when its power button is held.
 polkit.addRule(function(action, subject) {
     if ((action.id == "org.freedesktop.login1.power-off" ||
@@ -421,6 +449,51 @@ polkit.addRule(function(action, subject) {
     }
 });
 EOF
+        if phones_on; then
+            cat <<EOF
+// With phones (install.sh --phones): let it start and stop the box's own
+// Wi-Fi, that one unit and nothing else of systemd or NetworkManager.
+polkit.addRule(function(action, subject) {
+    if (action.id == "org.freedesktop.systemd1.manage-units" &&
+        action.lookup("unit") == "wolfbox-hotspot.service" &&
+        (action.lookup("verb") == "start" || action.lookup("verb") == "stop") &&
+        subject.user == "$USER_NAME") {
+        return polkit.Result.YES;
+    }
+});
+EOF
+        fi
+    } | put_file "$POLKIT_RULE" 0644
+}
+
+# The box's own Wi-Fi, for phones where no network it knows is in reach
+# ([phones] network = "auto" or "own"; device/hotspot.py): NetworkManager's
+# connection (a Wi-Fi access point sharing 10.42.0.1/24, WPA2-PSK with CCMP,
+# the passphrase given by nmcli's passwd-file each time, never stored by
+# NetworkManager), the unit that brings it up with this box's name and
+# passphrase, and its captive portal: every DNS name answered with the box,
+# port 80 sent to the page's 8080 while it is up.
+step_hotspot() {
+    if ! phones_on; then
+        local path
+        for path in "$HOTSPOT_UNIT" "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT"; do
+            if [ -e "$path" ]; then act rm -f "$path"; fi
+        done
+        return
+    fi
+    put_file "$NM_PROFILE" 0600 < "$SOURCE/systemd/wolfbox-hotspot.nmconnection"
+    put_file "$CAPTIVE_DNS" 0644 <<'EOF'
+# Wolfbox's captive portal (systemd/install.sh --phones): on the box's own
+# Wi-Fi, NetworkManager's dnsmasq answers every name with the box, so a
+# phone's "is there internet?" probe reaches the phones' page.
+address=/#/10.42.0.1
+EOF
+    put_file "$CAPTIVE_NFT" 0644 < "$SOURCE/systemd/captive.nft"
+    put_file "$HOTSPOT_UNIT" 0644 < "$SOURCE/systemd/wolfbox-hotspot.service"
+    if [ -z "$ROOT" ] && [ -d /run/systemd/system ] &&
+            systemctl is-active --quiet NetworkManager.service 2>/dev/null; then
+        act nmcli connection reload
+    fi
 }
 
 # The unit as shipped, joining only the groups this system has.
@@ -492,7 +565,12 @@ uninstall_all() {
         act systemctl disable --now wolfbox.service
     fi
     local path
-    for path in "$UNIT" "$PHONES_DROPIN" "$POLKIT_RULE" "$UDEV_RULE"; do
+    if systemctl list-unit-files wolfbox-hotspot.service >/dev/null 2>&1 &&
+            [ -f "$HOTSPOT_UNIT" ]; then
+        act systemctl stop wolfbox-hotspot.service
+    fi
+    for path in "$UNIT" "$PHONES_DROPIN" "$POLKIT_RULE" "$UDEV_RULE" "$HOTSPOT_UNIT" \
+            "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT"; do
         if [ -e "$path" ]; then act rm -f "$path"; else say "ok: no $path"; fi
     done
     for path in "$PREFIX" "$CACHE" "$STATE"; do

@@ -75,6 +75,8 @@ def test_the_printed_defaults_load_back_to_the_defaults(tmp_path):
                                                 "lgpio, rpigpio, native, mock"),
     ({"screen": {"display": "tv"}}, "screen.display must be one of auto, window, fullscreen, "
                                     "headless; got \"tv\""),
+    ({"phones": {"network": "hotspot"}}, 'phones.network must be one of auto, own, home; '
+                                         'got "hotspot"'),
     ({"night": {"action_seconds": {"ser": 5}}}, "unknown role 'ser' (did you mean 'seer'?)"),
     ({"night": {"action_seconds": {"seer": "x"}}}, "night.action_seconds.seer must be a number"),
     ({"voice": {"enabled": "yes"}}, 'voice.enabled must be true or false, got "yes"'),

@@ -25,7 +25,7 @@ from wolfbox.events import PhonesSeated
 from wolfbox.i18n import _, speaking
 from wolfbox.join_screen import JoinScreen
 from wolfbox.newd3.game import Game as TimedGame
-from wolfbox.view import JoinCard, Phase, View
+from wolfbox.view import JoinCard, Phase, View, WifiCard
 
 URL = "http://192.168.1.20:8080/"
 CARD = JoinCard(URL, "4821", ((2, "Anna"), (5, "Bo")))
@@ -227,3 +227,81 @@ def test_the_terminal_prints_the_join_line_under_every_new_screen_between_games(
     assert len(join_lines(out)) == 2                       # the phones screen says it too
     screen.show(dataclasses.replace(phones, status="Preparing the voice: 40 %"), "")
     assert len(join_lines(out)) == 2
+
+
+# ------------------------------------------------- the box's own Wi-Fi
+
+WIFI = WifiCard("Wolfbox-3F7A", "k7mpx3qahw9e")
+OWN = JoinCard("http://10.42.0.1:8080/", "4821", ((2, "Anna"), (5, "Bo")), WIFI, True)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("size", SIZES)
+def test_on_its_own_wifi_the_box_shows_the_wifi_code_then_the_pages(painter, size, lang):
+    """On the box's own Wi-Fi, the start screen and the phones' own screen
+    draw, at every size and in every language, the code a phone camera
+    joins the Wi-Fi with (segno's for the `WIFI:` text, module by module),
+    its name and passphrase in words, every text of the screen whole and
+    over the floor; then, the card turned, the page's code with its PIN."""
+    want = segno_code(WIFI.qr_text())
+    with speaking(lang):
+        for view in (start_screen(), phones_screen()):
+            carded = dataclasses.replace(view, join=OWN)
+            check(painter, carded, size)
+            surface = render_view(carded, size, "", painter)
+            assert read_code(surface, len(want) - 2 * QUIET) == want, (lang, size)
+            shown = "".join("".join(d.text.split()) for d in painter.drawn)
+            assert WIFI.ssid in shown and WIFI.passphrase in shown, shown
+            assert "4821" not in shown            # the PIN goes with the page's code
+            for text in expected(view, ""):
+                assert "".join(text.split()) in shown, (lang, text)
+            page = dataclasses.replace(carded, join=dataclasses.replace(OWN, wifi_shown=False))
+            surface = render_view(page, size, "", painter)
+            url = segno_code(OWN.url)
+            assert read_code(surface, len(url) - 2 * QUIET) == url, (lang, size)
+            shown = "".join("".join(d.text.split()) for d in painter.drawn)
+            assert "4821" in shown and WIFI.passphrase not in shown
+
+
+class Tty(Pipe):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("out", [Tty(), Pipe()], ids=["terminal", "pipe"])
+def test_the_terminal_says_the_wifi_once_not_at_each_turn_of_the_card(out):
+    """Once, not at each turn of the card; its passphrase on a terminal
+    alone, never into a pipe (the journal of a headless service)."""
+    screen = TerminalScreen(out)
+    start = start_screen()
+    screen.show(dataclasses.replace(start, join=OWN), "")
+    screen.show(dataclasses.replace(start, join=dataclasses.replace(OWN, wifi_shown=False)), "")
+    lines = [line for line in out.lines if OWN.url in line]
+    assert len(lines) == 1 and WIFI.ssid in lines[0]
+    assert (WIFI.passphrase in "".join(out.lines)) == out.isatty()
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_setup_screens_still_draw_every_text_with_the_wifi_card(painter, size, lang):
+    """The own Wi-Fi's code is four modules wider than the page's: every
+    start and setup screen still draws each of its texts whole, over the
+    floor, with the Wi-Fi's name and passphrase wherever the page's card
+    has room (where it has none, the phones' own screen shows both), and
+    nothing over a code."""
+    carded_somewhere = 0
+    with speaking(lang):
+        for name, view, notice in between_games(lang):
+            render_view(dataclasses.replace(view, join=CARD), size, notice, painter)
+            page_card = "4821" in "".join(d.text for d in painter.drawn)
+            carded = dataclasses.replace(view, join=OWN)
+            check(painter, carded, size, notice)
+            shown = "".join("".join(d.text.split()) for d in painter.drawn)
+            if page_card:
+                carded_somewhere += 1
+                assert WIFI.ssid in shown and WIFI.passphrase in shown, (name, shown)
+            if painter.qr is not None:
+                assert not any(d.rect.colliderect(painter.qr[0]) for d in painter.drawn)
+            for text in expected(view, notice):
+                assert "".join(text.split()) in shown, (name, text)
+    assert carded_somewhere > 10

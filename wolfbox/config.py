@@ -198,6 +198,10 @@ class PhonesConfig:
                                "local-network addresses (private, link-local or loopback only)")
     port: int = _c(8080, "the port of the phones' page; 0: any free port (the start screen "
                           "says which)", min=0, max=65535)
+    network: str = _c("auto", "which Wi-Fi the phones join: auto (a network the box knows "
+                              "when one is in reach, else its own), own (always the box's own "
+                              "Wi-Fi, named after it) or home (only the networks it knows)",
+                      choices=("auto", "own", "home"))
 
 
 @dataclass

@@ -36,16 +36,38 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class WifiCard:
+    """The box's own Wi-Fi, while it is up: its name and passphrase, shown
+    as text and as the QR code phone cameras join without typing."""
+    ssid: str
+    passphrase: str
+
+    def qr_text(self) -> str:
+        """The Wi-Fi QR code's text (the `WIFI:` form of the ZXing spec that
+        iOS and Android cameras read), WPA covering WPA2; a backslash, `;`,
+        `,`, `"` and `:` in a value are escaped with a backslash."""
+        return f"WIFI:T:WPA;S:{_wifi_escaped(self.ssid)};P:{_wifi_escaped(self.passphrase)};;"
+
+
+def _wifi_escaped(text: str) -> str:
+    return "".join("\\" + c if c in '\\;,":' else c for c in text)
+
+
+@dataclass(frozen=True)
 class JoinCard:
     """How the table's phones join, shown on a screen between games while
     phones are on: the page's address (also drawn as a QR code), the PIN,
     and the names of the seats taken, by seat. The QR code holds `qr`
     where given: the address with the box's key in its fragment, which a
-    phone scans but nobody types."""
+    phone scans but nobody types. On the box's own Wi-Fi (`wifi`), the
+    screen shows in turn the code that joins it (`wifi_shown`) and the
+    page's."""
     url: str
     pin: str
     seated: tuple[tuple[int, str], ...] = ()
     qr: str = ""
+    wifi: WifiCard | None = None
+    wifi_shown: bool = False
 
 
 @dataclass(frozen=True)

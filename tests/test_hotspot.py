@@ -1,0 +1,419 @@
+"""The box's own Wi-Fi (device.hotspot) against fake `nmcli` and `systemctl`
+on PATH: scripts that record their argv and answer as the real ones do
+(nmcli's terse `-t` output and its "Error: ..." lines and exit codes from
+its man page; systemctl's "Failed to start ..." for a unit it lacks),
+including nmcli failing, hanging and missing."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import stat
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import segno
+
+from helpers import phones_config
+from wolfbox.device.hotspot import (
+    ADDRESS,
+    CONNECTION,
+    LOOK_S,
+    RETRY_S,
+    SETTLE_S,
+    UNIT,
+    Hotspot,
+    HotspotThread,
+    Tools,
+    Where,
+    credentials,
+    terse_fields,
+)
+from wolfbox.device.phonelink import PhoneLink
+from wolfbox.games import Games
+from wolfbox.onenight.flow import Flow
+from wolfbox.view import JoinCard, WifiCard
+
+FAKE = '''#!{python}
+import json, os, sys, time
+here = os.path.dirname(os.path.abspath(__file__))
+name = os.path.basename(sys.argv[0])
+with open(os.path.join(here, "calls.jsonl"), "a") as f:
+    f.write(json.dumps([name, *sys.argv[1:]]) + "\\n")
+with open(os.path.join(here, "world.json")) as f:
+    world = json.load(f)
+args = sys.argv[1:]
+if name == "nmcli":
+    if world.get("hang"):
+        time.sleep(600)
+    if not world.get("running", True):
+        sys.stderr.write("Error: NetworkManager is not running.\\n")
+        sys.exit(8)
+    if args[:4] == ["-t", "-f", "RUNNING", "general"]:
+        print("running")
+    elif args[:3] == ["-t", "-f", "NAME,TYPE,DEVICE"] and args[3:] == ["connection", "show",
+                                                                         "--active"]:
+        for line in world.get("active", []):
+            print(line)
+    else:
+        sys.stderr.write("Error: argument '%s' not understood.\\n" % args[0])
+        sys.exit(2)
+elif name == "systemctl":
+    args = [a for a in args if a != "--no-ask-password"]
+    if world.get("hang_stop") and args[0] == "stop":
+        time.sleep(600)
+    if world.get("no_unit"):
+        sys.stderr.write("Failed to %s %s: Unit %s not found.\\n" % (args[0], args[1], args[1]))
+        sys.exit(5)
+    if args[0] == "start":
+        world["active"] = world.get("active", []) + ["{own}:802-11-wireless:wlan0"]
+    elif args[0] == "stop":
+        world["active"] = [a for a in world.get("active", []) if not a.startswith("{own}:")]
+    with open(os.path.join(here, "world.json"), "w") as f:
+        json.dump(world, f)
+'''
+
+START = ["systemctl", "--no-ask-password", "start", UNIT]
+STOP = ["systemctl", "--no-ask-password", "stop", UNIT]
+HOME = r"Home\:Net:802-11-wireless:wlan0"       # nmcli -t escapes a colon in a name
+LO = "lo:loopback:lo"
+
+
+class Fakes:
+    """The fake programs' folder, the world they answer from, their calls."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def world(self, **world: Any) -> None:
+        (self.folder / "world.json").write_text(json.dumps(world))
+
+    def calls(self) -> list[list[str]]:
+        path = self.folder / "calls.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text().splitlines()]
+
+    def starts(self) -> list[list[str]]:
+        return [c for c in self.calls() if c[0] == "systemctl"]
+
+
+@pytest.fixture
+def fakes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fakes:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for name in ("nmcli", "systemctl"):
+        path = folder / name
+        path.write_text(FAKE.format(python=sys.executable, own=CONNECTION))
+        path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    made = Fakes(folder)
+    made.world(active=[LO])
+    return made
+
+
+class Said(list[str]):
+    def __call__(self, why: str) -> None:
+        self.append(why)
+
+
+def hotspot(network: str, tmp_path: Path, said: Said, **tools: Any) -> Hotspot:
+    return Hotspot(network, tmp_path / "state", said, Tools(**tools))
+
+
+def test_credentials_are_made_once_for_the_box_and_kept_owner_only(tmp_path: Path) -> None:
+    first = credentials(tmp_path)
+    assert first.ssid.startswith("Wolfbox-") and len(first.ssid) == len("Wolfbox-") + 4
+    assert len(first.passphrase) == 12 and first.passphrase.isalnum()
+    assert not set(first.passphrase) & set("0o1li")
+    # The Wi-Fi code stays a version 3 code (29 modules), which fits the
+    # box's smallest screens beside their texts.
+    assert segno.make(first.qr_text(), error="m", micro=False).version == 3
+    assert credentials(tmp_path) == first
+    assert credentials(tmp_path / "other").passphrase != first.passphrase
+    for name in ("wifi.env", "wifi.secrets"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+    # What the unit reads: an EnvironmentFile line and nmcli's passwd-file line.
+    assert (tmp_path / "wifi.env").read_text() == f"WOLFBOX_SSID={first.ssid}\n"
+    assert (tmp_path / "wifi.secrets").read_text() == \
+        f"802-11-wireless-security.psk:{first.passphrase}\n"
+
+
+def test_a_damaged_passphrase_file_is_made_anew(tmp_path: Path) -> None:
+    first = credentials(tmp_path)
+    (tmp_path / "wifi.secrets").write_text("802-11-wireless-security.psk:short\n")
+    again = credentials(tmp_path)
+    assert again.ssid == first.ssid and 8 <= len(again.passphrase) <= 63
+    assert again.passphrase != "short"
+
+
+def test_own_opens_the_access_point_through_the_unit_and_never_shows_the_passphrase(
+        fakes: Fakes, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    said = Said()
+    spot = hotspot("own", tmp_path, said)
+    with caplog.at_level(logging.DEBUG):
+        spot.step(0.0, idle=True)
+    assert spot.where is Where.OWN and said == []
+    assert spot.wifi == credentials(tmp_path / "state")
+    assert fakes.starts() == [START]
+    passphrase = spot.wifi.passphrase
+    assert all(passphrase not in " ".join(c) for c in fakes.calls())
+    assert passphrase not in caplog.text and spot.wifi.ssid in caplog.text
+    spot.step(LOOK_S, idle=True)                        # up: nothing more to do
+    assert fakes.starts() == [START]
+    spot.close()
+    assert fakes.starts()[-1] == STOP and spot.wifi is None
+
+
+def test_auto_stays_home_while_a_known_network_is_up(fakes: Fakes, tmp_path: Path) -> None:
+    fakes.world(active=[LO, HOME])
+    spot = hotspot("auto", tmp_path, Said())
+    for look in range(5):
+        spot.step(look * LOOK_S, idle=True)
+    assert spot.where is Where.HOME and fakes.starts() == []
+
+
+def test_auto_waits_for_a_known_network_then_opens_its_own(fakes: Fakes, tmp_path: Path) -> None:
+    spot = hotspot("auto", tmp_path, Said())
+    now = 0.0
+    while now < SETTLE_S:
+        spot.step(now, idle=True)
+        assert spot.where is Where.SETTLING and fakes.starts() == []
+        now += LOOK_S
+    spot.step(now, idle=True)
+    assert spot.where is Where.OWN and fakes.starts() == [START]
+    assert spot.wifi is not None
+
+
+def test_auto_looks_for_home_again_only_between_games_with_no_seat_taken(
+        fakes: Fakes, tmp_path: Path) -> None:
+    spot = hotspot("auto", tmp_path, Said())
+    spot.step(0.0, idle=True)
+    spot.step(SETTLE_S, idle=True)
+    assert spot.where is Where.OWN
+    later = SETTLE_S + RETRY_S
+    spot.step(later, idle=False)                     # a game: the phones keep their Wi-Fi
+    assert spot.where is Where.OWN and len(fakes.starts()) == 1
+    spot.step(later + LOOK_S, idle=True)
+    assert fakes.starts()[-1] == STOP
+    assert spot.where is Where.SETTLING and spot.wifi is None
+    fakes.world(active=[LO, HOME])                  # NetworkManager joined a known one
+    spot.step(later + 2 * LOOK_S, idle=True)
+    assert spot.where is Where.HOME and len(fakes.starts()) == 2
+
+
+def test_auto_opens_its_own_when_home_is_gone_two_looks_in_a_row(
+        fakes: Fakes, tmp_path: Path) -> None:
+    fakes.world(active=[LO, HOME])
+    spot = hotspot("auto", tmp_path, Said())
+    spot.step(0.0, idle=True)
+    assert spot.where is Where.HOME
+    fakes.world(active=[LO])
+    spot.step(LOOK_S, idle=True)
+    assert spot.where is Where.HOME                  # one miss: a roaming blip
+    spot.step(2 * LOOK_S, idle=True)
+    assert spot.where is Where.OWN and fakes.starts() == [START]
+
+
+def test_looks_are_spaced(fakes: Fakes, tmp_path: Path) -> None:
+    spot = hotspot("auto", tmp_path, Said())
+    spot.step(0.0, idle=True)
+    count = len(fakes.calls())
+    spot.step(LOOK_S / 2, idle=True)
+    assert len(fakes.calls()) == count
+
+
+def test_home_never_runs_anything(fakes: Fakes, tmp_path: Path) -> None:
+    spot = hotspot("home", tmp_path, Said())
+    spot.step(0.0, idle=True)
+    spot.step(SETTLE_S * 10, idle=True)
+    assert fakes.calls() == [] and spot.where is Where.HOME
+
+
+@pytest.mark.parametrize("network", ["own", "auto"])
+@pytest.mark.parametrize("world, words", [
+    ({"running": False}, "nmcli -t -f RUNNING general failed (8): "
+                         "Error: NetworkManager is not running."),
+    ({"no_unit": True}, f"systemctl --no-ask-password start {UNIT} failed (5): "
+                        f"Failed to start {UNIT}: Unit {UNIT} not found."),
+])
+def test_a_failing_tool_is_said_once_and_the_phones_stay_home(
+        fakes: Fakes, tmp_path: Path, world: dict[str, Any], words: str, network: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Said on the screen where the table needs the box's own Wi-Fi; "auto"
+    on a system with no NetworkManager only says so in the log."""
+    fakes.world(active=[LO], **world)
+    said = Said()
+    spot = hotspot(network, tmp_path, said)
+    with caplog.at_level(logging.INFO):
+        for look in range(4):
+            spot.step(look * SETTLE_S, idle=True)
+    quiet = network == "auto" and "running" in world
+    assert said == ([] if quiet else [words])
+    assert [(r.levelno, r.getMessage()) for r in caplog.records
+            if "no own Wi-Fi" in r.getMessage()] == [
+        (logging.INFO if quiet else logging.WARNING,
+         f"phones: no own Wi-Fi, the phones join the box's known networks ({words})")]
+    assert spot.where is Where.HOME and spot.wifi is None
+
+
+@pytest.mark.parametrize("network", ["own", "auto"])
+def test_missing_nmcli_is_said_once(tmp_path: Path, network: str) -> None:
+    said = Said()
+    spot = hotspot(network, tmp_path, said, nmcli=str(tmp_path / "no-such-nmcli"))
+    spot.step(0.0, idle=True)
+    spot.step(LOOK_S, idle=True)
+    if network == "own":
+        assert len(said) == 1 and said[0].endswith("no-such-nmcli is not installed")
+    else:
+        assert said == []
+    assert spot.where is Where.HOME
+
+
+def test_a_hanging_nmcli_is_cut_off_and_said_once(fakes: Fakes, tmp_path: Path) -> None:
+    fakes.world(hang=True)
+    said = Said()
+    spot = hotspot("own", tmp_path, said, timeout=0.5)
+    spot.step(0.0, idle=True)
+    spot.step(LOOK_S, idle=True)
+    assert said == ["nmcli -t -f RUNNING general did not answer in 0.5 s"]
+    assert spot.where is Where.HOME
+
+
+def test_the_box_opens_its_own_wifi_with_its_phones_and_closes_it_with_them(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """PhoneLink with `network = "own"`: the join card carries the Wi-Fi
+    once the unit is up, its code and the page's in turn; phones turned off
+    stop the unit."""
+    config = phones_config(tmp_path)
+    config.phones.network = "own"
+    game = Games({"one_night": lambda: Flow.from_config(config)}, "one_night", phones_on=True)
+    woken = threading.Event()
+    link = PhoneLink(config.phones, lambda: game, lambda: 0.0, lambda e: None, woken.set,
+                     lambda text, lines: None, addresses=["127.0.0.1"], port=0,
+                     seats_file=tmp_path / "state" / "seats.json")
+    link.turn(True)
+    try:
+        deadline = time.monotonic() + 30
+        while (card := link.join_card()) is None or card.wifi is None:
+            assert time.monotonic() < deadline, "the own Wi-Fi never came up"
+            woken.wait(1)
+            woken.clear()
+        assert card.wifi == credentials(tmp_path / "state")
+        assert fakes.starts() == [START]
+    finally:
+        link.turn(False)
+    assert fakes.starts()[-1] == STOP
+    assert link.join_card() is None
+
+
+def test_terse_fields_unescape_colons_and_backslashes() -> None:
+    assert terse_fields(HOME) == ["Home:Net", "802-11-wireless", "wlan0"]
+    assert terse_fields(r"a\\b:c") == ["a\\b", "c"]
+    assert terse_fields("") == [""]
+
+
+@pytest.mark.parametrize("ssid, passphrase, text", [
+    ("Wolfbox-AB12", "abcd-efgh-jkmn", "WIFI:T:WPA;S:Wolfbox-AB12;P:abcd-efgh-jkmn;;"),
+    ('a;b,c"d:e\\f', "p;w", r'WIFI:T:WPA;S:a\;b\,c\"d\:e\\f;P:p\;w;;'),
+])
+def test_the_wifi_code_escapes_as_the_spec_says(ssid: str, passphrase: str, text: str) -> None:
+    assert WifiCard(ssid, passphrase).qr_text() == text
+
+
+def test_the_card_turns_from_the_wifis_code_to_the_pages_and_back(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """The Wi-Fi's code first, when it has just come up; then in turn."""
+    now = [0.0]
+    woken: list[bool] = []
+    turns = HotspotThread(hotspot("own", tmp_path, Said()), lambda: now[0], lambda: True,
+                          lambda: woken.append(True))
+    shown = []
+    for _turn in range(4):
+        turns.turn()
+        shown.append(turns.wifi_shown)
+        now[0] += HotspotThread.FLIP_S
+    assert turns.hotspot.wifi is not None
+    assert shown == [True, False, True, False] and len(woken) == 4
+    turns.close()                                       # never started: closes the Wi-Fi
+    assert fakes.starts()[-1] == STOP
+
+
+class _Seated:
+    pin, names = "4821", {2: "Anna"}
+
+
+class _Phones:
+    urls = ["http://192.168.1.20:8080/", f"http://{ADDRESS}:8080/"]
+    seated = _Seated()
+
+
+def test_on_its_own_wifi_the_card_gives_the_page_at_the_boxs_address_there(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """A box on a cable too serves the page at both addresses: the card
+    on its own Wi-Fi gives the one the phones there can reach."""
+    config = phones_config(tmp_path)
+    link = PhoneLink(config.phones, lambda: None, lambda: 0.0, lambda e: None,  # type: ignore
+                     lambda: None, lambda text, lines: None)
+    link.phones = _Phones()  # type: ignore[assignment]
+    assert link.join_card() == JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"),))
+    link.hotspot = HotspotThread(hotspot("own", tmp_path, Said()), lambda: 0.0, lambda: True,
+                                 lambda: None)
+    link.hotspot.turn()
+    card = link.join_card()
+    assert card is not None and card.url == f"http://{ADDRESS}:8080/"
+    assert card.wifi == credentials(tmp_path / "state") and card.wifi_shown
+    link.hotspot.close()
+
+
+def test_phones_off_never_hold_the_box_while_the_wifi_goes_down(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """A unit that hangs going down holds the box's loop `wait` s at most
+    (its watchdog bites at 30 s); the thread ends it on its own."""
+    woken = threading.Event()
+    spot = hotspot("own", tmp_path, Said(), up_timeout=8.0)
+    turns = HotspotThread(spot, lambda: 0.0, lambda: True, woken.set)
+    turns.start()
+    assert woken.wait(30) and spot.wifi is not None
+    fakes.world(active=[LO], hang_stop=True)
+    began = time.monotonic()
+    turns.close(wait=0.2)
+    assert time.monotonic() - began < 4
+    turns._thread.join(30)                 # the stop, cut off at up_timeout
+    assert not turns._thread.is_alive() and fakes.starts()[-1] == STOP
+
+
+def test_the_readme_gives_the_own_wifis_times_as_they_are() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("### Phones anywhere"):]
+    section = section[:section.index("\n### ", 1)]
+    assert f"join card every {HotspotThread.FLIP_S:g} s" in " ".join(section.split())
+    assert f"looks every {LOOK_S:g} s" in section
+    assert f"if none has come {SETTLE_S:g} s after phones are turned on" in section
+    assert f"every {RETRY_S / 60:g} minutes" in section
+    assert f"goes down for at most {SETTLE_S:g} s" in section
+
+
+def test_a_failed_look_keeps_the_own_wifi_and_looks_again(
+        fakes: Fakes, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """On its own Wi-Fi, nmcli failing at a look (busy, hung) neither takes
+    the Wi-Fi off the screen nor ends the looking: said once, tried again."""
+    said = Said()
+    spot = hotspot("auto", tmp_path, said, timeout=0.5)
+    spot.step(0.0, idle=True)
+    spot.step(SETTLE_S, idle=True)
+    assert spot.where is Where.OWN
+    fakes.world(hang=True)
+    with caplog.at_level(logging.WARNING):
+        spot.step(SETTLE_S + LOOK_S, idle=True)
+        spot.step(SETTLE_S + 2 * LOOK_S, idle=True)
+    assert spot.where is Where.OWN and spot.wifi is not None and said == []
+    assert len([r for r in caplog.records if "cannot look" in r.getMessage()]) == 1
+    fakes.world(active=[LO, f"{CONNECTION}:802-11-wireless:wlan0"])
+    spot.step(SETTLE_S + RETRY_S, idle=True)          # looks again: time to try home
+    assert fakes.starts()[-1] == STOP and spot.where is Where.SETTLING
