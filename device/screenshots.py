@@ -38,11 +38,13 @@ SPECIAL_DECK = ("doppelganger", "werewolf", "werewolf", "minion", "seer", "robbe
 
 
 # Phones on (issue 22): the join card a box on a home network shows, two seats taken.
-JOIN = JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"), (5, "Bo")))
+# Its QR code holds the box's key in the address's fragment, as a real one does.
+JOIN = JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"), (5, "Bo")),
+                qr="http://192.168.1.20:8080/#k=Qm9va3Mgb2YgdGhlIGJveDogYSBrZXkgZm9yIHNob3c")
 # On the box's own Wi-Fi ([phones] network = "own", or "auto" with no known
 # network in reach): the card's first turn, the Wi-Fi's code and its words.
 OWN_WIFI = JoinCard("http://10.42.0.1:8080/", "4821", JOIN.seated,
-                    WifiCard("Wolfbox-3F7A", "k7mpx3qahw9e"), wifi_shown=True)
+                    wifi=WifiCard("Wolfbox-3F7A", "k7mpx3qahw9e"), wifi_shown=True)
 
 
 def _phones_views(game: Playable, mode: str, start: str, screen: str = "",

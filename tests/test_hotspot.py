@@ -348,9 +348,16 @@ class _Seated:
     pin, names = "4821", {2: "Anna"}
 
 
+class _Server:
+    @staticmethod
+    def pinned(url: str) -> str:
+        return url + "#k=KEY"
+
+
 class _Phones:
     urls = ["http://192.168.1.20:8080/", f"http://{ADDRESS}:8080/"]
     seated = _Seated()
+    server = _Server()
 
 
 def test_on_its_own_wifi_the_card_gives_the_page_at_the_boxs_address_there(
@@ -361,12 +368,14 @@ def test_on_its_own_wifi_the_card_gives_the_page_at_the_boxs_address_there(
     link = PhoneLink(config.phones, lambda: None, lambda: 0.0, lambda e: None,  # type: ignore
                      lambda: None, lambda text, lines: None)
     link.phones = _Phones()  # type: ignore[assignment]
-    assert link.join_card() == JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"),))
+    assert link.join_card() == JoinCard("http://192.168.1.20:8080/", "4821", ((2, "Anna"),),
+                                        qr="http://192.168.1.20:8080/#k=KEY")
     link.hotspot = HotspotThread(hotspot("own", tmp_path, Said()), lambda: 0.0, lambda: True,
                                  lambda: None)
     link.hotspot.turn()
     card = link.join_card()
     assert card is not None and card.url == f"http://{ADDRESS}:8080/"
+    assert card.qr == f"http://{ADDRESS}:8080/#k=KEY"          # the code holds the key there too
     assert card.wifi == credentials(tmp_path / "state") and card.wifi_shown
     link.hotspot.close()
 

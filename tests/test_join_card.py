@@ -232,7 +232,8 @@ def test_the_terminal_prints_the_join_line_under_every_new_screen_between_games(
 # ------------------------------------------------- the box's own Wi-Fi
 
 WIFI = WifiCard("Wolfbox-3F7A", "k7mpx3qahw9e")
-OWN = JoinCard("http://10.42.0.1:8080/", "4821", ((2, "Anna"), (5, "Bo")), WIFI, True)
+OWN = JoinCard("http://10.42.0.1:8080/", "4821", ((2, "Anna"), (5, "Bo")), wifi=WIFI,
+               wifi_shown=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "zh"])

@@ -203,10 +203,10 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
                 assert enc(cards[other]) not in stream[seat], (seat, other)  # no other
         assert b'"step":"mayor.' not in stream[seat]                        # no console
         assert enc("The Mayor's console") not in stream[seat]
-        assert enc("Seat 3 · Lover") not in stream[seat]                    # nor the Lovers
+        assert enc("P3 · 3 · Lover") not in stream[seat]                    # nor the Lovers
     assert not any(enc(card) in stream[MAYOR] for card in cards.values())   # the Mayor: none
     assert all(m.get("secret") in (None, []) for m in got[MAYOR])
-    assert b'"step":"mayor.' in stream[MAYOR] and enc("Seat 3 · Lover") in stream[MAYOR]
+    assert b'"step":"mayor.' in stream[MAYOR] and enc("P3 · 3 · Lover") in stream[MAYOR]
     # Every word a player's phone was sent is on the box's public screen,
     # its own card and question, or the dead as the box turned them up.
     public = {t for v in shown if not v.private for t in (v.title, v.big, v.caption,
