@@ -26,7 +26,8 @@ TRANSLATED = [code for code in LANGUAGES if code != SOURCE]
 
 # Words that are the same in a language on purpose (a name that needs no
 # translation). Everything else the same as its English is a miss.
-SAME_ON_PURPOSE = {"de": {"Wolf", "PIN {pin}"}, "zh": set()}
+# Chinese writes Wi-Fi in Latin letters, as its phones' settings do.
+SAME_ON_PURPOSE = {"de": {"Wolf", "PIN {pin}"}, "zh": {"Wi-Fi", "Wi-Fi {name}"}}
 
 
 def catalogue(name: str) -> Catalog:
