@@ -15,6 +15,7 @@ import random
 from contextlib import ExitStack
 
 from pilot import Pilot, game_lines
+from sealed import connect
 from test_phones_box import (  # noqa: F401
     WAIT,
     box_hears,
@@ -25,7 +26,6 @@ from test_phones_box import (  # noqa: F401
     streams_by_seat,
 )
 from toygame import NUMBERS, PICK, SEATS, TOY, Quiet, Stage, Toy, check, told
-from websockets.sync.client import connect
 
 from helpers import phones_config
 from wolfbox.buttons import Button

@@ -38,14 +38,14 @@ GOLDEN: dict[str, tuple[str, tuple[str, ...]]] = {
                         ("--mode", "one_night", "--deck", "total_chaos", "--players", "8",
                          "--seed", "5")),
     "mayor_walk": ("walk_2_400.events", ("--mode", "dark_arts", "--seed", "2")),
-    "mayor_long": ("walk_6_1500.events", ("--mode", "dark_arts", "--seed", "6")),
+    "mayor_long": ("walk_8_1500.events", ("--mode", "dark_arts", "--seed", "8")),
     "timed_walk": ("walk_3_400.events", ("--mode", "newd3", "--seed", "3")),
     "timed_long": ("walk_1_700.events", ("--mode", "newd3", "--seed", "1")),
     # Played on phones: every seat holds one (the Mayor's console too) and
     # answers the tasks its phone shows (tests/replays/phone_walk.py).
     "one_night_phones": ("phones_one_night_21_200.events",
                          ("--mode", "one_night", "--deck", "classic_5", "--seed", "21")),
-    "mayor_phones": ("phones_mayor_22_1056.events", ("--mode", "dark_arts", "--seed", "22")),
+    "mayor_phones": ("phones_mayor_22_2500.events", ("--mode", "dark_arts", "--seed", "22")),
     "timed_phones": ("phones_timed_23_990.events", ("--mode", "newd3", "--seed", "23")),
 }
 
