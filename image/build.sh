@@ -8,7 +8,7 @@
 # images are built; Raspberry Pi's own archive is not used).
 #
 #   sudo make image            (this script; root, an x86_64 Debian host)
-#   sudo make image-clean      remove build/image
+#   sudo make image-clean      remove build/image but its cache/
 #   image/build.sh --plan      print the partition table and the boot
 #                              partition's files, build nothing (any user)
 #
@@ -103,8 +103,10 @@ case ${1:-} in
     clean)
         [ "$(id -u)" = 0 ] || fail "run it as root (sudo make image-clean)"
         unmount_all
-        rm -rf --one-file-system "$DIR"
-        say "image: removed $DIR"
+        # Kept: cache/ (the rendered voice and pip's wheels, named by what
+        # they hold, never stale).
+        [ ! -d "$DIR" ] || find "$DIR" -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf --one-file-system {} +
+        say "image: removed $DIR but its cache/ (the voice's lines, pip's wheels)"
         exit 0 ;;
     "") ;;
     *) fail "unknown argument '$1' (none, --plan or clean)" ;;
@@ -215,11 +217,21 @@ all_packages() {
     bash "$SOURCE/systemd/install.sh" --list-packages | awk '$1 == "apt" { print $2 }'
 }
 
+# update-initramfs held while the system is built: the kernel's postinst,
+# firmware-brcm80211's and udev's triggers and install.sh's packages would
+# each build an initramfs (each run took minutes under qemu-user), all but
+# the last one thrown away. A stub stands in for it (dpkg-divert, so dpkg
+# installs the real one beside it); step initramfs puts the real one back
+# and runs it once, on the finished system.
+HOLD_INITRAMFS='chroot "$1" dpkg-divert --local --rename --divert /usr/sbin/update-initramfs.held --add /usr/sbin/update-initramfs
+printf "#!/bin/sh\n# Held by image/build.sh: run once when the image is built.\nexit 0\n" > "$1/usr/sbin/update-initramfs"
+chmod 0755 "$1/usr/sbin/update-initramfs"'
+
 BASE=""
 base_system() {
     local list
     list=$(all_packages | LC_ALL=C sort -u | paste -sd, -)
-    BASE=$DIR/base-$SUITE-$(printf '%s' "$list" | sha256sum | cut -c1-12).tar
+    BASE=$DIR/base-$SUITE-$(printf '%s\n%s' "$list" "$HOLD_INITRAMFS" | sha256sum | cut -c1-12).tar
     if [ -f "$BASE" ]; then
         say "cached: $BASE"
         return
@@ -230,6 +242,7 @@ base_system() {
     mmdebstrap --arch=arm64 --variant=minbase --components=main,non-free-firmware \
         --include="$list" \
         --setup-hook='mkdir -p "$1/boot/firmware"' \
+        --essential-hook="$HOLD_INITRAMFS" \
         --aptopt='Acquire::Retries "5"' \
         "$SUITE" "$DIR/base.tmp.tar" "$MIRROR"
     mv "$DIR/base.tmp.tar" "$BASE"
@@ -282,6 +295,27 @@ unpack() {
 install_box() {
     # The voice is rendered on this host next (step voice), not on the box.
     inroot 'bash /root/wolfbox/systemd/install.sh --no-prepare'
+}
+
+# The one initramfs run (update-initramfs was held while packages were
+# installed, see HOLD_INITRAMFS): the real update-initramfs back in place,
+# with MODULES=list and the image's own hook (image/overlay/etc/
+# initramfs-tools), which name the modules that find and mount the root on a
+# Pi's SD card and on the twin's virtio disk. MODULES=most copies some
+# thousands of modules, a process or more each under qemu-user.
+initramfs() {
+    cp -a "$HERE/overlay/etc/initramfs-tools/." "$ROOTFS/etc/initramfs-tools/"
+    chmod 0755 "$ROOTFS/etc/initramfs-tools/hooks/wolfbox-image"
+    inroot '
+        rm -f /usr/sbin/update-initramfs
+        dpkg-divert --local --rename --divert /usr/sbin/update-initramfs.held --remove /usr/sbin/update-initramfs
+        version=$(linux-version list | linux-version sort | tail -n 1)
+        start=$(date +%s)
+        update-initramfs -c -k "$version"
+        echo "update-initramfs: $(( $(date +%s) - start )) s"
+        ls -l "/boot/initrd.img-$version"
+        echo "modules: $(lsinitramfs "/boot/initrd.img-$version" | grep -c "\.ko")"
+        lsinitramfs "/boot/initrd.img-$version" | grep "\.ko" | sed "s|.*/||" | sort | paste -sd" "'
 }
 
 # Every line of the voice, rendered here with the host's venv into the
@@ -411,6 +445,7 @@ if step "host tools (mmdebstrap, arch-test, qemu, mtools)" host_tools &&
    step "arm64 system (mmdebstrap, or its cache)" base_system &&
    step "unpack it, copy the working tree in" unpack &&
    step "systemd/install.sh --no-prepare" install_box &&
+   step "initramfs, once (MODULES=list)" initramfs &&
    step "voice rendered on this host into the image" render_voice &&
    step "the box finds every line (prepare --check)" voice_checked &&
    step "first-boot overlay, boot files, clean up" overlay &&
