@@ -1,0 +1,240 @@
+"""The image's twin (make boot-check), its fast parts, without root, qemu or
+an image: its scripts (shellcheck), the twin's copy of a disk with the
+twin-only overlay (a small disk made here), the screen comparison on the
+box's own pictures, the sound found in a WAV as qemu writes it, and the
+root shell's protocol over a real terminal."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pty
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy
+import pygame
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+IMAGE = REPO / "image"
+SHOTS = REPO / "docs/screenshots"
+
+
+def _load_twin():
+    spec = importlib.util.spec_from_file_location("wolfbox_image_twin", IMAGE / "twin.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+twin = _load_twin()
+
+
+# ------------------------------------------------------------ the scripts
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+@pytest.mark.parametrize("script", [IMAGE / "boot-check.sh",
+                                    IMAGE / "overlay/etc/initramfs-tools/hooks/wolfbox-image"])
+def test_the_twins_scripts_are_shellcheck_clean(script):
+    result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_the_initramfs_holds_the_modules_that_reach_the_root_on_a_pi_and_in_the_twin():
+    conf = (IMAGE / "overlay/etc/initramfs-tools/conf.d/wolfbox-image").read_text()
+    assert "MODULES=list" in conf.splitlines()
+    hook = (IMAGE / "overlay/etc/initramfs-tools/hooks/wolfbox-image").read_text()
+    assert os.access(IMAGE / "overlay/etc/initramfs-tools/hooks/wolfbox-image", os.X_OK)
+    named = set(hook.replace("\\\n", " ").split())
+    for module in ("sdhci-iproc", "bcm2835", "bcm2835-dma", "mmc_block",     # Pi 3, 4, Zero 2 W
+                   "virtio_blk", "virtio_pci", "ext4"):                       # the twin, the root
+        assert module in named, module
+
+
+# ------------------------------------------------- the twin's copy of a disk
+NEEDS_DISK_TOOLS = pytest.mark.skipif(
+    any(shutil.which(t) is None for t in ("sfdisk", "mkfs.vfat", "mcopy", "mke2fs", "debugfs")),
+    reason="needs fdisk, dosfstools, mtools and e2fsprogs")
+
+
+def _disk(tmp_path: Path) -> Path:
+    """A card laid out as make image lays it out, small: FAT with the boot
+    files, ext4 with the systemd folders."""
+    disk, boot, root = tmp_path / "card.img", tmp_path / "boot.img", tmp_path / "root.img"
+    with open(disk, "wb") as f:
+        f.truncate(24 * 2**20)
+    table = "label: dos\nstart=2048, size=8192, type=c, bootable\nstart=10240, type=83\n"
+    subprocess.run(["sfdisk", "-q", "--no-reread", "--no-tell-kernel", str(disk)], input=table,
+                   text=True, check=True, capture_output=True)
+    subprocess.run(["mkfs.vfat", "-n", "WOLFBOOT", "-C", str(boot), "4096"], check=True,
+                   capture_output=True)
+    files = tmp_path / "files"
+    files.mkdir()
+    for name, text in {"vmlinuz": "kernel", "initrd.img": "initrd",
+                       "wolfbox.toml": "[hardware]\n",
+                       "cmdline.txt": "console=ttyS1,115200 console=tty0 root=LABEL=WOLFROOT "
+                                      "rw rootwait quiet\n"}.items():
+        (files / name).write_text(text)
+        subprocess.run(["mcopy", "-i", str(boot), str(files / name), "::/"], check=True)
+    tree = tmp_path / "tree"
+    (tree / "etc/systemd/system/multi-user.target.wants").mkdir(parents=True)
+    subprocess.run(["mke2fs", "-q", "-t", "ext4", "-L", "WOLFROOT", "-d", str(tree), str(root),
+                    "8M"], check=True, capture_output=True)
+    with open(disk, "r+b") as f:
+        f.seek(2048 * 512)
+        f.write(boot.read_bytes())
+        f.seek(10240 * 512)
+        f.write(root.read_bytes())
+    return disk
+
+
+@NEEDS_DISK_TOOLS
+def test_the_twin_boots_a_copy_with_its_overlay_and_leaves_the_image_alone(tmp_path):
+    disk = _disk(tmp_path)
+    before = disk.read_bytes()
+    work = tmp_path / "twin"
+    result = subprocess.run(["bash", str(IMAGE / "boot-check.sh"), "--prepare-only"],
+                            env=dict(os.environ, WOLFBOX_IMAGE=str(disk),
+                                     WOLFBOX_TWIN_DIR=str(work)),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert disk.read_bytes() == before                       # the image itself: untouched
+    assert (work / "vmlinuz").read_text() == "kernel"
+    assert (work / "initrd.img").read_text() == "initrd"
+    cmdline = (work / "cmdline.twin").read_text().split()
+    assert cmdline[-1] == "console=ttyAMA0,115200"          # virt's serial port, last: /dev/console
+    assert "root=LABEL=WOLFROOT" in cmdline and "quiet" in cmdline   # the Pi's line kept
+    root = f"{work / 'twin.img'}?offset={10240 * 512}"
+    unit = "/etc/systemd/system/wolfbox-twin-shell.service"
+    listed = subprocess.run(["debugfs", "-R", f"cat {unit}", root], capture_output=True,
+                            text=True).stdout
+    assert listed == (IMAGE / "twin/root" / unit.lstrip("/")).read_text()
+    link = subprocess.run(["debugfs", "-R",
+                           "stat /etc/systemd/system/multi-user.target.wants/"
+                           "wolfbox-twin-shell.service", root],
+                          capture_output=True, text=True).stdout
+    assert "Type: symlink" in link and unit in link        # enabled as its [Install] says
+
+
+def test_the_twin_says_what_it_lacks_in_one_line(tmp_path):
+    result = subprocess.run(["bash", str(IMAGE / "boot-check.sh"), "--prepare-only"],
+                            env=dict(os.environ, WOLFBOX_IMAGE=str(tmp_path / "none.img"),
+                                     WOLFBOX_TWIN_DIR=str(tmp_path / "twin")),
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1].startswith("boot-check: ")
+    result = subprocess.run(["bash", str(IMAGE / "boot-check.sh"), "--memory=lots"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and "--memory=lots" in result.stderr
+
+
+# -------------------------------------------------------------- the screen
+def test_a_screen_is_the_same_screen_through_another_picture_path(tmp_path):
+    """The box's start screen, as qemu's screendump would give it: RGB, every
+    channel off by a little (the display's colour conversion)."""
+    pygame.display.init()
+    surface = pygame.image.load(str(SHOTS / "1-start.png"))
+    pixels = pygame.surfarray.array3d(surface).astype(numpy.int16)
+    noise = numpy.random.default_rng(7).integers(-20, 21, pixels.shape)
+    shifted = pygame.surfarray.make_surface(numpy.clip(pixels + noise, 0, 255).astype(numpy.uint8))
+    pygame.image.save(shifted, str(tmp_path / "dump.png"))
+    same, share = twin.same_screen(tmp_path / "dump.png", SHOTS / "1-start.png")
+    assert same and share == 0.0
+
+
+@pytest.mark.parametrize("other", ["1-start-no-sound", "1-start-notices", "2-night-call",
+                                   "3-discussion"])
+def test_another_screen_or_one_more_line_is_not_the_start_screen(other):
+    same, share = twin.same_screen(SHOTS / f"{other}.png", SHOTS / "1-start.png")
+    assert not same and share > twin.SCREEN_THRESHOLD
+
+
+def test_a_screen_of_another_size_is_not_the_same(tmp_path):
+    pygame.display.init()
+    surface = pygame.image.load(str(SHOTS / "1-start.png"))
+    pygame.image.save(pygame.transform.smoothscale(surface, (960, 640)), str(tmp_path / "big.png"))
+    assert twin.same_screen(tmp_path / "big.png", SHOTS / "1-start.png") == (False, 1.0)
+
+
+# --------------------------------------------------------------- the sound
+def _wav(path: Path, parts: list[tuple[float, int]]) -> None:
+    """qemu's wav as the twin reads it while qemu still writes: a 44-byte
+    header, then stereo s16 at twin.RATE; (seconds, amplitude) parts."""
+    frames = []
+    for seconds, amplitude in parts:
+        n = int(seconds * twin.RATE)
+        t = numpy.arange(n) / twin.RATE
+        mono = (amplitude * numpy.sin(2 * numpy.pi * 440 * t)).astype("<i2")
+        frames.append(numpy.repeat(mono, twin.CHANNELS))
+    path.write_bytes(b"RIFF" + struct.pack("<I", 0) + b"WAVE" + b"\0" * 32
+                     + numpy.concatenate(frames).tobytes())
+
+
+def test_the_first_sound_after_a_press_is_found_with_its_start_and_length(tmp_path):
+    wav = tmp_path / "sound.wav"
+    parts = [(0.5, 8000), (1.0, 0), (0.3, 100), (0.7, 0), (2.0, 8000), (0.3, 0), (1.0, 6000),
+             (1.0, 0)]
+    _wav(wav, parts)
+    assert twin.wav_frames(wav) == sum(int(s * twin.RATE) for s, _ in parts)
+    press = int(1.0 * twin.RATE)                         # after the first sound
+    begins, length = twin.sound_after(wav, press)
+    assert begins == pytest.approx(1.5, abs=0.01)        # a hum under -40 dBFS is silence
+    assert length == pytest.approx(3.3, abs=0.01)        # a 0.3 s pause is within the line
+    assert twin.sound_after(wav, int(6.0 * twin.RATE)) is None
+
+
+# ------------------------------------------------------- the guest's shell
+def _guest(path: Path, ready: threading.Event) -> None:
+    """A guest's virtio console: bash on a terminal (echoing, as a tty does
+    until the harness turns it off), joined to the socket qemu would serve."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    ready.set()
+    conn, _ = server.accept()
+    primary, secondary = pty.openpty()
+    bash = subprocess.Popen(["bash", "--noprofile", "--norc", "-i"], stdin=secondary,
+                            stdout=secondary, stderr=secondary, start_new_session=True,
+                            env={"PATH": os.environ["PATH"], "PS1": "root@wolfbox:~# "})
+    os.close(secondary)
+
+    def pump(src, dst):
+        try:
+            while data := src():
+                dst(data)
+        except OSError:
+            pass
+
+    threading.Thread(target=pump, args=(lambda: os.read(primary, 4096), conn.sendall),
+                     daemon=True).start()
+    pump(lambda: conn.recv(4096), lambda d: os.write(primary, d))
+    bash.kill()
+    bash.wait()
+    conn.close()
+    server.close()
+
+
+def test_the_shell_gives_each_commands_output_and_status(tmp_path):
+    path = tmp_path / "shell.sock"
+    ready = threading.Event()
+    guest = threading.Thread(target=_guest, args=(path, ready), daemon=True)
+    guest.start()
+    assert ready.wait(10)
+    shell = twin.Shell(path)
+    shell.sock = twin._connect(path, 10)
+    assert shell.run("echo first", timeout=30) == (0, "first")     # the terminal still echoing
+    shell.wait(30)
+    assert shell.run("echo ActiveState=active; echo SubState=running") == \
+        (0, "ActiveState=active\nSubState=running")
+    assert shell.run("printf 'no newline'; false") == (1, "no newline")
+    assert shell.run("echo '@@E9 0@@'; exit_code=3; (exit $exit_code)") == (3, "@@E9 0@@")
+    assert shell.out("cat <<'EOF'\n  two\nlines\nEOF") == "  two\nlines"
+    shell.sock.close()
+    guest.join(10)
