@@ -188,6 +188,19 @@ def test_the_first_sound_after_a_press_is_found_with_its_start_and_length(tmp_pa
     assert begins == pytest.approx(1.5, abs=0.01)        # a hum under -40 dBFS is silence
     assert length == pytest.approx(3.3, abs=0.01)        # a 0.3 s pause is within the line
     assert twin.sound_after(wav, int(6.0 * twin.RATE)) is None
+    sounds = twin.sounds_after(wav, press)
+    assert [(round(a, 2), round(n, 2)) for a, n in sounds] == [(1.5, 3.3)]
+    sounds = twin.sounds_after(wav, 0, gap=0.2)             # a shorter pause parts them
+    assert [(round(a, 2), round(n, 2)) for a, n in sounds] == [(0.0, 0.5), (2.5, 2.0), (4.8, 1.0)]
+
+
+def test_the_line_the_twin_listens_for_is_the_first_a_round_says(tmp_path):
+    result = subprocess.run([str(REPO / ".venv/bin/wolfbox"), "script"], capture_output=True,
+                            text=True, timeout=120,
+                            env=dict(os.environ, STATE_DIRECTORY=str(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    said = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith('"')]
+    assert said[0] == f'"{twin.FIRST_LINE}"'
 
 
 # ------------------------------------------------------- the guest's shell
