@@ -15,10 +15,10 @@
 # The image is never changed: the twin boots a copy (build/boot-check/
 # twin.img), into which goes the twin-only overlay, image/twin/root (a root
 # shell on the virtio console, for the checks to read systemd and the
-# journal). What the Pi's firmware does the twin cannot: it reads vmlinuz,
-# initrd.img and cmdline.txt from the copy's FAT partition and boots them
-# with qemu's own device tree, adding console=ttyAMA0 (virt's serial port;
-# the Pi's is ttyS1).
+# journal). What the Pi's firmware does the twin cannot: it reads the kernel
+# and initramfs config.txt names and cmdline.txt from the copy's FAT
+# partition and boots them with qemu's own device tree, adding
+# console=ttyAMA0 (virt's serial port; the Pi's is ttyS1).
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -129,10 +129,20 @@ prepare() {
     boot=$(part_offset "$DISK" 1)
     root=$(part_offset "$DISK" 2)
     if [ -z "$boot" ] || [ -z "$root" ]; then fail "$IMAGE has no boot and root partition"; fi
-    for name in vmlinuz initrd.img cmdline.txt wolfbox.toml; do
+    local name kernel initrd
+    for name in config.txt cmdline.txt wolfbox.toml; do
         mcopy -n -i "$DISK@@$boot" "::/$name" "$WORK/$name" \
             || fail "the image's boot partition has no $name"
     done
+    # The kernel and initramfs config.txt names, as the Pi's firmware reads
+    # them (raspi-firmware writes kernel=vmlinuz-VERSION, initramfs NAME).
+    kernel=$(sed -n 's/^kernel=[[:space:]]*//p' "$WORK/config.txt" | head -n 1 | tr -d '\r')
+    initrd=$(awk '$1 == "initramfs" { print $2; exit }' "$WORK/config.txt" | tr -d '\r')
+    if [ -z "$kernel" ] || [ -z "$initrd" ]; then
+        fail "the image's config.txt names no kernel= or no initramfs"
+    fi
+    mcopy -n -i "$DISK@@$boot" "::/$kernel" "$WORK/vmlinuz" || fail "no $kernel on the boot partition"
+    mcopy -n -i "$DISK@@$boot" "::/$initrd" "$WORK/initrd.img" || fail "no $initrd on the boot partition"
     twin_overlay "$DISK?offset=$root"
     # The Pi's command line, and virt's serial port as the console.
     CMDLINE="$(tr -s ' \n' ' ' < "$WORK/cmdline.txt" | sed 's/ *$//') console=ttyAMA0,115200"

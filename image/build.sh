@@ -84,7 +84,7 @@ plan() {
     say "partition table (sfdisk; MBR: a Pi 3 boots no GPT):"
     partition_table | sed 's/^/  /'
     say "partition 1: FAT32 label $BOOT_LABEL; partition 2: ext4 label $ROOT_LABEL, root + ${ROOT_SPARE} MiB, grown on first boot"
-    say "boot partition: raspi-firmware's files (bootcode.bin start*.elf fixup*.dat), vmlinuz, initrd.img, bcm27*/bcm28*.dtb, config.txt, cmdline.txt, and:"
+    say "boot partition: raspi-firmware's files (bootcode.bin start*.elf fixup*.dat), vmlinuz-VERSION and initrd.img-VERSION (config.txt names them), bcm27*/bcm28*.dtb, config.txt, cmdline.txt, and:"
     boot_extras | sed 's/^/  /'
     say "root overlay:"
     (cd "$HERE/overlay" && find . -type f | sed 's|^\.||' | LC_ALL=C sort | sed 's/^/  /')

@@ -77,7 +77,12 @@ def _disk(tmp_path: Path) -> Path:
                    capture_output=True)
     files = tmp_path / "files"
     files.mkdir()
-    for name, text in {"vmlinuz": "kernel", "initrd.img": "initrd",
+    for name, text in {"vmlinuz-6.1.0-50-arm64": "kernel", "initrd.img-6.1.0-50-arm64": "initrd",
+                       "vmlinuz": "not the kernel config.txt names",
+                       "config.txt": "# Do not modify this file!\narm_64bit=1\nenable_uart=1\n"
+                                     "upstream_kernel=1\n\nkernel=vmlinuz-6.1.0-50-arm64\n"
+                                     "initramfs initrd.img-6.1.0-50-arm64\n\n[pi02]\n"
+                                     "device_tree=bcm2837-rpi-zero-2-w.dtb\n[all]\n",
                        "wolfbox.toml": "[hardware]\n",
                        "cmdline.txt": "console=ttyS1,115200 console=tty0 root=LABEL=WOLFROOT "
                                       "rw rootwait quiet\n"}.items():
