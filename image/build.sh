@@ -393,9 +393,11 @@ pack() {
     root_mib=$(( used + used / 10 + ROOT_SPARE ))
     say "root file system: $used MiB used; partition $root_mib MiB"
     mkfs.vfat -F 32 -n "$BOOT_LABEL" -i "$BOOT_VOLID" -C "$boot_img" $(( BOOT_SIZE * 1024 ))
-    (cd "$ROOTFS/boot/firmware" && find . -mindepth 1 -maxdepth 1 -print0 | LC_ALL=C sort -z \
-        | xargs -0 mcopy -s -m -p -i "$boot_img" -t ::/) || \
-        (cd "$ROOTFS/boot/firmware" && mcopy -s -m -i "$boot_img" ./* ::/)
+    # In one order, their times kept (mtools stamps what it is not given).
+    local files=() file
+    while IFS= read -r -d '' file; do files+=("$file"); done \
+        < <(cd "$ROOTFS/boot/firmware" && find . -mindepth 1 -maxdepth 1 -print0 | LC_ALL=C sort -z)
+    (cd "$ROOTFS/boot/firmware" && mcopy -s -m -p -i "$boot_img" "${files[@]}" ::/)
     mdir -/ -i "$boot_img" ::/ | head -60
     local fw
     fw=$(mktemp -d)
