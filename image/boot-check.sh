@@ -145,7 +145,7 @@ prepare() {
     mcopy -n -i "$DISK@@$boot" "::/$initrd" "$WORK/initrd.img" || fail "no $initrd on the boot partition"
     twin_overlay "$DISK?offset=$root"
     # The Pi's command line, and virt's serial port as the console.
-    CMDLINE="$(tr -s ' \n' ' ' < "$WORK/cmdline.txt" | sed 's/ *$//') console=ttyAMA0,115200"
+    CMDLINE="$(tr -s ' \n' ' ' < "$WORK/cmdline.txt" | sed 's/^ *//; s/ *$//') console=ttyAMA0,115200"
     printf '%s\n' "$CMDLINE" > "$WORK/cmdline.twin"
     say "boot-check: the twin's disk $DISK (root at byte $root), command line: $CMDLINE"
 }

@@ -388,8 +388,11 @@ class Checks:
         shell_at = twin.since_start()
         deadline = time.monotonic() + self.boot_timeout
         while True:
-            state = self.show("wolfbox.service", "ActiveState", "SubState", "NRestarts",
-                              "ActiveEnterTimestampMonotonic", "StatusText", "MainPID")
+            state = self.show("wolfbox.service", "LoadState", "ActiveState", "SubState",
+                              "NRestarts", "ActiveEnterTimestampMonotonic", "StatusText",
+                              "MainPID")
+            if state.get("LoadState") != "loaded":
+                return "FAIL", f"wolfbox.service is {state.get('LoadState')} in the image"
             if state.get("ActiveState") == "active" or time.monotonic() > deadline:
                 break
             if state.get("ActiveState") == "failed":
