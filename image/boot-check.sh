@@ -9,13 +9,14 @@
 #   image/boot-check.sh --prepare-only   make the twin's disk and stop
 #   image/boot-check.sh --memory=512 --only=h   one run: its memory, its checks
 #
-# Two runs, each on a fresh copy: 1 GB (checks a, b, c, f; d, e, g named with
-# why the twin cannot do them yet), then 512 MB, a Pi Zero 2 W (a, h).
+# Two runs, each on a fresh copy: 1 GB (checks a, b, c, f, d, e; g named with
+# why the twin cannot do it yet), then 512 MB, a Pi Zero 2 W (a, h).
 #
 # The image is never changed: the twin boots a copy (build/boot-check/
 # twin.img), into which goes the twin-only overlay, image/twin/root (a root
 # shell on the virtio console, for the checks to read systemd and the
-# journal). What the Pi's firmware does the twin cannot: it reads the kernel
+# journal); the box's GPIO settings for checks d and e (image/twin/gpio.toml)
+# are written by that shell when those checks begin. What the Pi's firmware does the twin cannot: it reads the kernel
 # and initramfs config.txt names and cmdline.txt from the copy's FAT
 # partition and boots them with qemu's own device tree, adding
 # console=ttyAMA0 (virt's serial port; the Pi's is ttyS1).
@@ -33,14 +34,14 @@ fail() { say "boot-check: $*" >&2; exit 1; }
 
 PREPARE_ONLY=0
 MEMORY=""
-ONLY=b,c,f,d,h
+ONLY=b,c,f,d,e,g,h
 for arg in "$@"; do
     case $arg in
         --prepare-only) PREPARE_ONLY=1 ;;
         --memory=*) MEMORY=${arg#--memory=}
             case $MEMORY in ''|*[!0-9]*) fail "--memory=$MEMORY: a number of megabytes" ;; esac ;;
         --only=*) ONLY=${arg#--only=} ;;
-        *) fail "unknown argument '$arg' (--prepare-only, --memory=MB, --only=b,c,f,h)" ;;
+        *) fail "unknown argument '$arg' (--prepare-only, --memory=MB, --only=b,c,f,d,e,h)" ;;
     esac
 done
 
@@ -54,6 +55,7 @@ HOST_NEEDS=(
 [ "$PREPARE_ONLY" = 1 ] || HOST_NEEDS+=(
     "qemu-system-aarch64 qemu-system-arm"
     "/usr/lib/ipxe/qemu/efi-virtio.rom ipxe-qemu"
+    "fdtput device-tree-compiler"
 )
 
 host_missing() {
@@ -169,7 +171,7 @@ if [ -n "$MEMORY" ]; then
     exit
 fi
 rc=0
-twin_run 1024 b,c,f,d || rc=$?
+twin_run 1024 b,c,f,d,e,g || rc=$?
 mv "$WORK" "$WORK-1024"
 twin_run 512 h || rc=$?
 say "boot-check: the 1 GB run's files in ${WORK#"$SOURCE"/}-1024, the 512 MB run's in ${WORK#"$SOURCE"/}"

@@ -25,6 +25,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -146,6 +147,7 @@ class Qmp:
     def __init__(self, path: Path, timeout: float = 30) -> None:
         self.sock = _connect(path, timeout)
         self.file = self.sock.makefile("rwb", buffering=0)
+        self.lock = threading.Lock()                   # the power line's thread too
         self._read()                                   # the greeting
         self.execute("qmp_capabilities")
 
@@ -162,8 +164,9 @@ class Qmp:
         message = {"execute": command}
         if arguments:
             message["arguments"] = arguments
-        self.file.write(json.dumps(message).encode() + b"\n")
-        reply = self._read()
+        with self.lock:
+            self.file.write(json.dumps(message).encode() + b"\n")
+            reply = self._read()
         if "error" in reply:
             raise RuntimeError(f"QMP {command}: {reply['error'].get('desc')}")
         return reply.get("return")
@@ -176,8 +179,73 @@ class Qmp:
             if down:
                 time.sleep(hold)
 
+    def gpio_data(self) -> int:
+        """PL061's GPIODATA (all 8 lines, as the chip reads them), read by the
+        monitor from the machine's physical memory."""
+        out = str(self.execute("human-monitor-command",
+                               **{"command-line": f"xp /1wx {PL061_DATA:#x}"}))
+        return int(out.split(":")[1].split()[0], 16) & 0xFF
+
     def close(self) -> None:
         self.sock.close()
+
+
+# qemu virt's PL061: GPIODATA with every line's address bit set.
+PL061_DATA = 0x09030000 + 0x3FC
+# gpio-key (qemu's power button device on PL061 line 3) lets the line fall
+# 100 ms after system_powerdown: called more often, the line stays high.
+POWER_LINE = 3
+POWER_PERIOD = 0.04
+
+
+class PowerLine(threading.Thread):
+    """PL061 line 3 held high (a pull-up button at rest) by system_powerdown
+    every 40 ms; `release` lets it fall: the button pressed and held."""
+
+    def __init__(self, qmp: Qmp) -> None:
+        super().__init__(daemon=True)
+        self.qmp = qmp
+        self.high = threading.Event()
+        self.high.set()
+        self.done = threading.Event()
+        self.gaps = 0.0                      # the longest pause between two calls
+
+    def run(self) -> None:
+        last = time.monotonic()
+        while not self.done.is_set():
+            if self.high.is_set():
+                try:
+                    self.qmp.execute("system_powerdown")
+                except (OSError, ConnectionError, RuntimeError):
+                    return                   # qemu gone (powered off, killed)
+                now = time.monotonic()
+                self.gaps = max(self.gaps, now - last)
+                last = now
+            else:
+                last = time.monotonic()
+            self.done.wait(POWER_PERIOD)
+
+    def release(self) -> None:
+        self.high.clear()
+
+    def stop(self) -> None:
+        self.done.set()
+
+
+def twin_dtb(command: list[str], path: Path) -> Path:
+    """qemu virt's own device tree for this machine, for the twin: without
+    its gpio-keys node (which would claim PL061 line 3 for the kernel's
+    power key) and with a Raspberry Pi 4's revision code in /system (gpiozero
+    reads it to know the header's pins; the model stays qemu's, so the box's
+    own choice of pin driver is unchanged: the twin's GPIO settings name
+    lgpio)."""
+    dump = [part if part != "virt" else f"virt,dumpdtb={path}" for part in command]
+    subprocess.run(dump, check=True, capture_output=True, timeout=60)
+    subprocess.run(["fdtput", "-r", str(path), "/gpio-keys"], check=True)
+    subprocess.run(["fdtput", "-c", str(path), "/system"], check=True)
+    subprocess.run(["fdtput", "-t", "x", str(path), "/system", "linux,revision", "c03111"],
+                   check=True)
+    return path
 
 
 def _connect(path: Path, timeout: float) -> socket.socket:
@@ -267,6 +335,9 @@ class Twin:
     shell: Shell | None = None
     started: float = 0.0
     boots: int = 0
+    gpio: bool = True                        # the twin's device tree, the power line held
+    dtb: Path | None = None
+    power: PowerLine | None = None
 
     @property
     def wav(self) -> Path:
@@ -294,10 +365,12 @@ class Twin:
             "-chardev", f"file,id=console,path={w / f'console-{self.boots}.log'}",
             "-serial", "chardev:console",
             "-qmp", f"unix:{w / 'qmp.sock'},server=on,wait=off",
-        ]
+        ] + (["-dtb", str(self.dtb)] if self.dtb else [])
 
     def start(self) -> None:
         self.boots += 1
+        if self.gpio and self.dtb is None:
+            self.dtb = twin_dtb(self.command(), self.work / "twin.dtb")
         for name in ("shell.sock", "qmp.sock"):
             (self.work / name).unlink(missing_ok=True)
         log = open(self.work / f"qemu-{self.boots}.log", "w")
@@ -306,6 +379,9 @@ class Twin:
                                      stderr=subprocess.STDOUT, start_new_session=True)
         self.qmp = Qmp(self.work / "qmp.sock")
         self.shell = Shell(self.work / "shell.sock")
+        if self.dtb:                         # the power button at rest from the first moment
+            self.power = PowerLine(self.qmp)
+            self.power.start()
 
     def since_start(self) -> float:
         return time.monotonic() - self.started
@@ -325,6 +401,9 @@ class Twin:
             return None
 
     def _closed(self) -> None:
+        if self.power:
+            self.power.stop()
+            self.power = None
         for part in (self.qmp, self.shell and self.shell.sock):
             try:
                 part and part.close()  # type: ignore[union-attr]
@@ -579,6 +658,86 @@ class Checks:
             time.sleep(2)
         return False
 
+    # d. the lights on the kernel's GPIO chip, from inside the sandbox
+    def use_gpio(self) -> bool:
+        """The box restarted on the twin's GPIO settings (image/twin/gpio.toml)
+        with no game saved: the start screen of a fresh box."""
+        settings = (Path(__file__).parent / "twin/gpio.toml").read_text()
+        self.sh.run("systemctl stop wolfbox; cp -n /etc/wolfbox/wolfbox.toml "
+                    "/etc/wolfbox/wolfbox.toml.twin; rm -f /var/lib/wolfbox/state.json; "
+                    f"cat > /etc/wolfbox/wolfbox.toml <<'TWIN'\n{settings}TWIN\n"
+                    "systemctl start wolfbox")
+        return self.wait_active(self.boot_timeout)
+
+    def sample_lines(self, lines: list[int], seconds: float = 3) -> dict[int, set[int]]:
+        """The levels each line took over `seconds`, as the chip reads them."""
+        assert self.twin.qmp
+        seen: dict[int, set[int]] = {line: set() for line in lines}
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            data = self.twin.qmp.gpio_data()
+            for line in lines:
+                seen[line].add((data >> line) & 1)
+            time.sleep(0.1)
+        return seen
+
+    def lights(self) -> tuple[str, str]:
+        twin = self.twin
+        assert twin.qmp
+        if not self.use_gpio():
+            return "FAIL", "the box did not start on the twin's GPIO settings"
+        info = self.sh.out("gpioinfo gpiochip0")
+        claimed = {int(m.group(1)): m.group(2) for m in
+                   re.finditer(r"line\s+(\d+):\s+\S+\s+\"?([^\"\s]*)\"?\s+(\S+)", info)
+                   if m.group(2) != "unused"}
+        outputs = {int(m.group(1)) for m in re.finditer(r"line\s+(\d+):.*\soutput\s", info)}
+        problems = []
+        if not {4, 5, 6, 7} <= outputs or not {3, 4, 5, 6, 7} <= set(claimed):
+            problems.append(f"gpioinfo: {info!r}")
+        # The start screen: START pulses (the one to press), VOTE, NEXT and
+        # BACK lit (each does something); at night all off but START, dim.
+        start = self.sample_lines([5, 6, 7])
+        twin.qmp.key("spc")
+        time.sleep(8)
+        night = self.sample_lines([5, 6, 7])
+        if any(start[line] != {1} for line in (5, 6, 7)):
+            problems.append(f"start screen: VOTE, NEXT, BACK lines took {start}, not all lit")
+        if any(night[line] != {0} for line in (5, 6, 7)):
+            problems.append(f"night: VOTE, NEXT, BACK lines took {night}, not all off")
+        detail = (f"lines claimed in the guest: {claimed}; outputs {sorted(outputs)}; "
+                  "VOTE, NEXT, BACK (lines 5, 6, 7) lit on the start screen, off at night "
+                  "(PL061's data register read by the host)")
+        return ("FAIL" if problems else "pass"), "; ".join(problems) if problems else detail
+
+    # e. the power button held: a clean poweroff through polkit
+    def power_button(self) -> tuple[str, str]:
+        twin = self.twin
+        if twin.power is None:
+            return "FAIL", "the power line is not held"
+        gaps = twin.power.gaps
+        twin.power.release()                      # PL061 line 3 falls: the button held
+        t0 = time.monotonic()
+        rc = twin.wait_exit(300)
+        took = time.monotonic() - t0
+        if rc is None:
+            return "FAIL", "qemu still runs 300 s after the power button went down"
+        twin._closed()
+        twin.start()                              # the journal of that boot
+        assert twin.shell
+        twin.shell.wait(self.boot_timeout)
+        journal = self.sh.out("journalctl -b -1 --no-pager -o cat | tail -n 300")
+        self.sh.run("mv /etc/wolfbox/wolfbox.toml.twin /etc/wolfbox/wolfbox.toml")
+        held = "power button held: powering off" in journal
+        denied = re.search(r"(?i)access denied|interactive authentication|not authorized",
+                           journal)
+        clean = "poweroff.target" in journal or "System Power Off" in journal
+        detail = (f"qemu exited by itself {took:.0f} s after line 3 fell (exit {rc}); "
+                  f"the last boot's journal: {'the box powered off' if held else 'no box line'}, "
+                  f"{'System Power Off reached' if clean else 'no poweroff target'}; "
+                  f"the line's longest pause while held {gaps * 1000:.0f} ms")
+        ok = held and clean and not denied and rc == 0
+        return ("pass" if ok else "FAIL"), detail + (f"; {denied.group(0)}" if denied else "")
+
     # h. a Zero 2 W's 512 MB: a missing line rendered on the box
     def small_memory(self) -> tuple[str, str]:
         if self.twin.memory > 512:
@@ -631,14 +790,6 @@ class Checks:
 
 # Checks the twin cannot do yet, and why (the summary and the README say so).
 CANNOT = {
-    "d. the lights on a kernel GPIO chip": (
-        "Debian's arm64 kernel builds no gpio-sim or gpio-mockup; qemu virt's PL061 has 8 "
-        "lines, none the host can drive but line 3, and gpiozero needs a Pi's revision "
-        "to open it: not built yet"),
-    "e. the power button, held, powers off through polkit": (
-        "the power button is a GPIO input with a pull-up (pressed = low); the twin's only "
-        "host-driven line, PL061 line 3 (system_powerdown), rests low, i.e. held: needs "
-        "gpio-sim, not built yet"),
     "g. phones through the port forward": "needs an image built with --phones: not built yet",
 }
 
@@ -655,8 +806,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wolfbox", type=Path, required=True, help="the host's wolfbox")
     parser.add_argument("--memory", type=int, default=1024)
     parser.add_argument("--boot-timeout", type=float, default=1200)
-    parser.add_argument("--only", default="b,c,f,d",
-                        help="the checks after a: b, c, f, h; d: print those the twin cannot do")
+    parser.add_argument("--only", default="b,c,f,d,e,g",
+                        help="the checks after a, in this order: b, c, f, d, e, h; g: say why "
+                             "the twin cannot do it yet")
     args = parser.parse_args(argv)
     twin = Twin(args.work, args.kernel, args.initrd, args.disk, args.cmdline, args.memory)
     checks = Checks(twin, args.wolfbox, args.config, args.boot_timeout)
@@ -667,6 +819,10 @@ def main(argv: list[str] | None = None) -> int:
             "c": ("c. a key on the USB keyboard starts a round; the box speaks", checks.press),
             "f": ("f. a power cut in a timed game: it resumes, no file corrupt",
                   checks.power_cut),
+            "d": ("d. the lights: the box's LED lines on PL061, as the legend says",
+                  checks.lights),
+            "e": ("e. the power button held: poweroff through polkit, qemu exits",
+                  checks.power_button),
             "h": (f"h. {args.memory} MB: a missing line rendered, no OOM killer",
                   checks.small_memory),
         }
@@ -675,7 +831,7 @@ def main(argv: list[str] | None = None) -> int:
                 checks.run(*ran[key])
             elif key in ran:
                 checks.run(ran[key][0], checks.cannot("a failed: the box is not up"))
-        if "d" in args.only:
+        if "g" in args.only:
             for name, why in CANNOT.items():
                 checks.run(name, checks.cannot(why))
     finally:

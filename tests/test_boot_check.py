@@ -15,6 +15,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy
@@ -260,8 +261,9 @@ def test_the_shell_gives_each_commands_output_and_status(tmp_path):
 
 # ------------------------------------------------------------ qemu itself
 @pytest.mark.skipif(shutil.which("qemu-system-aarch64") is None
-                    or not Path("/usr/lib/ipxe/qemu/efi-virtio.rom").exists(),
-                    reason="needs qemu-system-arm and ipxe-qemu")
+                    or not Path("/usr/lib/ipxe/qemu/efi-virtio.rom").exists()
+                    or shutil.which("fdtput") is None,
+                    reason="needs qemu-system-arm, ipxe-qemu and device-tree-compiler")
 def test_qemu_takes_the_twins_machine_and_answers_its_commands(tmp_path):
     """The twin's qemu command line as it is (every device, the WAV, the
     port forward, the sockets), started held (-S) on a kernel of zeros: the
@@ -282,7 +284,21 @@ def test_qemu_takes_the_twins_machine_and_answers_its_commands(tmp_path):
         shot = machine.screendump(tmp_path / "shot.png")
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"    # before any mode: 640x480
         assert pygame.image.load(str(shot)).get_size() == (640, 480)
+        # The power button at rest: PL061 line 3 held high; let go, it falls.
+        assert machine.qmp.gpio_data() >> twin.POWER_LINE & 1 == 1
+        machine.power.release()
+        deadline = time.monotonic() + 10
+        while machine.qmp.gpio_data() >> twin.POWER_LINE & 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert machine.qmp.gpio_data() >> twin.POWER_LINE & 1 == 0
     finally:
         machine.kill()
     assert machine.qemu.returncode == -9
     assert (tmp_path / "sound-1.wav").exists()
+    # The twin's device tree: no gpio-keys on line 3, a Pi 4's revision for gpiozero.
+    nodes = subprocess.run(["fdtget", "-l", str(machine.dtb), "/"], capture_output=True,
+                           text=True).stdout.split()
+    assert "pl061@9030000" in nodes and "gpio-keys" not in nodes
+    revision = subprocess.run(["fdtget", "-t", "x", str(machine.dtb), "/system",
+                               "linux,revision"], capture_output=True, text=True).stdout
+    assert revision.strip() == "c03111"
