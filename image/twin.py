@@ -136,6 +136,9 @@ def cached_line(config: Path, text: str) -> Path:
     return Path(voice.name) / cache_for(settings, voice).path(text).name
 
 
+# The box's own Python (the image's python3 is python3-minimal: no json, no wave).
+GUEST_PYTHON = "/opt/wolfbox/.venv/bin/python"
+
 # The first line a One Night round says (`wolfbox script`, step 1).
 FIRST_LINE = "Night falls. Everyone, close your eyes."
 
@@ -504,7 +507,7 @@ class Checks:
         self.figures["wolfbox.service memory (systemd)"] = \
             f"{int(after.get('MemoryCurrent', '0')) / 2**20:.0f} MiB" \
             if after.get("MemoryCurrent", "").isdigit() else "?"
-        rss = self.sh.out(f"ps -o rss= -p {pid} || true").strip()
+        rss = self.sh.out(f"awk '/^VmRSS:/ {{ print $2 }}' /proc/{pid}/status").strip()
         if rss.isdigit():
             self.figures["wolfbox RSS"] = f"{int(rss) / 1024:.0f} MiB"
         problems = []
@@ -565,7 +568,7 @@ class Checks:
         if left is None:
             return "FAIL", "the start screen stayed 30 s after SPACE on the USB keyboard"
         line = "/var/cache/wolfbox/" + str(cached_line(self.config, FIRST_LINE))
-        out = self.sh.out(f"python3 -c 'import wave; w = wave.open(\"{line}\"); "
+        out = self.sh.out(f"{GUEST_PYTHON} -c 'import wave; w = wave.open(\"{line}\"); "
                           "print(w.getnframes() / w.getframerate())'")
         try:
             expected = float(out)
@@ -598,7 +601,7 @@ class Checks:
     # f. a power cut in a timed game, and the box again
     def saved_stage(self) -> tuple[str, int] | None:
         """The timed game's saved stage and night in the box's state.json."""
-        out = self.sh.out("python3 -c 'import json; g = json.load(open(\"/var/lib/wolfbox/"
+        out = self.sh.out(f"{GUEST_PYTHON} -c 'import json; g = json.load(open(\"/var/lib/wolfbox/"
                           "state.json\")).get(\"games\", {}).get(\"newd3\") or {}; "
                           "print(g.get(\"stage\", \"\"), g.get(\"night\", 0))' 2>&1")
         parts = out.split()
