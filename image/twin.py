@@ -27,6 +27,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -695,20 +696,22 @@ class Checks:
                    if m.group(2) != "unused"}
         outputs = {int(m.group(1)) for m in re.finditer(r"line\s+(\d+):.*\soutput\s", info)}
         problems = []
-        if not {4, 5, 6, 7} <= outputs or not {3, 4, 5, 6, 7} <= set(claimed):
+        if not {4, 5, 6, 7} <= outputs or not {POWER_LINE, 4, 5, 6, 7} <= set(claimed):
             problems.append(f"gpioinfo: {info!r}")
         # The start screen: START pulses (the one to press), VOTE, NEXT and
         # BACK lit (each does something); at night all off but START, dim.
-        start = self.sample_lines([5, 6, 7])
+        leds = tomllib.loads((Path(__file__).parent / "twin/gpio.toml").read_text())["leds"]
+        lit = [leds["vote"], leds["next"], leds["back"]]
+        start = self.sample_lines(lit)
         twin.qmp.key("spc")
         time.sleep(8)
-        night = self.sample_lines([5, 6, 7])
-        if any(start[line] != {1} for line in (5, 6, 7)):
+        night = self.sample_lines(lit)
+        if any(start[line] != {1} for line in lit):
             problems.append(f"start screen: VOTE, NEXT, BACK lines took {start}, not all lit")
-        if any(night[line] != {0} for line in (5, 6, 7)):
+        if any(night[line] != {0} for line in lit):
             problems.append(f"night: VOTE, NEXT, BACK lines took {night}, not all off")
         detail = (f"lines claimed in the guest: {claimed}; outputs {sorted(outputs)}; "
-                  "VOTE, NEXT, BACK (lines 5, 6, 7) lit on the start screen, off at night "
+                  f"VOTE, NEXT, BACK (lines {lit}) lit on the start screen, off at night "
                   "(PL061's data register read by the host)")
         return ("FAIL" if problems else "pass"), "; ".join(problems) if problems else detail
 

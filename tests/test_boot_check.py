@@ -255,6 +255,11 @@ def test_the_shell_gives_each_commands_output_and_status(tmp_path):
     assert shell.run("printf 'no newline'; false") == (1, "no newline")
     assert shell.run("echo '@@E9 0@@'; exit_code=3; (exit $exit_code)") == (3, "@@E9 0@@")
     assert shell.out("cat <<'EOF'\n  two\nlines\nEOF") == "  two\nlines"
+    # The twin's GPIO settings go to the box this way (checks d and e).
+    settings = (IMAGE / "twin/gpio.toml").read_text()
+    target = tmp_path / "wolfbox.toml"
+    assert shell.run(f"cat > {target} <<'TWIN'\n{settings}TWIN\n")[0] == 0
+    assert target.read_text() == settings
     shell.sock.close()
     guest.join(10)
 
@@ -302,3 +307,19 @@ def test_qemu_takes_the_twins_machine_and_answers_its_commands(tmp_path):
     revision = subprocess.run(["fdtget", "-t", "x", str(machine.dtb), "/system",
                                "linux,revision"], capture_output=True, text=True).stdout
     assert revision.strip() == "c03111"
+
+
+def test_the_twins_gpio_settings_are_the_boxs_and_fit_the_pl061(tmp_path):
+    """The box takes the twin's GPIO settings as they are: the power button
+    on the line the host drives, the lights on lines the chip has."""
+    result = subprocess.run([str(REPO / ".venv/bin/wolfbox"), "settings", "--config",
+                             str(IMAGE / "twin/gpio.toml")], capture_output=True, text=True,
+                            timeout=120, env=dict(os.environ, STATE_DIRECTORY=str(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    values = dict(line.split("#")[0].split(" = ") for line in result.stdout.splitlines()
+                  if " = " in line)
+    values = {k.strip(): v.strip() for k, v in values.items()}
+    assert values["buttons.power"] == str(twin.POWER_LINE)
+    assert values["hardware.pin_factory"] == '"lgpio"'
+    assert values["hardware.power_action"] == '"poweroff"'
+    assert {int(values[f"leds.{b}"]) for b in ("start", "vote", "next", "back")} == {4, 5, 6, 7}
