@@ -101,10 +101,15 @@ pot: install
 # The box as it ships: an SD-card image for the Pi 3, 4 and Zero 2 W from
 # Debian's arm64 packages (root, an x86_64 Debian host; README: "Flash and
 # play"). Run from a copy, so an edit of the recipe mid-build cannot change it.
-.PHONY: image image-clean
+.PHONY: image image-clean boot-check
 image: install
 	@mkdir -p build/image && cp image/build.sh build/image/build.run.sh
 	WOLFBOX_SOURCE=$(CURDIR) bash build/image/build.run.sh
 
 image-clean:
 	bash image/build.sh clean
+
+# That image booted in qemu-system-aarch64 -M virt (TCG) and played through its
+# screen, keyboard and sound (image/boot-check.sh; README: "The twin").
+boot-check: install
+	bash image/boot-check.sh

@@ -8,7 +8,7 @@
 # images are built; Raspberry Pi's own archive is not used).
 #
 #   sudo make image            (this script; root, an x86_64 Debian host)
-#   sudo make image-clean      remove build/image
+#   sudo make image-clean      remove build/image but its cache/
 #   image/build.sh --plan      print the partition table and the boot
 #                              partition's files, build nothing (any user)
 #
@@ -52,8 +52,12 @@ HASH_SEED=77b0b0c5-0b0c-4c5e-9f00-000000000003
 # the kernel and the Pi's boot firmware, Wi-Fi firmware for the Pi 3, 4 and
 # Zero 2 W, NetworkManager, the clock (no RTC on a Pi), ssh (off unless the
 # boot partition asks for it), growing the root partition, mDNS for phones
-# (wolfbox.local), gpiod for reading the pins.
+# (wolfbox.local), gpiod for reading the pins. SDL's KMSDRM driver draws
+# through EGL on GBM, which load Mesa's DRI drivers (vc4 and v3d on a Pi,
+# kms_swrast on the twin's virtio-gpu): libgl1-mesa-dri, which neither the
+# libegl1 nor the libgbm1 the installer names depends on (bookworm).
 PACKAGES=(linux-image-arm64 raspi-firmware firmware-brcm80211 wireless-regdb
+          libgl1-mesa-dri
           initramfs-tools systemd-sysv systemd-timesyncd udev kmod
           network-manager wpasupplicant openssh-server avahi-daemon libnss-mdns
           cloud-guest-utils fdisk e2fsprogs dosfstools ca-certificates
@@ -84,7 +88,7 @@ plan() {
     say "partition table (sfdisk; MBR: a Pi 3 boots no GPT):"
     partition_table | sed 's/^/  /'
     say "partition 1: FAT32 label $BOOT_LABEL; partition 2: ext4 label $ROOT_LABEL, root + ${ROOT_SPARE} MiB, grown on first boot"
-    say "boot partition: raspi-firmware's files (bootcode.bin start*.elf fixup*.dat), vmlinuz, initrd.img, bcm27*/bcm28*.dtb, config.txt, cmdline.txt, and:"
+    say "boot partition: raspi-firmware's files (bootcode.bin start*.elf fixup*.dat), vmlinuz-VERSION and initrd.img-VERSION (config.txt names them), bcm27*/bcm28*.dtb, config.txt, cmdline.txt, and:"
     boot_extras | sed 's/^/  /'
     say "root overlay:"
     (cd "$HERE/overlay" && find . -type f | sed 's|^\.||' | LC_ALL=C sort | sed 's/^/  /')
@@ -103,8 +107,10 @@ case ${1:-} in
     clean)
         [ "$(id -u)" = 0 ] || fail "run it as root (sudo make image-clean)"
         unmount_all
-        rm -rf --one-file-system "$DIR"
-        say "image: removed $DIR"
+        # Kept: cache/ (the rendered voice and pip's wheels, named by what
+        # they hold, never stale).
+        [ ! -d "$DIR" ] || find "$DIR" -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf --one-file-system {} +
+        say "image: removed $DIR but its cache/ (the voice's lines, pip's wheels)"
         exit 0 ;;
     "") ;;
     *) fail "unknown argument '$1' (none, --plan or clean)" ;;
@@ -215,11 +221,21 @@ all_packages() {
     bash "$SOURCE/systemd/install.sh" --list-packages | awk '$1 == "apt" { print $2 }'
 }
 
+# update-initramfs held while the system is built: the kernel's postinst,
+# firmware-brcm80211's and udev's triggers and install.sh's packages would
+# each build an initramfs (each run took minutes under qemu-user), all but
+# the last one thrown away. A stub stands in for it (dpkg-divert, so dpkg
+# installs the real one beside it); step initramfs puts the real one back
+# and runs it once, on the finished system.
+HOLD_INITRAMFS='chroot "$1" dpkg-divert --local --rename --divert /usr/sbin/update-initramfs.held --add /usr/sbin/update-initramfs
+printf "#!/bin/sh\n# Held by image/build.sh: run once when the image is built.\nexit 0\n" > "$1/usr/sbin/update-initramfs"
+chmod 0755 "$1/usr/sbin/update-initramfs"'
+
 BASE=""
 base_system() {
     local list
     list=$(all_packages | LC_ALL=C sort -u | paste -sd, -)
-    BASE=$DIR/base-$SUITE-$(printf '%s' "$list" | sha256sum | cut -c1-12).tar
+    BASE=$DIR/base-$SUITE-$(printf '%s\n%s' "$list" "$HOLD_INITRAMFS" | sha256sum | cut -c1-12).tar
     if [ -f "$BASE" ]; then
         say "cached: $BASE"
         return
@@ -230,6 +246,7 @@ base_system() {
     mmdebstrap --arch=arm64 --variant=minbase --components=main,non-free-firmware \
         --include="$list" \
         --setup-hook='mkdir -p "$1/boot/firmware"' \
+        --essential-hook="$HOLD_INITRAMFS" \
         --aptopt='Acquire::Retries "5"' \
         "$SUITE" "$DIR/base.tmp.tar" "$MIRROR"
     mv "$DIR/base.tmp.tar" "$BASE"
@@ -282,6 +299,27 @@ unpack() {
 install_box() {
     # The voice is rendered on this host next (step voice), not on the box.
     inroot 'bash /root/wolfbox/systemd/install.sh --no-prepare'
+}
+
+# The one initramfs run (update-initramfs was held while packages were
+# installed, see HOLD_INITRAMFS): the real update-initramfs back in place,
+# with MODULES=list and the image's own hook (image/overlay/etc/
+# initramfs-tools), which name the modules that find and mount the root on a
+# Pi's SD card and on the twin's virtio disk. MODULES=most copies some
+# thousands of modules, a process or more each under qemu-user.
+initramfs() {
+    cp -a "$HERE/overlay/etc/initramfs-tools/." "$ROOTFS/etc/initramfs-tools/"
+    chmod 0755 "$ROOTFS/etc/initramfs-tools/hooks/wolfbox-image"
+    inroot '
+        rm -f /usr/sbin/update-initramfs
+        dpkg-divert --local --rename --divert /usr/sbin/update-initramfs.held --remove /usr/sbin/update-initramfs
+        version=$(linux-version list | linux-version sort | tail -n 1)
+        start=$(date +%s)
+        update-initramfs -c -k "$version"
+        echo "update-initramfs: $(( $(date +%s) - start )) s"
+        ls -l "/boot/initrd.img-$version"
+        echo "modules: $(lsinitramfs "/boot/initrd.img-$version" | grep -c "\.ko")"
+        lsinitramfs "/boot/initrd.img-$version" | grep "\.ko" | sed "s|.*/||" | sort | paste -sd" "'
 }
 
 # Every line of the voice, rendered here with the host's venv into the
@@ -359,9 +397,11 @@ pack() {
     root_mib=$(( used + used / 10 + ROOT_SPARE ))
     say "root file system: $used MiB used; partition $root_mib MiB"
     mkfs.vfat -F 32 -n "$BOOT_LABEL" -i "$BOOT_VOLID" -C "$boot_img" $(( BOOT_SIZE * 1024 ))
-    (cd "$ROOTFS/boot/firmware" && find . -mindepth 1 -maxdepth 1 -print0 | LC_ALL=C sort -z \
-        | xargs -0 mcopy -s -m -p -i "$boot_img" -t ::/) || \
-        (cd "$ROOTFS/boot/firmware" && mcopy -s -m -i "$boot_img" ./* ::/)
+    # In one order, their times kept (mtools stamps what it is not given).
+    local files=() file
+    while IFS= read -r -d '' file; do files+=("$file"); done \
+        < <(cd "$ROOTFS/boot/firmware" && find . -mindepth 1 -maxdepth 1 -print0 | LC_ALL=C sort -z)
+    (cd "$ROOTFS/boot/firmware" && mcopy -s -m -p -i "$boot_img" "${files[@]}" ::/)
     mdir -/ -i "$boot_img" ::/ | head -60
     local fw
     fw=$(mktemp -d)
@@ -411,6 +451,7 @@ if step "host tools (mmdebstrap, arch-test, qemu, mtools)" host_tools &&
    step "arm64 system (mmdebstrap, or its cache)" base_system &&
    step "unpack it, copy the working tree in" unpack &&
    step "systemd/install.sh --no-prepare" install_box &&
+   step "initramfs, once (MODULES=list)" initramfs &&
    step "voice rendered on this host into the image" render_voice &&
    step "the box finds every line (prepare --check)" voice_checked &&
    step "first-boot overlay, boot files, clean up" overlay &&

@@ -1,0 +1,325 @@
+"""The image's twin (make boot-check), its fast parts, without root, qemu or
+an image: its scripts (shellcheck), the twin's copy of a disk with the
+twin-only overlay (a small disk made here), the screen comparison on the
+box's own pictures, the sound found in a WAV as qemu writes it, and the
+root shell's protocol over a real terminal."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pty
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy
+import pygame
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+IMAGE = REPO / "image"
+SHOTS = REPO / "docs/screenshots"
+
+
+def _load_twin():
+    spec = importlib.util.spec_from_file_location("wolfbox_image_twin", IMAGE / "twin.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+twin = _load_twin()
+
+
+# ------------------------------------------------------------ the scripts
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+@pytest.mark.parametrize("script", [IMAGE / "boot-check.sh",
+                                    IMAGE / "overlay/etc/initramfs-tools/hooks/wolfbox-image"])
+def test_the_twins_scripts_are_shellcheck_clean(script):
+    result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_the_initramfs_holds_the_modules_that_reach_the_root_on_a_pi_and_in_the_twin():
+    conf = (IMAGE / "overlay/etc/initramfs-tools/conf.d/wolfbox-image").read_text()
+    assert "MODULES=list" in conf.splitlines()
+    hook = (IMAGE / "overlay/etc/initramfs-tools/hooks/wolfbox-image").read_text()
+    assert os.access(IMAGE / "overlay/etc/initramfs-tools/hooks/wolfbox-image", os.X_OK)
+    named = set(hook.replace("\\\n", " ").split())
+    for module in ("kernel/drivers/mmc", "sdhci-iproc", "bcm2835", "gpio-regulator",  # the Pi
+                   "virtio_blk", "virtio_pci", "ext4"):                       # the twin, the root
+        assert module in named, module
+
+
+# ------------------------------------------------- the twin's copy of a disk
+NEEDS_DISK_TOOLS = pytest.mark.skipif(
+    any(shutil.which(t) is None for t in ("sfdisk", "mkfs.vfat", "mcopy", "mke2fs", "debugfs")),
+    reason="needs fdisk, dosfstools, mtools and e2fsprogs")
+
+
+def _disk(tmp_path: Path) -> Path:
+    """A card laid out as make image lays it out, small: FAT with the boot
+    files, ext4 with the systemd folders."""
+    disk, boot, root = tmp_path / "card.img", tmp_path / "boot.img", tmp_path / "root.img"
+    with open(disk, "wb") as f:
+        f.truncate(24 * 2**20)
+    table = "label: dos\nstart=2048, size=8192, type=c, bootable\nstart=10240, type=83\n"
+    subprocess.run(["sfdisk", "-q", "--no-reread", "--no-tell-kernel", str(disk)], input=table,
+                   text=True, check=True, capture_output=True)
+    subprocess.run(["mkfs.vfat", "-n", "WOLFBOOT", "-C", str(boot), "4096"], check=True,
+                   capture_output=True)
+    files = tmp_path / "files"
+    files.mkdir()
+    for name, text in {"vmlinuz-6.1.0-50-arm64": "kernel", "initrd.img-6.1.0-50-arm64": "initrd",
+                       "vmlinuz": "not the kernel config.txt names",
+                       "config.txt": "# Do not modify this file!\narm_64bit=1\nenable_uart=1\n"
+                                     "upstream_kernel=1\n\nkernel=vmlinuz-6.1.0-50-arm64\n"
+                                     "initramfs initrd.img-6.1.0-50-arm64\n\n[pi02]\n"
+                                     "device_tree=bcm2837-rpi-zero-2-w.dtb\n[all]\n",
+                       "wolfbox.toml": "[hardware]\n",
+                       "cmdline.txt": "console=ttyS1,115200 console=tty0 root=LABEL=WOLFROOT "
+                                      "rw rootwait quiet\n"}.items():
+        (files / name).write_text(text)
+        subprocess.run(["mcopy", "-i", str(boot), str(files / name), "::/"], check=True)
+    tree = tmp_path / "tree"
+    (tree / "etc/systemd/system/multi-user.target.wants").mkdir(parents=True)
+    subprocess.run(["mke2fs", "-q", "-t", "ext4", "-L", "WOLFROOT", "-d", str(tree), str(root),
+                    "8M"], check=True, capture_output=True)
+    with open(disk, "r+b") as f:
+        f.seek(2048 * 512)
+        f.write(boot.read_bytes())
+        f.seek(10240 * 512)
+        f.write(root.read_bytes())
+    return disk
+
+
+@NEEDS_DISK_TOOLS
+def test_the_twin_boots_a_copy_with_its_overlay_and_leaves_the_image_alone(tmp_path):
+    disk = _disk(tmp_path)
+    before = disk.read_bytes()
+    work = tmp_path / "twin"
+    result = subprocess.run(["bash", str(IMAGE / "boot-check.sh"), "--prepare-only"],
+                            env=dict(os.environ, WOLFBOX_IMAGE=str(disk),
+                                     WOLFBOX_TWIN_DIR=str(work)),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert disk.read_bytes() == before                       # the image itself: untouched
+    assert (work / "vmlinuz").read_text() == "kernel"
+    assert (work / "initrd.img").read_text() == "initrd"
+    cmdline = (work / "cmdline.twin").read_text().split()
+    assert cmdline[-1] == "console=ttyAMA0,115200"          # virt's serial port, last: /dev/console
+    assert "root=LABEL=WOLFROOT" in cmdline and "quiet" in cmdline   # the Pi's line kept
+    root = f"{work / 'twin.img'}?offset={10240 * 512}"
+    unit = "/etc/systemd/system/wolfbox-twin-shell.service"
+    listed = subprocess.run(["debugfs", "-R", f"cat {unit}", root], capture_output=True,
+                            text=True).stdout
+    assert listed == (IMAGE / "twin/root" / unit.lstrip("/")).read_text()
+    link = subprocess.run(["debugfs", "-R",
+                           "stat /etc/systemd/system/multi-user.target.wants/"
+                           "wolfbox-twin-shell.service", root],
+                          capture_output=True, text=True).stdout
+    assert "Type: symlink" in link and unit in link        # enabled as its [Install] says
+
+
+def test_the_twin_says_what_it_lacks_in_one_line(tmp_path):
+    result = subprocess.run(["bash", str(IMAGE / "boot-check.sh"), "--prepare-only"],
+                            env=dict(os.environ, WOLFBOX_IMAGE=str(tmp_path / "none.img"),
+                                     WOLFBOX_TWIN_DIR=str(tmp_path / "twin")),
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1].startswith("boot-check: ")
+    result = subprocess.run(["bash", str(IMAGE / "boot-check.sh"), "--memory=lots"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and "--memory=lots" in result.stderr
+
+
+# -------------------------------------------------------------- the screen
+def test_a_screen_is_the_same_screen_through_another_picture_path(tmp_path):
+    """The box's start screen, as qemu's screendump would give it: RGB, every
+    channel off by a little (the display's colour conversion)."""
+    pygame.display.init()
+    surface = pygame.image.load(str(SHOTS / "1-start.png"))
+    pixels = pygame.surfarray.array3d(surface).astype(numpy.int16)
+    noise = numpy.random.default_rng(7).integers(-20, 21, pixels.shape)
+    shifted = pygame.surfarray.make_surface(numpy.clip(pixels + noise, 0, 255).astype(numpy.uint8))
+    pygame.image.save(shifted, str(tmp_path / "dump.png"))
+    same, share = twin.same_screen(tmp_path / "dump.png", SHOTS / "1-start.png")
+    assert same and share == 0.0
+
+
+@pytest.mark.parametrize("other", ["1-start-no-sound", "1-start-notices", "2-night-call",
+                                   "3-discussion"])
+def test_another_screen_or_one_more_line_is_not_the_start_screen(other):
+    same, share = twin.same_screen(SHOTS / f"{other}.png", SHOTS / "1-start.png")
+    assert not same and share > twin.SCREEN_THRESHOLD
+
+
+def test_a_screen_of_another_size_is_not_the_same(tmp_path):
+    pygame.display.init()
+    surface = pygame.image.load(str(SHOTS / "1-start.png"))
+    pygame.image.save(pygame.transform.smoothscale(surface, (960, 640)), str(tmp_path / "big.png"))
+    assert twin.same_screen(tmp_path / "big.png", SHOTS / "1-start.png") == (False, 1.0)
+
+
+# --------------------------------------------------------------- the sound
+def _wav(path: Path, parts: list[tuple[float, int]]) -> None:
+    """qemu's wav as the twin reads it while qemu still writes: a 44-byte
+    header, then stereo s16 at twin.RATE; (seconds, amplitude) parts."""
+    frames = []
+    for seconds, amplitude in parts:
+        n = int(seconds * twin.RATE)
+        t = numpy.arange(n) / twin.RATE
+        mono = (amplitude * numpy.sin(2 * numpy.pi * 440 * t)).astype("<i2")
+        frames.append(numpy.repeat(mono, twin.CHANNELS))
+    path.write_bytes(b"RIFF" + struct.pack("<I", 0) + b"WAVE" + b"\0" * 32
+                     + numpy.concatenate(frames).tobytes())
+
+
+def test_the_first_sound_after_a_press_is_found_with_its_start_and_length(tmp_path):
+    wav = tmp_path / "sound.wav"
+    parts = [(0.5, 8000), (1.0, 0), (0.3, 100), (0.7, 0), (2.0, 8000), (0.3, 0), (1.0, 6000),
+             (1.0, 0)]
+    _wav(wav, parts)
+    assert twin.wav_frames(wav) == sum(int(s * twin.RATE) for s, _ in parts)
+    press = int(1.0 * twin.RATE)                         # after the first sound
+    begins, length = twin.sound_after(wav, press)
+    assert begins == pytest.approx(1.5, abs=0.01)        # a hum under -40 dBFS is silence
+    assert length == pytest.approx(3.3, abs=0.01)        # a 0.3 s pause is within the line
+    assert twin.sound_after(wav, int(6.0 * twin.RATE)) is None
+    sounds = twin.sounds_after(wav, press)
+    assert [(round(a, 2), round(n, 2)) for a, n in sounds] == [(1.5, 3.3)]
+    sounds = twin.sounds_after(wav, 0, gap=0.2)             # a shorter pause parts them
+    assert [(round(a, 2), round(n, 2)) for a, n in sounds] == [(0.0, 0.5), (2.5, 2.0), (4.8, 1.0)]
+
+
+def test_the_line_the_twin_listens_for_is_the_first_a_round_says(tmp_path):
+    result = subprocess.run([str(REPO / ".venv/bin/wolfbox"), "script"], capture_output=True,
+                            text=True, timeout=120,
+                            env=dict(os.environ, STATE_DIRECTORY=str(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    said = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith('"')]
+    assert said[0] == f'"{twin.FIRST_LINE}"'
+
+
+# ------------------------------------------------------- the guest's shell
+def _guest(path: Path, ready: threading.Event) -> None:
+    """A guest's virtio console: bash on a terminal (echoing, as a tty does
+    until the harness turns it off), joined to the socket qemu would serve."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    ready.set()
+    conn, _ = server.accept()
+    primary, secondary = pty.openpty()
+    bash = subprocess.Popen(["bash", "--noprofile", "--norc", "-i"], stdin=secondary,
+                            stdout=secondary, stderr=secondary, start_new_session=True,
+                            env={"PATH": os.environ["PATH"], "PS1": "root@wolfbox:~# "})
+    os.close(secondary)
+
+    def pump(src, dst):
+        try:
+            while data := src():
+                dst(data)
+        except OSError:
+            pass
+
+    threading.Thread(target=pump, args=(lambda: os.read(primary, 4096), conn.sendall),
+                     daemon=True).start()
+    pump(lambda: conn.recv(4096), lambda d: os.write(primary, d))
+    bash.kill()
+    bash.wait()
+    conn.close()
+    server.close()
+
+
+def test_the_shell_gives_each_commands_output_and_status(tmp_path):
+    path = tmp_path / "shell.sock"
+    ready = threading.Event()
+    guest = threading.Thread(target=_guest, args=(path, ready), daemon=True)
+    guest.start()
+    assert ready.wait(10)
+    shell = twin.Shell(path)
+    shell.sock = twin._connect(path, 10)
+    assert shell.run("echo first", timeout=30) == (0, "first")     # the terminal still echoing
+    shell.wait(30)
+    assert shell.run("echo ActiveState=active; echo SubState=running") == \
+        (0, "ActiveState=active\nSubState=running")
+    assert shell.run("printf 'no newline'; false") == (1, "no newline")
+    assert shell.run("echo '@@E9 0@@'; exit_code=3; (exit $exit_code)") == (3, "@@E9 0@@")
+    assert shell.out("cat <<'EOF'\n  two\nlines\nEOF") == "  two\nlines"
+    # The twin's GPIO settings go to the box this way (checks d and e).
+    settings = (IMAGE / "twin/gpio.toml").read_text()
+    target = tmp_path / "wolfbox.toml"
+    assert shell.run(f"cat > {target} <<'TWIN'\n{settings}TWIN\n")[0] == 0
+    assert target.read_text() == settings
+    shell.sock.close()
+    guest.join(10)
+
+
+# ------------------------------------------------------------ qemu itself
+@pytest.mark.skipif(shutil.which("qemu-system-aarch64") is None
+                    or not Path("/usr/lib/ipxe/qemu/efi-virtio.rom").exists()
+                    or shutil.which("fdtput") is None,
+                    reason="needs qemu-system-arm, ipxe-qemu and device-tree-compiler")
+def test_qemu_takes_the_twins_machine_and_answers_its_commands(tmp_path):
+    """The twin's qemu command line as it is (every device, the WAV, the
+    port forward, the sockets), started held (-S) on a kernel of zeros: the
+    QMP commands the checks send work on it."""
+    (tmp_path / "vmlinuz").write_bytes(b"\0" * 4096)
+    (tmp_path / "initrd.img").write_bytes(b"\0" * 4096)
+    disk = tmp_path / "twin.img"
+    with open(disk, "wb") as f:
+        f.truncate(2**20)
+    machine = twin.Twin(tmp_path, tmp_path / "vmlinuz", tmp_path / "initrd.img", disk,
+                        "console=ttyAMA0", port=0)
+    machine.command = lambda: twin.Twin.command(machine) + ["-S"]
+    machine.start()
+    try:
+        assert machine.qmp.execute("query-status")["status"] == "prelaunch"
+        machine.qmp.execute("cont")                       # keys go to a running machine
+        machine.qmp.key("spc", hold=0)                  # the USB keyboard takes it
+        shot = machine.screendump(tmp_path / "shot.png")
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"    # before any mode: 640x480
+        assert pygame.image.load(str(shot)).get_size() == (640, 480)
+        # The power button at rest: PL061 line 3 held high; let go, it falls.
+        assert machine.qmp.gpio_data() >> twin.POWER_LINE & 1 == 1
+        machine.power.release()
+        deadline = time.monotonic() + 10
+        while machine.qmp.gpio_data() >> twin.POWER_LINE & 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert machine.qmp.gpio_data() >> twin.POWER_LINE & 1 == 0
+    finally:
+        machine.kill()
+    assert machine.qemu.returncode == -9
+    assert (tmp_path / "sound-1.wav").exists()
+    # The twin's device tree: no gpio-keys on line 3, a Pi 4's revision for gpiozero.
+    nodes = subprocess.run(["fdtget", "-l", str(machine.dtb), "/"], capture_output=True,
+                           text=True).stdout.split()
+    assert "pl061@9030000" in nodes and "gpio-keys" not in nodes
+    revision = subprocess.run(["fdtget", "-t", "x", str(machine.dtb), "/system",
+                               "linux,revision"], capture_output=True, text=True).stdout
+    assert revision.strip() == "c03111"
+
+
+def test_the_twins_gpio_settings_are_the_boxs_and_fit_the_pl061(tmp_path):
+    """The box takes the twin's GPIO settings as they are: the power button
+    on the line the host drives, the lights on lines the chip has."""
+    result = subprocess.run([str(REPO / ".venv/bin/wolfbox"), "settings", "--config",
+                             str(IMAGE / "twin/gpio.toml")], capture_output=True, text=True,
+                            timeout=120, env=dict(os.environ, STATE_DIRECTORY=str(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    values = dict(line.split("#")[0].split(" = ") for line in result.stdout.splitlines()
+                  if " = " in line)
+    values = {k.strip(): v.strip() for k, v in values.items()}
+    assert values["buttons.power"] == str(twin.POWER_LINE)
+    assert values["hardware.pin_factory"] == '"lgpio"'
+    assert values["hardware.power_action"] == '"poweroff"'
+    assert {int(values[f"leds.{b}"]) for b in ("start", "vote", "next", "back")} == {4, 5, 6, 7}
