@@ -395,7 +395,7 @@ class Twin:
         if self.qemu and self.qemu.poll() is None:
             self.qemu.send_signal(signal.SIGKILL)
             self.qemu.wait()
-        self._closed()
+        self.closed()
 
     def wait_exit(self, timeout: float) -> int | None:
         assert self.qemu
@@ -404,7 +404,9 @@ class Twin:
         except subprocess.TimeoutExpired:
             return None
 
-    def _closed(self) -> None:
+    def closed(self) -> None:
+        """Let go of the power line, the QMP and the shell of a qemu that has
+        ended (by itself, or killed), so the twin can be started again."""
         if self.power:
             self.power.stop()
             self.power = None
@@ -727,7 +729,7 @@ class Checks:
         took = time.monotonic() - t0
         if rc is None:
             return "FAIL", "qemu still runs 300 s after the power button went down"
-        twin._closed()
+        twin.closed()
         twin.start()                              # the journal of that boot
         assert twin.shell
         twin.shell.wait(self.boot_timeout)
