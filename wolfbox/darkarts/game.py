@@ -975,7 +975,6 @@ class Game:
         if self.stage is Stage.CONFIRM and self.pending == _SHOT or \
                 self.stage is Stage.SHOT and self.cursor != NO_SEAT:
             assert self.ring.alive(self.cursor), "a dead seat shot"
-        if self.stage is Stage.ACCUSE and living or \
-                self.stage is Stage.DAWN and self.cursor != NO_SEAT:
+        if self.stage in (Stage.ACCUSE, Stage.DAWN) and living and self.cursor != NO_SEAT:
             assert self.ring.alive(self.cursor)
         assert self.paused is False or self.timer is not None or self.speech.line is not None
