@@ -157,7 +157,8 @@ def test_the_referee_screens_replay_from_events():
 def test_the_mayors_game_replays_from_events_too():
     # Start; the Mayor marks seats 1 and 2 as the Lovers; NEXT and VOTE at dawn.
     events = "".join(json.dumps(e) + "\n" for e in (
-        {"at": 0, "tap": "start"}, {"at": 60, "tap": "vote"}, {"at": 60.5, "tap": "next"},
+        {"at": 0, "tap": "start"}, {"at": 59.5, "tap": "next"},      # the Lovers' picker: seat 1
+        {"at": 60, "tap": "vote"}, {"at": 60.5, "tap": "next"},
         {"at": 61, "tap": "vote"}, {"at": 61.5, "tap": "start"}, {"at": 199.5, "tap": "next"},
         {"at": 200, "tap": "vote"}, {"at": 201}))
     a, b = (run("--mode", "dark_arts", "-", stdin=events) for _ in range(2))
