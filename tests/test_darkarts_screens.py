@@ -31,7 +31,8 @@ def to_count(game: Game) -> float:
         elif (nxt := game.next_change(now)) is not None:
             now = nxt
             game.tick(now)
-    game.handle(Tap(Button.VOTE), now)                # accuse
+    game.handle(Tap(Button.VOTE), now)                # accuse: the picker is on nobody
+    game.handle(Tap(Button.NEXT), now)                # seat 2 (seat 1 died)
     game.handle(Tap(Button.NEXT), now)
     game.handle(Tap(Button.VOTE), now)                # seat 3
     game.handle(Tap(Button.VOTE), now)                # seconded
@@ -90,10 +91,11 @@ def test_the_entry_screens_read_from_across_the_table(painter, size, lang):  # n
         while game.stage is not Stage.LOVERS:
             now = game.next_change(now)
             game.tick(now)
-        for _ in range(2):
-            game.handle(Tap(Button.VOTE), now)
+        for _ in range(2):                                   # the picker starts on nobody
             game.handle(Tap(Button.NEXT), now)
+            game.handle(Tap(Button.VOTE), now)
         game.handle(Tap(Button.START), now)
+        assert game.stage is not Stage.LOVERS, "the Lovers were refused"
         while game.stage is not Stage.DAWN:
             now = game.next_change(now)
             game.tick(now)
