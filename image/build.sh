@@ -52,12 +52,10 @@ HASH_SEED=77b0b0c5-0b0c-4c5e-9f00-000000000003
 # the kernel and the Pi's boot firmware, Wi-Fi firmware for the Pi 3, 4 and
 # Zero 2 W, NetworkManager, the clock (no RTC on a Pi), ssh (off unless the
 # boot partition asks for it), growing the root partition, mDNS for phones
-# (wolfbox.local), gpiod for reading the pins. SDL's KMSDRM driver draws
-# through EGL on GBM, which load Mesa's DRI drivers (vc4 and v3d on a Pi,
-# kms_swrast on the twin's virtio-gpu): libgl1-mesa-dri, which neither the
-# libegl1 nor the libgbm1 the installer names depends on (bookworm).
+# (wolfbox.local), gpiod for reading the pins. (Mesa's DRI drivers, which
+# SDL's KMSDRM needs, vc4 and v3d on a Pi and kms_swrast on the twin's
+# virtio-gpu, are in the installer's list.)
 PACKAGES=(linux-image-arm64 raspi-firmware firmware-brcm80211 wireless-regdb
-          libgl1-mesa-dri
           initramfs-tools systemd-sysv systemd-timesyncd udev kmod
           network-manager wpasupplicant openssh-server avahi-daemon libnss-mdns
           cloud-guest-utils fdisk e2fsprogs dosfstools ca-certificates

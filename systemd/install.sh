@@ -51,8 +51,11 @@ JOINED=()
 # espeak-ng speaks German and Mandarin where no Piper voice for them is
 # installed; fonts-wqy-microhei draws Chinese; polkitd (with dbus) lets the
 # service power the Pi off; colorzero, under gpiozero, needs setuptools.
+# SDL's KMSDRM draws through EGL on GBM, which load Mesa's DRI drivers (vc4
+# and v3d on a Pi): libgl1-mesa-dri, which neither libegl1 nor libgbm1
+# brings on bookworm (without it the box falls back to the terminal).
 APT_PACKAGES=(python3 python3-venv python3-pip python3-setuptools espeak-ng libgbm1 libegl1
-              libgles2 libasound2 fonts-wqy-microhei dbus polkitd)
+              libgles2 libgl1-mesa-dri libasound2 fonts-wqy-microhei dbus polkitd)
 # With phones (--phones), the box's own Wi-Fi: NetworkManager runs its access
 # point; dnsmasq-base and wpasupplicant, only recommended by it, hand out the
 # phones' addresses and answer their DNS, and drive the radio; nftables sends
