@@ -215,8 +215,20 @@ def _wake_up(t: Table) -> str:
 def _call(id: str, roles: Sequence[str], wake: Text, sleep: Text,
           timed_by: str | None = None) -> Call:
     needs = tuple(roles)
-    return Call(id, lambda t: all(r in t.roles for r in needs) if id.startswith("doppelganger_")
-                else t.has(*needs), wake, sleep, timed_by or needs[-1])
+    return Call(id, lambda t: t.has(*needs), wake, sleep, timed_by or needs[-1])
+
+
+_DOPPELGANGER_SLEEP = N_("Doppelganger, close your eyes.")
+_DOPPELGANGER_THUMBS_AWAY = N_("Thumbs away. Doppelganger, close your eyes.")
+
+
+def _copy_call(role: str, wake: Text, sleep: Text = _DOPPELGANGER_SLEEP) -> Call:
+    """The Doppelganger's own call for a role she may have copied: made
+    whenever both cards are in the game (000), just after that role's and
+    timed like it, so neither its place nor its length tells what she took."""
+    needs = ("doppelganger", role)
+    return Call(f"doppelganger_{role}", lambda t: all(r in t.roles for r in needs),
+                wake, sleep, role)
 
 
 # The texts are English, marked with N_(); a night script translates them
@@ -225,10 +237,8 @@ NIGHT_CALLS: tuple[Call, ...] = (
     _call("sentinel", ["sentinel"],
           N_("Sentinel, open your eyes. You may put your shield on any other player's card."),
           N_("Sentinel, close your eyes.")),
-    _call("doppelganger", ["doppelganger"], _doppelganger_wake,
-          N_("Doppelganger, close your eyes.")),
-    _call("doppelganger_minion", ["doppelganger", "minion"], _doppel_minion_wake,
-          N_("Thumbs away. Doppelganger, close your eyes.")),
+    _call("doppelganger", ["doppelganger"], _doppelganger_wake, _DOPPELGANGER_SLEEP),
+    _copy_call("minion", _doppel_minion_wake, _DOPPELGANGER_THUMBS_AWAY),
     Call("werewolves", lambda t: t.has("werewolf", "alpha_wolf", "mystic_wolf"),
          _werewolves_wake, _werewolves_sleep, timed_by="werewolf"),
     _call("alpha_wolf", ["alpha_wolf"],
@@ -265,35 +275,35 @@ NIGHT_CALLS: tuple[Call, ...] = (
     _call("aura_seer", ["aura_seer"],
           N_("Aura Seer, open your eyes. Everyone who looked at or moved a card tonight, "
              "stick out a thumb."), N_("Thumbs away. Aura Seer, close your eyes.")),
-    _call("doppelganger_aura_seer", ["doppelganger", "aura_seer"],
-          N_("Doppelganger, if you saw the Aura Seer, open your eyes. Everyone who looked at "
-             "or moved a card tonight, stick out a thumb."),
-          N_("Thumbs away. Doppelganger, close your eyes.")),
+    _copy_call("aura_seer",
+               N_("Doppelganger, if you saw the Aura Seer, open your eyes. Everyone who "
+                  "looked at or moved a card tonight, stick out a thumb."),
+               _DOPPELGANGER_THUMBS_AWAY),
     _call("drunk", ["drunk"],
           N_("Drunk, open your eyes and swap your card with one of the center cards, without "
              "looking at it."), N_("Drunk, close your eyes.")),
     _call("insomniac", ["insomniac"],
           N_("Insomniac, open your eyes and look at your own card."),
           N_("Insomniac, close your eyes.")),
-    _call("doppelganger_insomniac", ["doppelganger", "insomniac"],
-          N_("Doppelganger, if you saw the Insomniac, open your eyes and look at your own "
-             "card."), N_("Doppelganger, close your eyes.")),
+    _copy_call("insomniac",
+               N_("Doppelganger, if you saw the Insomniac, open your eyes and look at your "
+                  "own card.")),
     _call("revealer", ["revealer"],
           N_("Revealer, open your eyes. You may turn another player's card face up. If it is "
              "a werewolf or the Tanner, turn it face down again."),
           N_("Revealer, close your eyes.")),
-    _call("doppelganger_revealer", ["doppelganger", "revealer"],
-          N_("Doppelganger, if you saw the Revealer, open your eyes. You may turn another "
-             "player's card face up. If it is a werewolf or the Tanner, turn it face down "
-             "again."), N_("Doppelganger, close your eyes.")),
+    _copy_call("revealer",
+               N_("Doppelganger, if you saw the Revealer, open your eyes. You may turn "
+                  "another player's card face up. If it is a werewolf or the Tanner, turn it "
+                  "face down again.")),
     _call("curator", ["curator"],
           N_("Curator, open your eyes. You may place an artifact token face down on any "
              "player's card, your own included, but not on a shielded card."),
           N_("Curator, close your eyes.")),
-    _call("doppelganger_curator", ["doppelganger", "curator"],
-          N_("Doppelganger, if you saw the Curator, open your eyes. You may place an artifact "
-             "token face down on any player's card that has no shield and no token."),
-          N_("Doppelganger, close your eyes.")),
+    _copy_call("curator",
+               N_("Doppelganger, if you saw the Curator, open your eyes. You may place an "
+                  "artifact token face down on any player's card that has no shield and no "
+                  "token.")),
 )
 
 CLOSE_EYES = Step("close_eyes", N_("Night falls. Everyone, close your eyes."), seconds=2.0)
