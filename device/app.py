@@ -8,6 +8,7 @@ sound card, voice) degrades to what is left, with one line saying so.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import os
 import subprocess
@@ -21,17 +22,13 @@ from typing import Any
 
 import pygame
 
-from wolfbox import lineup  # noqa: F401  (the games' config sections)
+from wolfbox import lineup
 from wolfbox.audio.cache import LineCache, SynthSettings, cache_for
 from wolfbox.audio.narrator import Mix, Narrator, open_mixer
 from wolfbox.audio.renderer import Renderer
 from wolfbox.audio.voice import choose_voice
 from wolfbox.buttons import Button, Classifier
 from wolfbox.config import Config
-from wolfbox.darkarts import section as mayor_section
-from wolfbox.darkarts.game import MODE as DARK_ARTS
-from wolfbox.darkarts.game import Game as DarkArts
-from wolfbox.darkarts.rules import default_roles
 from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
 from wolfbox.errors import WolfboxError
 from wolfbox.games import MODE_KEY, Games
@@ -40,12 +37,7 @@ from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
 from wolfbox.i18n import LANGUAGE_KEY, LANGUAGES, _, language, speaking, use_language
 from wolfbox.menu import default
-from wolfbox.mode import Playable
-from wolfbox.newd3 import section as timed_section
-from wolfbox.newd3.game import MODE as TIMED
-from wolfbox.newd3.game import Game as Timed
-from wolfbox.onenight.flow import Flow
-from wolfbox.onenight.model import ONE_NIGHT
+from wolfbox.mode import Kind, Playable
 from wolfbox.settings import SETTINGS
 from wolfbox.settings_screen import SettingsScreen
 
@@ -214,63 +206,22 @@ def _game(config: Config, saves: Saves, has_brightness: bool) -> Games:
     # One settings screen for every game: a setting changed from one game's
     # setup is the value the others show and build from.
     screen = SettingsScreen(config, has_brightness)
-    return Games({"one_night": lambda: _one_night(screen, saves),
-                  DARK_ARTS: lambda: _dark_arts(screen, saves),
-                  TIMED: lambda: _timed(screen, saves)}, config.game.mode, config.box.lang,
-                 phones_on=config.phones.enabled)
+    return Games({name: functools.partial(_made, kind, screen, saves)
+                  for name, kind in lineup.KINDS.items()},
+                 config.game.mode, config.box.lang, phones_on=config.phones.enabled)
 
 
-def _one_night(screen: SettingsScreen, saves: Saves) -> Playable:
-    """One Night, with a round saved before a power cut offered again (a
-    deal on the phones dealt again); one that cannot be is said once."""
-    flow = Flow.from_config(screen.config, screen=screen)
-    saved = saves.saved(ONE_NIGHT)
+def _made(kind: Kind, screen: SettingsScreen, saves: Saves) -> Playable:
+    """A game of `kind`, from the box's settings as they stand; a game saved
+    before a power cut is offered for resuming, and one that cannot be
+    resumed is said so once (device.saves) and a new game starts."""
+    saved = saves.saved(kind.name)
     if saved is not None:
         try:
-            flow.restore(saved)
+            return kind.resume(saved, screen)
         except WolfboxError as e:             # not a checkpoint of this game
-            saves.refused(ONE_NIGHT, e)
-    return flow
-
-
-def _dark_arts(screen: SettingsScreen, saves: Saves) -> Playable:
-    """Werewolves of the Dark Arts, built from the box's settings as they
-    stand; a game saved before a power cut is offered for resuming, one
-    that cannot be resumed is said so once and a new game starts."""
-    config = screen.config
-    options = mayor_section.options(config)
-    saved = saves.saved(DARK_ARTS)
-    if saved is not None:
-        try:
-            game = DarkArts.from_dict(saved, options)
-            game.settings = screen
-            return game
-        except WolfboxError as e:             # not a checkpoint of this game
-            saves.refused(DARK_ARTS, e)
-    if config.mayor_players:                       # `wolfbox run --players N`
-        return DarkArts(options=options, players=config.mayor_players,
-                        chosen=default_roles(config.mayor_players), settings=screen)
-    return DarkArts(options=options, settings=screen)
-
-
-def _timed(screen: SettingsScreen, saves: Saves) -> Playable:
-    """004's timed game, built from the box's settings as they stand; a game
-    saved before a power cut is offered for resuming, one that cannot be
-    resumed is said so once and a new game starts. The deal's randomness
-    comes from the system's."""
-    import random
-    config = screen.config
-    options = timed_section.options(config)
-    rng = random.SystemRandom()
-    saved = saves.saved(TIMED)
-    if saved is not None:
-        try:
-            game = Timed.from_dict(saved, options, rng)
-            game.settings = screen
-            return game
-        except WolfboxError as e:             # not a checkpoint of this game
-            saves.refused(TIMED, e)
-    return Timed(options=options, rng=rng, settings=screen)
+            saves.refused(kind.name, e)
+    return kind.new(screen)
 
 
 # Set (to 1) by the test suite: a game's exception is raised, never caught

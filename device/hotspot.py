@@ -70,7 +70,7 @@ class Where(enum.Enum):
     SETTLING = "settling"     # auto: waiting for NetworkManager to join a known one
 
 
-class ToolFailed(Exception):
+class _ToolFailed(Exception):
     """nmcli or systemctl failed, hung or is missing: one line, for the log."""
 
 
@@ -92,7 +92,7 @@ class Tools:
     up_timeout: float = UP_TIMEOUT_S
 
     def run(self, argv: list[str], long: bool = False) -> str:
-        """The program's output; ToolFailed with one line if it cannot say
+        """The program's output; _ToolFailed with one line if it cannot say
         (`long`: starting or stopping the unit, which waits for the radio)."""
         timeout = self.up_timeout if long else self.timeout
         try:
@@ -100,16 +100,16 @@ class Tools:
                                   stdin=subprocess.DEVNULL, check=False,
                                   env={**os.environ, "LC_ALL": "C"})
         except FileNotFoundError as e:
-            raise ToolFailed(f"{argv[0]} is not installed") from e
+            raise _ToolFailed(f"{argv[0]} is not installed") from e
         except subprocess.TimeoutExpired as e:
-            raise ToolFailed(f"{' '.join(argv)} did not answer in {timeout:g} s") from e
+            raise _ToolFailed(f"{' '.join(argv)} did not answer in {timeout:g} s") from e
         except OSError as e:
-            raise ToolFailed(f"{argv[0]}: {e.strerror or e}") from e
+            raise _ToolFailed(f"{argv[0]}: {e.strerror or e}") from e
         if done.returncode != 0:
             said = (done.stderr.strip() or done.stdout.strip()).splitlines()
             # The whole command: none carries a secret (the passphrase goes
             # by file, read by the unit).
-            raise ToolFailed(f"{' '.join(argv)} failed ({done.returncode})"
+            raise _ToolFailed(f"{' '.join(argv)} failed ({done.returncode})"
                              + (f": {said[-1][:200]}" if said else ""))
         return done.stdout
 
@@ -207,7 +207,7 @@ class Hotspot:
             self._give_up(str(e), aloud=self.network == "own")
         except _UpFailed as e:
             self._give_up(str(e))
-        except ToolFailed as e:
+        except _ToolFailed as e:
             # A look that failed (nmcli busy, hung): the same look again
             # next time; the Wi-Fi stays as it is. Said once in a row.
             if not self._look_failed:
@@ -240,7 +240,7 @@ class Hotspot:
             wifi, self._since = self.wifi, now
             try:
                 self._down()
-            except ToolFailed:
+            except _ToolFailed:
                 self.wifi = wifi                  # still up, as far as the box knows
                 raise
             self.where = Where.SETTLING
@@ -252,7 +252,7 @@ class Hotspot:
         try:
             running = self.tools.run([self.tools.nmcli, "-t", "-f", "RUNNING",
                                       "general"]).strip()
-        except ToolFailed as e:
+        except _ToolFailed as e:
             raise _NoManager(str(e)) from e
         if running != "running":
             raise _NoManager(f"NetworkManager is not running ({running or 'no answer'})")
@@ -272,7 +272,7 @@ class Hotspot:
         try:
             self.tools.run([self.tools.systemctl, "--no-ask-password", "start", UNIT],
                            long=True)
-        except ToolFailed as e:
+        except _ToolFailed as e:
             raise _UpFailed(str(e)) from e
         self.where, self.wifi, self._since = Where.OWN, wifi, now
         log.info("phones: the box's own Wi-Fi %s is up", wifi.ssid)
@@ -296,7 +296,7 @@ class Hotspot:
         if self.where is Where.OWN:
             try:
                 self._down()
-            except ToolFailed as e:
+            except _ToolFailed as e:
                 log.warning("phones: the box's own Wi-Fi did not go down (%s)", e)
         self.where, self.wifi, self._broken = Where.HOME, None, True
 

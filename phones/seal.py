@@ -28,6 +28,8 @@ import re
 from nacl.exceptions import CryptoError
 from nacl.public import Box, PrivateKey, PublicKey
 
+from wolfbox.errors import Unsealable as Unsealable
+
 KEY_BYTES = 32
 NONCE_BYTES = 24
 TAG_BYTES = 16
@@ -37,11 +39,6 @@ OVERHEAD = NONCE_BYTES + TAG_BYTES + COUNT_BYTES     # a sealed frame is this mu
 # back to the side that sealed it never opens there.
 BOX_SIDE = 1 << (8 * COUNT_BYTES - 1)
 KEY_TEXT = re.compile(r"[A-Za-z0-9_-]{43}")           # 32 bytes, base64url, unpadded
-
-
-class Unsealable(ValueError):
-    """A frame that does not open (tampered, replayed, out of order, not
-    sealed with this socket's key), or a key that is not one: one line."""
 
 
 def text(key: bytes) -> str:

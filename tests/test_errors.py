@@ -17,7 +17,9 @@ from wolfbox import cli, errors
 # Exceptions that never leave their module (errors.py's docstring names them).
 PRIVATE = {"wolfbox.config._NotRegular", "wolfbox.device.joincard.NoRoom",
            "wolfbox.audio.renderer._Hung", "wolfbox.audio.renderer._TooLong",
-           "wolfbox.audio.renderer._Died", "wolfbox.device.signals.Stopped"}
+           "wolfbox.audio.renderer._Died", "wolfbox.device.signals.Stopped",
+           "wolfbox.device.hotspot._ToolFailed", "wolfbox.device.hotspot._NoManager",
+           "wolfbox.device.hotspot._UpFailed"}
 
 
 def _exception_classes() -> dict[str, type[BaseException]]:

@@ -28,6 +28,7 @@ from wolfbox import i18n
 from wolfbox.buttons import Button
 from wolfbox.darkarts import said as mayors_said
 from wolfbox.darkarts.game import Stage
+from wolfbox.darkarts.model import NO_SEAT
 from wolfbox.i18n import speaking
 
 __all__ = ["CHROMIUM", "pytestmark"]       # skipped as test_phones_browser is
@@ -89,8 +90,8 @@ def test_the_mayors_console_and_a_players_vote_read_whole_in_each_language(
             if game.stage is Stage.HANDS:
                 break
             if game.stage is Stage.ROLE and game.chosen_role() is None \
-                    or game.stage is Stage.ACCUSE and game.cursor == 1:   # Ann votes
-                pilot.press(Button.NEXT)
+                    or game.stage is Stage.ACCUSE and game.cursor in (NO_SEAT, 1):
+                pilot.press(Button.NEXT)                # on nobody yet; Ann votes
                 continue
             press = {Stage.ROLE: Button.START, Stage.CONFIRM: Button.START,
                      Stage.DAWN: Button.START, Stage.DISCUSSION: Button.VOTE,

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from toygame import Quiet, Toy
 
+from wolfbox.darkarts import kind as mayor_kind
 from wolfbox.darkarts import seen as mayor_seen
 from wolfbox.darkarts.game import Game as Mayor
 from wolfbox.games import Games
-from wolfbox.mode import Playable
+from wolfbox.mode import Kind, Playable
+from wolfbox.newd3 import kind as timed_kind
 from wolfbox.newd3 import seen as timed_seen
 from wolfbox.newd3.game import Game as Timed
+from wolfbox.onenight import kind as one_night_kind
 from wolfbox.onenight import seen as one_night_seen
 from wolfbox.onenight.flow import Flow
 
@@ -37,6 +40,19 @@ def fourth(game: Toy) -> Playable:
 
 def fourth_without_phones(game: Quiet) -> Playable:
     return game
+
+
+def one_night_kind_(kind: one_night_kind.OneNight) -> Kind:
+    """What makes a game, new or resumed, and its config section: a `Kind`."""
+    return kind
+
+
+def mayor_kind_(kind: mayor_kind.Mayor) -> Kind:
+    return kind
+
+
+def timed_kind_(kind: timed_kind.Timed) -> Kind:
+    return kind
 
 
 def switch(games: Games) -> Playable:

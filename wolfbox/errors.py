@@ -14,6 +14,7 @@ commands catch is one name and a reader finds every kind in one place.
     ├── Misfit               parsed JSON whose shape is not the one asked for
     ├── CannotResume         a checkpoint the box will not resume
     ├── MalformedMessage     a phone's message the box will not take
+    ├── Unsealable           a phone's frame that does not open, or a key that is none
     └── ForbiddenAnswer      a phone's answer the rules forbid its seat
 
 Each message is one line in the box's language, worded where it is
@@ -32,7 +33,9 @@ which steer control flow rather than name bad input, stay private where
 they are: `_NotRegular` (wolfbox.config: a path that is no regular file),
 `NoRoom` (device.joincard: a layout that does not fit, tried smaller),
 `_Hung`, `_TooLong`, `_Died` (audio.renderer: a voice worker to restart),
-and `Stopped` (device.signals: SIGTERM, a BaseException so that no
+`_ToolFailed`, `_NoManager`, `_UpFailed` (device.hotspot: nmcli or
+systemctl failing, said once in the log while the phones stay on known
+networks), and `Stopped` (device.signals: SIGTERM, a BaseException so that no
 `except Exception` swallows it). Nothing outside their module sees them.
 """
 
@@ -110,6 +113,12 @@ class CannotResume(WolfboxError):
 class MalformedMessage(WolfboxError):
     """A phone's message the box will not take: what was wrong with it. The
     box passes over the message and logs the first from each phone."""
+
+
+class Unsealable(WolfboxError):
+    """A phone's frame that does not open (tampered, replayed, out of order,
+    not sealed with its socket's key), or a key that is not one: one line.
+    Nothing after it on that socket can be trusted: the box closes it."""
 
 
 class ForbiddenAnswer(WolfboxError):

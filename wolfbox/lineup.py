@@ -1,17 +1,24 @@
 """The games this box has: the one module that names every game's package.
 
-Each game owns its part of the config file (its `section.py`); this
-module hands those parts to wolfbox.config, which knows no game, in the
-order the config file lists them. Whatever makes a Config imports this
+Each game's `kind.py` says how the box makes it, new or resumed, and which
+part of the config file is its own (wolfbox.mode.Kind). This module lists
+them, in the order of wolfbox.games.GAMES, and hands their parts to
+wolfbox.config, which knows no game. Whatever makes a Config imports this
 first: the command line and the device do, and so do the tests.
 """
 
 from __future__ import annotations
 
 from .config import register
-from .darkarts import section as mayor
-from .newd3 import section as timed
-from .onenight import section as one_night
+from .darkarts.kind import KIND as MAYOR
+from .games import GAMES
+from .mode import Kind
+from .newd3.kind import KIND as TIMED
+from .onenight.kind import KIND as ONE_NIGHT
 
-for _section in (one_night.SECTION, mayor.SECTION, timed.SECTION):
-    register(_section)
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (ONE_NIGHT, MAYOR, TIMED)}
+# GAMES words each game for the screen, in the order the box offers them.
+assert list(KINDS) == list(GAMES), "wolfbox.games.GAMES and the kinds name the same games"
+
+for _kind in KINDS.values():
+    register(_kind.section)

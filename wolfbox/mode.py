@@ -9,20 +9,26 @@ seat's phone, the phones' seat list and the seats a phone takes only with
 the box's yes. A game without phones of its own takes those from
 `PublicPhones`: every seat's phone shows the public screen. Whether a screen
 is one between games (where the phones' screen opens) is the View's own
-`between` flag; a game's checkpoints are `Checkpoint` effects
-(wolfbox.engine.checkpoints), its part of the config file its `section.py`
-(registered in wolfbox.lineup). mypy holds the three games to `Playable`
-(tests/typing_games.py).
+`between` flag. A game takes its checkpoints as `Checkpoint` effects
+(wolfbox.engine.checkpoints); what makes a game, new or from the checkpoint
+a power cut left, and its part of the config file is its `Kind` (each
+game's `kind.py`, listed once in wolfbox.lineup). mypy holds the three
+games to `Playable` and their kinds to `Kind` (tests/typing_games.py).
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .effects import Effect
 from .events import Event
 from .phone import PhoneView, public
 from .view import View
+
+if TYPE_CHECKING:                     # the settings screen knows the game switch
+    from .config import Section
+    from .settings_screen import SettingsScreen
 
 
 class Mode(Protocol):
@@ -101,3 +107,30 @@ class PublicPhones:
     def lobby_note(self) -> str:
         """Nothing more for the seat list."""
         return ""
+
+
+class Kind(Protocol):
+    """A game before one is made: what the box needs to make one from its
+    settings, or from the checkpoint the game took before a power cut, and
+    the game's part of the config file."""
+
+    @property
+    def name(self) -> str:
+        """The game's name in `game.mode`, wolfbox.games.GAMES and the saves."""
+        ...
+
+    @property
+    def section(self) -> Section:
+        """The game's part of the config file (wolfbox.config registers it)."""
+        ...
+
+    def new(self, settings: SettingsScreen) -> Playable:
+        """A new game, from the box's settings as they stand; `settings` is
+        the settings screen the games share."""
+        ...
+
+    def resume(self, state: Mapping[str, Any], settings: SettingsScreen) -> Playable:
+        """The game a checkpoint of its own (`state`, as it was saved) left,
+        asking the table whether to go on. Anything that is not such a
+        checkpoint raises `wolfbox.errors.CannotResume`."""
+        ...
