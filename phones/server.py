@@ -501,14 +501,14 @@ class PhoneServer:
         self.said.say("loop", "%s%s", context.get("message", "trouble"),
                       f": {trouble}" if trouble is not None else "")
 
-    def _own_host(self, host: str) -> bool:
+    def _own_host(self, host: str, port: int | None = None) -> bool:
         """Whether `host` (a request's Host header) names the box itself: one
-        of its addresses or names, with the port it listens on."""
+        of its addresses or names, with `port` (the port it listens on)."""
         host = host.strip().lower()
-        name, _colon, port = host.rpartition(":") if not host.endswith("]") else ("", "", "")
+        name, _colon, given = host.rpartition(":") if not host.endswith("]") else ("", "", "")
         if not _colon:
-            name, port = host, "80"
-        if not port.isdigit() or int(port) != self.port:
+            name, given = host, "80"
+        if not given.isdigit() or int(given) != (self.port if port is None else port):
             return False
         name = name.removeprefix("[").removesuffix("]")
         return name in self.names or name in self._servers
@@ -521,6 +521,10 @@ class PhoneServer:
         hosts = request.headers.get_all("Host")
         host = hosts[0] if len(hosts) == 1 else ""
         if host.lower().partition(":")[0] in CAPTIVE_PROBES and request.method in METHODS:
+            return self._captive(connection)
+        if self.port != 80 and self._own_host(host, 80) and request.method in METHODS:
+            # The box's address typed as it is, no port: on its own Wi-Fi the
+            # captive rule (systemd/captive.nft) brings port 80 here.
             return self._captive(connection)
         if not self._own_host(host):
             self.said.say("host", "refused a request for another host (%s): %s",

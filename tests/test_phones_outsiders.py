@@ -288,6 +288,20 @@ def test_a_request_for_another_host_is_refused_though_its_origin_matches(box, ho
     assert upgrade.startswith(b"HTTP/1.1 421")
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.1:80", "wolfbox.lan"])
+def test_the_box_s_own_address_typed_without_its_port_is_sent_to_the_page(box, host):
+    """A player types the address the screen shows, or only its first part
+    (http://10.42.0.1/): on the box's own Wi-Fi the captive rule brings
+    port 80 to the server, which sends the phone on to the page."""
+    server, url, *_ = box
+    answer = request(server, f"GET / HTTP/1.1\nHost: {host}")
+    assert answer.startswith(b"HTTP/1.1 302") and b"<script" not in answer
+    assert f"\r\nLocation: {url}\r\n".encode() in answer
+    # Not the socket, nor another verb, and no other host on port 80.
+    assert request(server, f"POST / HTTP/1.1\nHost: {host}").startswith(b"HTTP/1.1 421")
+    assert request(server, "GET / HTTP/1.1\nHost: evil.example").startswith(b"HTTP/1.1 421")
+
+
 @pytest.mark.parametrize("host", ["127.0.0.1:{port}", "wolfbox.lan:{port}",
                                   f"{socket.gethostname()}.local:{{port}}"])
 def test_the_box_s_own_names_and_addresses_are_answered(box, host):
