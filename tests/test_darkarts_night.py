@@ -91,13 +91,14 @@ def test_the_004_wolves_wake_with_the_pack():
 def test_a_per_call_time_from_the_config_reaches_the_mayors_night(tmp_path):
     """[mayor] action_seconds sets one call's time; night.scale scales it."""
     from wolfbox.config import load
-    from wolfbox.device.app import _dark_arts
+    from wolfbox.darkarts.game import Game
+    from wolfbox.lineup import KINDS
+    from wolfbox.settings_screen import SettingsScreen
 
     path = tmp_path / "wolfbox.toml"
     path.write_text('[night]\nscale = 0.5\n[mayor]\naction_seconds = { werewolf = 40 }\n')
-    from wolfbox.device.saves import Saves
-    from wolfbox.settings_screen import SettingsScreen
-    game = _dark_arts(SettingsScreen(load(path)), Saves({}))
+    game = KINDS["dark_arts"].new(SettingsScreen(load(path)))     # as the box makes it
+    assert isinstance(game, Game)
     steps = {s.id: s.seconds for s in night_calls(frozenset({"werewolf", "seer"}), 2,
                                                    game.options.scale,
                                                    game.options.action_seconds)}
