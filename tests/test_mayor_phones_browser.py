@@ -16,7 +16,14 @@ from contextlib import ExitStack
 
 from test_mayor_phones_box import join
 from test_phones_box import box_hears, join_details, receive
-from test_phones_browser import WAIT_MS, browser, open_phone, playwright, shoot  # noqa: F401
+from test_phones_browser import (  # noqa: F401
+    WAIT_MS,
+    browser,
+    caught_up,
+    open_phone,
+    playwright,
+    shoot,
+)
 
 from helpers import phones_config
 from wolfbox.buttons import Button
@@ -149,6 +156,7 @@ def test_the_mayor_runs_a_day_on_the_console_in_the_browser(tmp_path, pilots, br
         mayor.tap("Vote")                                     # the vote, on the phones
         assert game.stage is Stage.HANDS and game.hands_on_phones
 
+        caught_up(ann, game.phone_view(1, pilot.clock.now))
         up = ann.locator("#options").get_by_role("button", name="Hand up: lynch", exact=True)
         up.click(timeout=WAIT_MS)
         box_hears(pilot, lambda: game.hand_votes.get(1) is True)

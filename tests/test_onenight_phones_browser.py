@@ -12,6 +12,7 @@ from test_phones_browser import (  # noqa: F401 (the fixture)
     CHROMIUM,
     WAIT_MS,
     browser,
+    caught_up,
     hold_cover,
     playwright,
     seat_phones,
@@ -69,6 +70,7 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
     others = [s for s in SEATS if s != maker]
 
     page = pages[maker][0]                             # her card, while the cover is held
+    caught_up(page, game.phone_view(maker, pilot.clock.now))
     hold_cover(page)
     assert "Your card: Troublemaker" in page.inner_text("#secret")
     shoot(page, "en-onenight-card.png")
@@ -82,6 +84,7 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
     for seat in SEATS:                                 # eyes on the phone, not closed
         playwright.expect(pages[seat][0].locator("#lines")).to_contain_text(
             "Eyes on your own phone all night", timeout=WAIT_MS)
+    caught_up(page, game.phone_view(maker, pilot.clock.now))
     hold_cover(page)
     assert "You are the Troublemaker" in page.inner_text("#secret")
     let_go(page)
@@ -113,6 +116,7 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
     target = others[0]
     for seat in SEATS:
         vote = target if seat != target else maker
+        caught_up(pages[seat][0], game.phone_view(seat, pilot.clock.now))
         pages[seat][0].locator("#options button", has_text=f"P{vote} · {vote}").click(
             timeout=WAIT_MS)
         hear(pilot, lambda s=seat, v=vote: table.votes.get(s) == v)
@@ -158,10 +162,12 @@ def test_the_aura_seer_sees_on_her_phone_who_looked_at_a_card(
     pilot.press(Button.START)
     pilot.until(lambda: table.call == "seer" and table.open, step=1.0)
     page = pages[seer][0]
+    caught_up(page, game.phone_view(seer, pilot.clock.now))
     page.locator("#options button", has_text=f"P{target} · {target}").click(timeout=WAIT_MS)
     hear(pilot, lambda: table.touched == [seer])
     pilot.until(lambda: table.call == "aura_seer" and table.open, step=1.0)
     page = pages[aura][0]
+    caught_up(page, game.phone_view(aura, pilot.clock.now))
     playwright.expect(page.locator("#options button")).to_have_count(4, timeout=WAIT_MS)
     hold_cover(page)
     playwright.expect(page.locator("#secret")).to_contain_text(
@@ -193,6 +199,7 @@ def test_own_cards_each_phone_enters_its_card_turned_up(
     pilot.until(lambda: game.own is not None and game.own.voting, step=0.25)
     for seat in SEATS:
         vote = 2 if seat != 2 else 1
+        caught_up(pages[seat][0], game.phone_view(seat, pilot.clock.now))
         pages[seat][0].locator("#options button", has_text=f"P{vote} · {vote}").click(
             timeout=WAIT_MS)
         hear(pilot, lambda s=seat, v=vote: game.own.votes.get(s) == v)
@@ -202,6 +209,7 @@ def test_own_cards_each_phone_enters_its_card_turned_up(
         page = pages[seat][0]
         playwright.expect(page.locator("#task")).to_contain_text(
             "Turn up your card: which is it?", timeout=WAIT_MS)
+        caught_up(page, game.phone_view(seat, pilot.clock.now))
         if seat == 2:
             shoot(page, "en-onenight-own-card.png")
         page.locator("#options button", has_text=role.capitalize()).first.click(

@@ -67,6 +67,17 @@ def seat_phones(browser, card, seats) -> dict:
     return pages
 
 
+def caught_up(page, view) -> None:
+    """Wait until the page shows `view`, the box's PhoneView for its seat
+    now: its big words and its task's step. A busy machine may still be
+    drawing an older view, whose buttons carry the same words (a tap then
+    answers a step that has passed) or whose layout the next view moves
+    (a press lands beside the cover)."""
+    playwright.expect(page.locator("#big")).to_have_text(view.big, timeout=WAIT_MS)
+    playwright.expect(page.locator("#options")).to_have_attribute(
+        "data-step", view.task.step if view.task is not None else "", timeout=WAIT_MS)
+
+
 def hold_cover(page) -> str:
     """Press and hold the cover (and keep holding): the secret's words."""
     cover = page.locator("#cover")
@@ -148,6 +159,7 @@ def test_nine_browsers_get_their_cards_and_vote_in_the_timed_game(tmp_path, pilo
     pilot.press(Button.START)                                 # the deal, on the phones
     pilot.until(lambda: game.turn_stage == "wait", limit=120, step=0.5)
     page = pages[4][0]
+    caught_up(page, game.phone_view(4, pilot.clock.now))
     cover = page.locator("#cover")
     cover.wait_for(state="visible", timeout=WAIT_MS)
     assert not page.is_visible("#secret")                     # covered
@@ -162,12 +174,15 @@ def test_nine_browsers_get_their_cards_and_vote_in_the_timed_game(tmp_path, pilo
     pilot.advance(3.0)                                        # the window's clock ticks on:
     playwright.expect(page.locator("#big")).not_to_have_text(clock, timeout=WAIT_MS)
     assert page.is_visible("#secret")                         # a held cover stays open
+    page.mouse.move(box["x"] + 10, box["y"] - 120)            # the finger slides off it,
+    assert page.is_visible("#secret")                         # still down: still open
     page.mouse.up()                                           # let go: covered again
     playwright.expect(page.locator("#secret")).to_be_hidden(timeout=WAIT_MS)
 
     pilot.until(lambda: game.stage is Stage.VOTE, limit=600, step=1.0)
     for seat in (1, 2, 4, 5, 6):
         page = pages[seat][0]
+        caught_up(page, game.phone_view(seat, pilot.clock.now))
         button = page.locator("#options button", has_text="P3 · 3")   # its name (P3) too
         button.click(timeout=WAIT_MS)
         for _ in range(50):

@@ -12,6 +12,7 @@ from test_phones_browser import (  # noqa: F401 (the fixture)
     CHROMIUM,
     WAIT_MS,
     browser,
+    caught_up,
     hold_cover,
     playwright,
     pytestmark,
@@ -60,6 +61,7 @@ def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
     seer = seats.index("seer") + 1
     victim = next(s for s in range(1, 10) if seats[s - 1] == "sheep")
     wolf = pages[first][0]
+    caught_up(wolf, game.phone_view(first, pilot.clock.now))
     # A seat by its player's name (joined as P<n>) and its number.
     wolf.locator("#options button", has_text=f"P{victim} · {victim}").click(timeout=WAIT_MS)
     heard(pilot, lambda: game.marks.get(first) == victim)
@@ -79,6 +81,7 @@ def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
     wolf.locator("#options button", has_text=f"P{victim} · {victim}").click(timeout=WAIT_MS)
     heard(pilot, lambda: game.marks.get(first) == victim)     # the victim again: kept
     partner = pages[second][0]
+    caught_up(partner, game.phone_view(second, pilot.clock.now))
     # The partner holds the cover: the first Wolf's mark is there, live.
     playwright.expect(partner.locator("#secret")).to_contain_text(
         f"Seat {first}, your partner: victim: {victim}", timeout=WAIT_MS)
@@ -92,6 +95,7 @@ def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
 
     pilot.until(lambda: game.night_task() is Kind.ACT, limit=60, step=0.5)
     page = pages[seer][0]
+    caught_up(page, game.phone_view(seer, pilot.clock.now))
     playwright.expect(page.locator("#options button")).to_have_count(8, timeout=WAIT_MS)
     page.locator("#options button", has_text=f"P{first} · {first}").click(timeout=WAIT_MS)
     heard(pilot, lambda: game.marks.get(seer) == first)

@@ -260,6 +260,11 @@
       e.preventDefault();
       holding = shown;
       $("secret").hidden = !shown;
+      // The hold is the finger's until it lifts: a view that moves the page
+      // under it (a line added above) must not close the cover mid-read.
+      if (shown && e.pointerId !== undefined && cover.setPointerCapture) {
+        try { cover.setPointerCapture(e.pointerId); } catch (err) { /* gone already */ }
+      }
     };
   }
   var cover = $("cover");
