@@ -225,12 +225,17 @@ install_again() {
 
 # Every package of the installer's list is in Debian's arm64 archive, but
 # python3-lgpio (Raspberry Pi's), whose wheel from PyPI the box's venv holds.
+# The phones' own Wi-Fi's packages (apt-phones) are installed with --phones
+# only: here they are only looked up in the archive.
 packages_resolve() {
     inroot '
         bash /root/wolfbox/systemd/install.sh --list-packages | while read -r how pkg _; do
             if [ "$how" = apt ]; then
                 apt-cache show "$pkg" >/dev/null
                 dpkg-query -W -f="\${Package} \${Version} \${Status}\n" "$pkg" | grep "ok installed"
+            elif [ "$how" = apt-phones ]; then
+                apt-cache show "$pkg" >/dev/null
+                echo "$pkg: in the archive, for --phones"
             elif apt-cache show "$pkg" >/dev/null 2>&1; then
                 echo "$pkg: in the archive"; dpkg-query -W "$pkg"
             else
