@@ -31,6 +31,13 @@ log = logging.getLogger("wolfbox.device")
 # SDL's drivers that draw into memory: nobody sees what they show.
 INVISIBLE_DRIVERS = ("dummy", "offscreen")
 
+# On the console (KMSDRM) the box's picture reaches the screen through one of
+# SDL's renderers, and only OpenGL ES 2 is there on every Pi's Mesa (vc4/v3d)
+# and on the twin's virtio-gpu (kms_swrast). Left to choose, SDL 2.32 took one
+# that showed a black screen on the twin while the box ran and flipped
+# (make boot-check, check b); a user's own SDL_RENDER_DRIVER is kept.
+KMSDRM_RENDERER = "opengles2"
+
 
 class Screen(Protocol):
     def show(self, view: View, notice: str) -> None: ...
@@ -59,6 +66,8 @@ def init_video(display: str) -> str:
         want = "window" if has_display() else "headless"
     if want == "headless":
         os.environ["SDL_VIDEODRIVER"] = "dummy"
+    elif os.environ.get("SDL_VIDEODRIVER") == "kmsdrm":
+        os.environ.setdefault("SDL_RENDER_DRIVER", KMSDRM_RENDERER)
     try:
         pygame.display.init()
         driver = pygame.display.get_driver()

@@ -66,6 +66,34 @@ def test_an_invisible_driver_asked_for_by_name_is_kept(tmp_path):
     assert "headless" not in result.stderr
 
 
+@pytest.mark.parametrize(("asked", "renderer"), [(None, "opengles2"), ("software", "software")])
+def test_on_the_console_the_box_draws_through_opengl_es_2_unless_told_otherwise(
+        asked, renderer):
+    """SDL's own pick drew nothing on the twin's KMSDRM screen; GLES 2 did.
+    There is no DRM device here: SDL says no, the box goes headless, and
+    the renderer it asked SDL for is what the console would have used."""
+    env = {k: v for k, v in os.environ.items() if k != "SDL_RENDER_DRIVER"}
+    env.update({"SDL_VIDEODRIVER": "kmsdrm", **({"SDL_RENDER_DRIVER": asked} if asked else {})})
+    result = subprocess.run(
+        [sys.executable, "-c", "import os\n"
+                               "from wolfbox.device.screen import init_video\n"
+                               "shown = init_video('fullscreen')\n"
+                               "print(os.environ.get('SDL_RENDER_DRIVER'))"],
+        env=env, capture_output=True, text=True, timeout=120)
+    assert result.stdout.split() == [renderer], result.stderr
+
+
+def test_a_window_leaves_sdls_renderer_alone():
+    env = {k: v for k, v in os.environ.items() if k != "SDL_RENDER_DRIVER"}
+    result = subprocess.run(
+        [sys.executable, "-c", "import os\n"
+                               "from wolfbox.device.screen import init_video\n"
+                               "init_video('window')\n"
+                               "print(os.environ.get('SDL_RENDER_DRIVER'))"],
+        env={**env, "SDL_VIDEODRIVER": "dummy"}, capture_output=True, text=True, timeout=120)
+    assert result.stdout.split() == ["None"], result.stderr
+
+
 def test_the_terminal_shows_the_voice_being_prepared_one_short_line_a_step():
     import io
 
