@@ -8,9 +8,21 @@ import struct
 import wave
 from pathlib import Path
 
+import pytest
+
 from wolfbox.audio.cache import LineCache, cache_for
 from wolfbox.audio.voice import find_voice
 from wolfbox.config import Config
+from wolfbox.device.fonts import CJK_FONTS
+
+# The box's three languages as a test parameter: Chinese screens are checked
+# only where a CJK face the box knows is installed (CI installs
+# fonts-wqy-microhei); without one the box draws a notice instead of the
+# glyphs, which its own tests check (test_device_render).
+LANGS = ["en", "de",
+         pytest.param("zh", marks=pytest.mark.skipif(
+             not any(Path(f).is_file() for f in CJK_FONTS),
+             reason="no CJK font installed (fonts-wqy-microhei)"))]
 
 
 def tone_wav(path: Path, seconds: float = 0.15, rate: int = 22050, freq: float = 440.0) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from helpers import LANGS
 from wolfbox import pages
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.config import Config
@@ -179,7 +180,7 @@ def check(painter: Painter, view: View, size: tuple[int, int], notice: str = "")
 
 # ------------------------------------------------------------ a played round
 
-@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
 def test_every_screen_of_a_round_reads_from_across_the_table(painter, size, lang):
     """Every screen of every game, in each of the box's languages: nothing

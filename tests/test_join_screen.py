@@ -16,7 +16,7 @@ from test_device_render import SIZES, check
 from test_join_card import CARD
 from test_phones_box import box_hears, join, join_details, receive
 
-from helpers import phones_config
+from helpers import LANGS, phones_config
 from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config
 from wolfbox.darkarts.game import Game as MayorGame
@@ -111,7 +111,7 @@ def test_a_seat_freed_on_the_box_sends_its_phone_back_to_the_seats(tmp_path, pil
         assert receive(bo, "joined")["seat"] == 3                  # the seat is free again
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
 def test_every_start_screen_with_phones_reads_with_its_card(painter, size, lang):
     """Every game's start or setup screen as the box shows it with phones
@@ -138,7 +138,7 @@ def test_every_start_screen_with_phones_reads_with_its_card(painter, size, lang)
             games.handle(Tap(Button.START), 0.0)
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
 def test_a_paused_game_offers_the_phones_screen_and_both_read(painter, size, lang):
     """Mid-game, paused, with phones on: the hold of VOTE that opens the

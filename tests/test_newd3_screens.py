@@ -19,6 +19,7 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
+from helpers import LANGS
 from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.device.render import Painter, render_view
 from wolfbox.device.screenshots import timed_views
@@ -120,7 +121,7 @@ def extra_views() -> Iterator[tuple[str, View]]:
     yield "ended early", game.view(now)
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_timed_screen_reads_at_the_floor_and_aa_contrast(painter, lang):
     found = []
     with speaking(lang):
