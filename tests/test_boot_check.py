@@ -323,3 +323,33 @@ def test_the_twins_gpio_settings_are_the_boxs_and_fit_the_pl061(tmp_path):
     assert values["hardware.pin_factory"] == '"lgpio"'
     assert values["hardware.power_action"] == '"poweroff"'
     assert {int(values[f"leds.{b}"]) for b in ("start", "vote", "next", "back")} == {4, 5, 6, 7}
+
+
+# ------------------------------------------------------------ g. the phones
+@pytest.mark.skipif(shutil.which("zbarimg") is None, reason="zbar-tools is not installed")
+def test_the_host_reads_the_pages_address_off_the_twins_screen_as_a_camera_would(tmp_path):
+    """Check g reads the QR code off qemu's screendump with zbarimg: on the
+    box's start screen at the twin's size, what it reads is the page's
+    address with the box's key in its fragment, whole, and nothing else."""
+    import dataclasses
+
+    from test_join_card import start_screen
+
+    from wolfbox.device.render import Painter, render_view
+    from wolfbox.phones.seal import BoxKey
+    from wolfbox.view import JoinCard
+
+    pygame.display.init()
+    pygame.font.init()
+    url = "http://10.0.2.15:8080/"                       # qemu's user network, the guest
+    pinned = f"{url}#k={BoxKey().public}"
+    card = JoinCard(url, "4821", qr=pinned)
+    surface = render_view(dataclasses.replace(start_screen(), join=card), twin.SCREEN, "",
+                          Painter())
+    shot = tmp_path / "start.png"
+    pygame.image.save(surface, str(shot))
+    read = subprocess.run(["zbarimg", "--quiet", "--raw", str(shot)], capture_output=True,
+                          text=True, check=False)
+    assert read.stdout.split() == [pinned], read
+    key = pinned.split("#k=")[1]
+    assert twin.through_forward(pinned, 18080) == f"http://127.0.0.1:18080/#k={key}"
