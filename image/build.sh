@@ -91,7 +91,7 @@ plan() {
     say "root overlay:"
     (cd "$HERE/overlay" && find . -type f | sed 's|^\.||' | LC_ALL=C sort | sed 's/^/  /')
     say "packages: ${PACKAGES[*]} + $(bash "$SOURCE/systemd/install.sh" --list-packages \
-        | awk '$1 == "apt" { printf "%s ", $2 }')"
+        | awk '$1 == "apt" || $1 == "apt-phones" { printf "%s ", $2 }')"
 }
 
 unmount_all() {
@@ -216,7 +216,8 @@ host_tools() {
 
 all_packages() {
     printf '%s\n' "${PACKAGES[@]}"
-    bash "$SOURCE/systemd/install.sh" --list-packages | awk '$1 == "apt" { print $2 }'
+    bash "$SOURCE/systemd/install.sh" --list-packages \
+        | awk '$1 == "apt" || $1 == "apt-phones" { print $2 }'
 }
 
 # update-initramfs held while the system is built: the kernel's postinst,
@@ -296,7 +297,10 @@ unpack() {
 
 install_box() {
     # The voice is rendered on this host next (step voice), not on the box.
-    inroot 'bash /root/wolfbox/systemd/install.sh --no-prepare'
+    # With --phones: phones are off until the settings say so, but a box on
+    # its card cannot run the installer again to let them in (the sandbox's
+    # network, the own Wi-Fi's unit, captive portal and polkit rule).
+    inroot 'bash /root/wolfbox/systemd/install.sh --no-prepare --phones'
 }
 
 # The one initramfs run (update-initramfs was held while packages were
@@ -448,7 +452,7 @@ say "image: logs in ${LOGS#"$SOURCE"/}" >&2
 if step "host tools (mmdebstrap, arch-test, qemu, mtools)" host_tools &&
    step "arm64 system (mmdebstrap, or its cache)" base_system &&
    step "unpack it, copy the working tree in" unpack &&
-   step "systemd/install.sh --no-prepare" install_box &&
+   step "systemd/install.sh --no-prepare --phones" install_box &&
    step "initramfs, once (MODULES=list)" initramfs &&
    step "voice rendered on this host into the image" render_voice &&
    step "the box finds every line (prepare --check)" voice_checked &&

@@ -86,7 +86,8 @@ def test_the_plan_names_every_file_the_user_edits_and_the_first_boot_units(plan)
         assert re.search(rf"^  {re.escape(path)}$", plan, re.M), path
     packages = re.search(r"^packages: (.*)$", plan, re.M).group(1).split()
     for pkg in ("linux-image-arm64", "raspi-firmware", "firmware-brcm80211",
-                "systemd-timesyncd", "network-manager", "cloud-guest-utils", "polkitd"):
+                "systemd-timesyncd", "network-manager", "cloud-guest-utils", "polkitd",
+                "dnsmasq-base", "nftables"):        # the own Wi-Fi's (install.sh --phones)
         assert pkg in packages, pkg
 
 
@@ -234,3 +235,10 @@ def test_hostname_txt_renames_the_box_and_a_bad_file_spoils_nothing_else(card):
     assert "lang = \"de\"" in (root / "etc/wolfbox/wolfbox.toml").read_text()
     assert any(line.startswith("custom.toml: ") for line in done)
     assert (boot / "custom.toml").exists()                  # kept, to be fixed
+
+
+def test_the_image_is_installed_with_phones_ready():
+    """A box on its card cannot run the installer again: the image's is run
+    with --phones, so phones turned on in the settings are let in."""
+    recipe = (IMAGE / "build.sh").read_text()
+    assert "install.sh --no-prepare --phones'" in recipe
