@@ -52,14 +52,15 @@ HASH_SEED=77b0b0c5-0b0c-4c5e-9f00-000000000003
 # the kernel and the Pi's boot firmware, Wi-Fi firmware for the Pi 3, 4 and
 # Zero 2 W, NetworkManager, the clock (no RTC on a Pi), ssh (off unless the
 # boot partition asks for it), growing the root partition, mDNS for phones
-# (wolfbox.local), gpiod for reading the pins. (Mesa's DRI drivers, which
+# (wolfbox.local), gpiod for reading the pins, iw for the radio (what a Wi-Fi
+# card can do; the twin's Wi-Fi check moves a simulated phone radio with it). (Mesa's DRI drivers, which
 # SDL's KMSDRM needs, vc4 and v3d on a Pi and kms_swrast on the twin's
 # virtio-gpu, are in the installer's list.)
 PACKAGES=(linux-image-arm64 raspi-firmware firmware-brcm80211 wireless-regdb
           initramfs-tools systemd-sysv systemd-timesyncd udev kmod
           network-manager wpasupplicant openssh-server avahi-daemon libnss-mdns
           cloud-guest-utils fdisk e2fsprogs dosfstools ca-certificates
-          iproute2 alsa-utils gpiod python3-minimal)
+          iproute2 iw alsa-utils gpiod python3-minimal)
 
 say() { printf '%s\n' "$*"; }
 fail() { say "image: $*" >&2; exit 1; }
