@@ -748,6 +748,44 @@ class Checks:
                         "systemctl restart wolfbox")
             self.wait_active(600)
 
+    # w. the box's own Wi-Fi on simulated radios (issue 31)
+    def own_wifi(self) -> tuple[str, str]:
+        """Two simulated radios (the kernel's mac80211_hwsim): the box's own
+        Wi-Fi on the first, as `network = "own"` opens it, and a phone on the
+        second in a network namespace of its own. systemd/wifi-check.sh,
+        written into the twin through its shell, joins as a phone would and
+        checks the lease, DNS, the captive probes, the page and a wrong
+        passphrase."""
+        script = (Path(__file__).parent.parent / "systemd/wifi-check.sh").read_text()
+        code, out = self.sh.run(
+            "modprobe mac80211_hwsim radios=2 && sleep 2 && ls /sys/class/ieee80211 && "
+            "for d in /sys/class/ieee80211/*/device/net/*; do echo ${d##*/}; done")
+        devices = [w for w in out.split() if w.startswith("wlan")]
+        if code != 0 or len(devices) < 2:
+            return "FAIL", f"no two simulated radios: {out.strip()[-300:]}"
+        # The phone's radio is NetworkManager's no more: the box's Wi-Fi takes the other.
+        self.sh.run(f"nmcli device set {devices[-1]} managed no")
+        self.sh.run("cp -n /etc/wolfbox/wolfbox.toml /etc/wolfbox/wolfbox.toml.twin && "
+                    "printf '\\n[phones]\\nenabled = true\\nnetwork = \"own\"\\n' "
+                    ">> /etc/wolfbox/wolfbox.toml && systemctl restart wolfbox")
+        try:
+            if not self.wait_active(600):
+                return "FAIL", "the box did not come back with its own Wi-Fi"
+            code, out = self.sh.run(
+                f"cat > /run/wifi-check.sh <<'TWIN'\n{script}TWIN\n"
+                "WOLFBOX_WAIT=300 bash /run/wifi-check.sh", timeout=1800)
+            self.twin.screendump(self.twin.work / "twin-own-wifi.png")
+            (self.twin.work / "wifi-check.log").write_text(out)
+            steps = [line for line in out.splitlines() if line.strip()]
+            if code != 0:
+                return "FAIL", " / ".join(steps[-3:])
+            return "pass", " / ".join(line.strip() for line in steps
+                                      if not line.startswith(" ") or ": 302" in line)[-600:]
+        finally:
+            self.sh.run("mv /etc/wolfbox/wolfbox.toml.twin /etc/wolfbox/wolfbox.toml && "
+                        "systemctl restart wolfbox")
+            self.wait_active(600)
+
     # d. the lights on the kernel's GPIO chip, from inside the sandbox
     def use_gpio(self) -> bool:
         """The box restarted on the twin's GPIO settings (image/twin/gpio.toml)
@@ -892,7 +930,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wolfbox", type=Path, required=True, help="the host's wolfbox")
     parser.add_argument("--memory", type=int, default=1024)
     parser.add_argument("--boot-timeout", type=float, default=1200)
-    parser.add_argument("--only", default="b,c,f,g,d,e",
+    parser.add_argument("--only", default="b,c,f,g,w,d,e",
                         help="the checks after a, in the order given (e powers the twin off)")
     args = parser.parse_args(argv)
     twin = Twin(args.work, args.kernel, args.initrd, args.disk, args.cmdline, args.memory)
@@ -906,6 +944,8 @@ def main(argv: list[str] | None = None) -> int:
                   checks.power_cut),
             "g": ("g. phones: the QR code, the page through the port forward, a seat",
                   checks.phones),
+            "w": ("w. the box's own Wi-Fi on simulated radios: a phone joins it",
+                  checks.own_wifi),
             "d": ("d. the lights: the box's LED lines on PL061, as the legend says",
                   checks.lights),
             "e": ("e. the power button held: poweroff through polkit, qemu exits",

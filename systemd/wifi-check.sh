@@ -10,7 +10,8 @@
 # joined with wpa_supplicant using the name and passphrase the box's Wi-Fi
 # code carries (read from the box's state, where the code is made from).
 # Needs: the kernel's mac80211_hwsim module, iw, wpasupplicant, python3,
-# and a DHCP client (dhclient or busybox's udhcpc).
+# and a DHCP client (dhclient, busybox's udhcpc, or klibc's ipconfig, which
+# the image has through initramfs-tools).
 set -euo pipefail
 
 STATE=${WOLFBOX_STATE:-/var/lib/wolfbox}
@@ -96,8 +97,10 @@ if command -v dhclient >/dev/null; then
     in_phone dhclient -1 "$phone_dev" || fail "no DHCP lease (dhclient)"
 elif command -v udhcpc >/dev/null; then
     in_phone udhcpc -n -q -i "$phone_dev" || fail "no DHCP lease (udhcpc)"
+elif [ -x /usr/lib/klibc/bin/ipconfig ]; then     # initramfs-tools' own (the image)
+    in_phone /usr/lib/klibc/bin/ipconfig -t 30 "$phone_dev" || fail "no DHCP lease (ipconfig)"
 else
-    fail "no DHCP client (dhclient or udhcpc) to act as the phone"
+    fail "no DHCP client (dhclient, udhcpc or klibc's ipconfig) to act as the phone"
 fi
 in_phone ip -4 addr show "$phone_dev" | grep -q "inet 10\.42\.0\." || fail "no 10.42.0.x address"
 
