@@ -35,7 +35,7 @@ import wave
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 # ------------------------------------------------------------ the screen
 # The twin's display (virtio-gpu's mode, which the box's KMSDRM fullscreen takes).
@@ -192,11 +192,14 @@ GUEST_PYTHON = "/opt/wolfbox/.venv/bin/python"
 FIRST_LINE = "Night falls. Everyone, close your eyes."
 
 
-def through_forward(url: str, port: int) -> str:
-    """The page's address as the host reaches it: the guest's own address
-    (qemu's user network) is no way in from the host, its port forward on
-    the host's loopback is; the path and the key's fragment stay."""
-    return urlunsplit(urlsplit(url)._replace(netloc=f"127.0.0.1:{port}"))
+def resolver_rule(url: str) -> str:
+    """Chromium's rule that takes the page's own address (the guest's, on
+    qemu's user network, which the host cannot reach) to the host's
+    loopback, where qemu forwards the same port: the browser opens the QR
+    code's address as it is, and the box sees its own address in the Host
+    header, as from a phone at the table (it refuses any other: DNS
+    rebinding)."""
+    return f"MAP {urlsplit(url).hostname} 127.0.0.1"
 
 
 # -------------------------------------------------------------- qemu
@@ -416,7 +419,7 @@ class Twin:
                          f"out.channels={CHANNELS},out.format=s16",
             "-device", "intel-hda", "-device", "hda-output,audiodev=snd0",
             "-device", "qemu-xhci", "-device", "usb-kbd",
-            "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{self.port}-:8080",
+            "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{self.port}-:{self.port}",
             "-device", "virtio-net-pci,netdev=net0",
             "-device", "virtio-serial-pci",
             "-chardev", f"socket,id=shell,path={w / 'shell.sock'},server=on,wait=off",
@@ -737,7 +740,8 @@ class Checks:
         except ImportError:
             return "cannot", "Playwright is not in the host's venv (make install)"
         self.sh.run("cp -n /etc/wolfbox/wolfbox.toml /etc/wolfbox/wolfbox.toml.twin && "
-                    "printf '\\n[phones]\\nenabled = true\\nnetwork = \"home\"\\n' "
+                    "printf '\\n[phones]\\nenabled = true\\nnetwork = \"home\"\\n"
+                    f"port = {twin.port}\\n' "
                     ">> /etc/wolfbox/wolfbox.toml && systemctl restart wolfbox")
         try:
             if not self.wait_active(600):
@@ -754,19 +758,18 @@ class Checks:
             if not url:
                 return "FAIL", "no QR code with the page's address on the screen in 300 s"
             seen = time.monotonic() - t0
-            # The guest's own address is not the host's way in: the forward is.
-            forward = through_forward(url, twin.port)
             kept = json.loads(self.sh.out("cat /var/lib/wolfbox/seats.json") or "{}")
             pin = str(kept.get("room", {}).get("pin", ""))
             if not pin:
                 return "FAIL", f"the box keeps no PIN in seats.json: {kept}"
             problems: list[str] = []
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+                browser = p.chromium.launch(executable_path=chromium, args=[
+                    "--no-sandbox", f"--host-resolver-rules={resolver_rule(url)}"])
                 page = browser.new_context(viewport={"width": 360, "height": 740},
                                            is_mobile=True, has_touch=True).new_page()
                 page.on("pageerror", lambda e: problems.append(f"the page: {e}"))
-                page.goto(forward, timeout=120_000)
+                page.goto(url, timeout=120_000)
                 page.wait_for_selector("#lobby:not([hidden])", timeout=120_000)
                 page.fill("#pin", pin)
                 page.fill("#name", "Twin")
@@ -788,8 +791,9 @@ class Checks:
                 problems.append(f"the box keeps seat 1 as {held}")
             return ("FAIL" if problems else "pass"), "; ".join(problems) or (
                 f"QR code read off the screen {seen:.0f} s after the restart "
-                f"({urlsplit(url).netloc}, key in its fragment); host Chromium through "
-                f"127.0.0.1:{twin.port} joined with the PIN as {title!r}, the box keeps it")
+                f"({urlsplit(url).netloc}, key in its fragment); host Chromium opened it "
+                f"through qemu's forward of port {twin.port} and joined with the PIN as "
+                f"{title!r}, the box keeps it")
         finally:
             self.sh.run("mv /etc/wolfbox/wolfbox.toml.twin /etc/wolfbox/wolfbox.toml && "
                         "systemctl restart wolfbox")
