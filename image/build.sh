@@ -399,7 +399,8 @@ pack() {
     used=$(du -s --block-size=1M --exclude="$ROOTFS/boot/firmware" "$ROOTFS" | cut -f1)
     root_mib=$(( used + used / 10 + ROOT_SPARE ))
     say "root file system: $used MiB used; partition $root_mib MiB"
-    mkfs.vfat -F 32 -n "$BOOT_LABEL" -i "$BOOT_VOLID" -C "$boot_img" $(( BOOT_SIZE * 1024 ))
+    # --invariant: the volume label's time is not the build's (then -i: ours).
+    mkfs.vfat --invariant -F 32 -n "$BOOT_LABEL" -i "$BOOT_VOLID" -C "$boot_img" $(( BOOT_SIZE * 1024 ))
     # In one order, their times kept (mtools stamps what it is not given).
     local files=() file
     while IFS= read -r -d '' file; do files+=("$file"); done \
@@ -410,6 +411,7 @@ pack() {
     fw=$(mktemp -d)
     mv "$ROOTFS/boot/firmware" "$fw/firmware"
     mkdir "$ROOTFS/boot/firmware"
+    touch -h -d "@$SOURCE_DATE_EPOCH" "$ROOTFS/boot/firmware" "$ROOTFS/boot"
     E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH mke2fs -q -t ext4 -L "$ROOT_LABEL" -U "$ROOT_UUID" -E "root_owner=0:0,hash_seed=$HASH_SEED" \
         -d "$ROOTFS" "$root_img" "${root_mib}M"
     rmdir "$ROOTFS/boot/firmware"

@@ -790,7 +790,7 @@ class Checks:
             if name != "Twin":
                 problems.append(f"the box keeps seat 1 as {held}")
             return ("FAIL" if problems else "pass"), "; ".join(problems) or (
-                f"QR code read off the screen {seen:.0f} s after the restart "
+                f"QR code read off the screen {seen:.0f} s after the box was back "
                 f"({urlsplit(url).netloc}, key in its fragment); host Chromium opened it "
                 f"through qemu's forward of port {twin.port} and joined with the PIN as "
                 f"{title!r}, the box keeps it")
