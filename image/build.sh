@@ -414,6 +414,10 @@ pack() {
     touch -h -d "@$SOURCE_DATE_EPOCH" "$ROOTFS/boot/firmware" "$ROOTFS/boot"
     E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH mke2fs -q -t ext4 -L "$ROOT_LABEL" -U "$ROOT_UUID" -E "root_owner=0:0,hash_seed=$HASH_SEED" \
         -d "$ROOTFS" "$root_img" "${root_mib}M"
+    # mke2fs -d keeps each file's atime and ctime as the build left them:
+    # both set to SOURCE_DATE_EPOCH (image/epoch_times.py says why).
+    python3 "$HERE/epoch_times.py" "$ROOTFS" "$SOURCE_DATE_EPOCH" > "$DIR/epoch-times.debugfs"
+    debugfs -w -f "$DIR/epoch-times.debugfs" "$root_img" > "$LOGS/epoch-times.log" 2>&1
     rmdir "$ROOTFS/boot/firmware"
     mv "$fw/firmware" "$ROOTFS/boot/firmware"
     rmdir "$fw"

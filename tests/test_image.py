@@ -242,3 +242,34 @@ def test_the_image_is_installed_with_phones_ready():
     with --phones, so phones turned on in the settings are let in."""
     recipe = (IMAGE / "build.sh").read_text()
     assert "install.sh --no-prepare --phones'" in recipe
+
+
+@pytest.mark.skipif(shutil.which("mke2fs") is None or shutil.which("debugfs") is None,
+                    reason="needs e2fsprogs")
+def test_every_inode_of_the_root_gets_the_commits_time(tmp_path):
+    """mke2fs -d copies atime and ctime as the build left them (a ctime
+    cannot be touched back); the image's debugfs pass sets both to
+    SOURCE_DATE_EPOCH for every inode: folders, files, links."""
+    spec = importlib.util.spec_from_file_location("epoch_times", IMAGE / "epoch_times.py")
+    epoch_times = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(epoch_times)
+    root = tmp_path / "root"
+    (root / "etc/wolfbox").mkdir(parents=True)
+    (root / "etc/wolfbox/wolfbox.toml").write_text("[box]\n")
+    (root / "a file with spaces").write_text("x")
+    (root / "etc/link").symlink_to("wolfbox/wolfbox.toml")
+    (root / "dirlink").symlink_to("etc/wolfbox")
+    image = tmp_path / "root.img"
+    subprocess.run(["mke2fs", "-q", "-t", "ext4", "-d", str(root), str(image), "8M"], check=True)
+    epoch = 1_700_000_000
+    script = tmp_path / "times.debugfs"
+    script.write_text("".join(line + "\n" for line in epoch_times.lines(str(root), epoch)))
+    subprocess.run(["debugfs", "-w", "-f", str(script), str(image)], check=True,
+                   capture_output=True)
+    for path in ("/", "/etc", "/etc/wolfbox", "/etc/wolfbox/wolfbox.toml",
+                 "/a file with spaces", "/etc/link", "/dirlink"):
+        shown = subprocess.run(["debugfs", "-R", f'stat "{path}"', str(image)],
+                               capture_output=True, text=True).stdout
+        times = dict(re.findall(r"^\s*(atime|ctime): (0x[0-9a-f]+)", shown, re.M))
+        assert {k: int(v, 16) for k, v in times.items()} == {"atime": epoch, "ctime": epoch}, \
+            (path, shown[:300])
