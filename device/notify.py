@@ -21,9 +21,13 @@ class Notifier:
 
     @classmethod
     def from_env(cls) -> Notifier:
-        address = os.environ.get("NOTIFY_SOCKET") or None
-        usec = os.environ.get("WATCHDOG_USEC")
-        pid = os.environ.get("WATCHDOG_PID")
+        """The box's own notifier, the variables taken out of its environment
+        (as sd_notify's unset_environment does): a program it starts (nmcli,
+        systemctl, the renderer) must not speak for it; systemd logs each
+        message from another PID ("reception only permitted for main PID")."""
+        address = os.environ.pop("NOTIFY_SOCKET", None) or None
+        usec = os.environ.pop("WATCHDOG_USEC", None)
+        pid = os.environ.pop("WATCHDOG_PID", None)
         seconds = None
         if usec and usec.isdigit() and (not pid or pid == str(os.getpid())):
             seconds = int(usec) / 1_000_000

@@ -371,3 +371,21 @@ def test_a_game_of_many_nights_killed_mid_game_is_offered_for_resuming(tmp_path,
     second.lines.wait_for("== Dawn 1" if saved == "dawn" else "== Night 1")
     type_keys(second, "qq")                        # mid-game, q asks twice
     assert second.wait(timeout=60) == 0
+
+
+def test_the_boxs_notify_socket_is_its_own_and_not_its_childrens(monkeypatch, notify):
+    """systemd takes notifications from the box's main process only: a
+    program the box starts (nmcli, systemctl, the renderer) is not handed
+    the socket, and the box still speaks on it."""
+    from wolfbox.device.notify import Notifier
+    monkeypatch.setenv("NOTIFY_SOCKET", notify.address)
+    monkeypatch.setenv("WATCHDOG_USEC", "200000")
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+    notifier = Notifier.from_env()
+    child = subprocess.run([sys.executable, "-c", "import os; print(sorted(k for k in os.environ "
+                            "if k in ('NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID')))"],
+                           capture_output=True, text=True, check=True)
+    assert child.stdout.strip() == "[]"
+    assert notifier.watchdog_seconds == 0.2
+    notifier.ready()
+    notify.wait_for("READY=1")

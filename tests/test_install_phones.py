@@ -134,7 +134,9 @@ def test_the_own_wifi_is_one_address_one_connection_one_port():
     assert f"redirect to :{PhonesConfig().port}" in nft
     assert f"id={CONNECTION}\n" in profile and "mode=ap" in profile
     assert "key-mgmt=wpa-psk" in profile and "psk-flags=2" in profile
-    assert f"connection up id {CONNECTION} passwd-file /var/lib/wolfbox/{SECRETS_FILE}" in unit
+    # The box's own file, handed to the unit by systemd (its root cannot open it).
+    assert f"LoadCredential={SECRETS_FILE}:/var/lib/wolfbox/{SECRETS_FILE}\n" in unit
+    assert f"connection up id {CONNECTION} passwd-file %d/{SECRETS_FILE}\n" in unit
     assert f"EnvironmentFile=/var/lib/wolfbox/{ENV_FILE}" in unit
     assert PSK_KEY == "802-11-wireless-security.psk"
     assert f'action.lookup("unit") == "{UNIT}"' in installer_text
