@@ -830,8 +830,9 @@ class Checks:
             steps = [line for line in out.splitlines() if line.strip()]
             if code != 0:
                 return "FAIL", " / ".join(steps[-3:])
-            return "pass", " / ".join(line.strip() for line in steps
-                                      if not line.startswith(" ") or ": 302" in line)[-600:]
+            said = [line.strip() for line in steps
+                    if not line.startswith((" ", "IP-Config")) or ": 302" in line]
+            return "pass", " / ".join(said)[:900]
         finally:
             self.sh.run("mv /etc/wolfbox/wolfbox.toml.twin /etc/wolfbox/wolfbox.toml && "
                         "systemctl restart wolfbox")
