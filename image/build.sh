@@ -174,6 +174,7 @@ HOST_NEEDS=(
     "mkfs.vfat dosfstools"
     "mcopy mtools"
     "mke2fs e2fsprogs"
+    "faketime faketime"
     "xz xz-utils"
 )
 
@@ -417,7 +418,10 @@ pack() {
     # mke2fs -d keeps each file's atime and ctime as the build left them:
     # both set to SOURCE_DATE_EPOCH (image/epoch_times.py says why).
     python3 "$HERE/epoch_times.py" "$ROOTFS" "$SOURCE_DATE_EPOCH" > "$DIR/epoch-times.debugfs"
-    debugfs -w -f "$DIR/epoch-times.debugfs" "$root_img" > "$LOGS/epoch-times.log" 2>&1
+    # debugfs stamps the superblock's write time with the clock (it reads
+    # no E2FSPROGS_FAKE_TIME): the clock stopped at the commit's time.
+    TZ=UTC faketime "$(date -u -d "@$SOURCE_DATE_EPOCH" '+%Y-%m-%d %H:%M:%S')" \
+        debugfs -w -f "$DIR/epoch-times.debugfs" "$root_img" > "$LOGS/epoch-times.log" 2>&1
     rmdir "$ROOTFS/boot/firmware"
     mv "$fw/firmware" "$ROOTFS/boot/firmware"
     rmdir "$fw"
