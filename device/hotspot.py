@@ -60,6 +60,7 @@ CLOSE_WAIT_S = 5.0                      # the box's loop waits this long for it 
 LOOK_S = 15.0
 SETTLE_S = 30.0
 RETRY_S = 300.0
+UP_TRIES = 3                            # starts of the own Wi-Fi before giving up on it
 HOME_TYPES = ("802-11-wireless", "802-3-ethernet", "wifi", "ethernet")
 
 
@@ -194,6 +195,7 @@ class Hotspot:
         self._misses = 0                      # looks in a row with no known network up
         self._broken = network == "home"      # said why, and stays home
         self._look_failed = False             # a failed look said (once)
+        self._up_fails = 0                    # starts of the own Wi-Fi that failed in a row
 
     def step(self, now: float, idle: bool) -> None:
         """One look, when it is due."""
@@ -206,7 +208,14 @@ class Hotspot:
         except _NoManager as e:
             self._give_up(str(e), aloud=self.network == "own")
         except _UpFailed as e:
-            self._give_up(str(e))
+            # NetworkManager may time out bringing the access point up on a
+            # busy box ("supplicant took too long"): tried again a look later.
+            self._up_fails += 1
+            if self._up_fails < UP_TRIES:
+                log.warning("phones: the box's own Wi-Fi did not come up (%s); trying again",
+                            e)
+            else:
+                self._give_up(str(e))
         except _ToolFailed as e:
             # A look that failed (nmcli busy, hung): the same look again
             # next time; the Wi-Fi stays as it is. Said once in a row.
@@ -275,6 +284,7 @@ class Hotspot:
         except _ToolFailed as e:
             raise _UpFailed(str(e)) from e
         self.where, self.wifi, self._since = Where.OWN, wifi, now
+        self._up_fails = 0
         log.info("phones: the box's own Wi-Fi %s is up", wifi.ssid)
 
     def _down(self) -> None:

@@ -27,6 +27,7 @@ from wolfbox.device.hotspot import (
     RETRY_S,
     SETTLE_S,
     UNIT,
+    UP_TRIES,
     Hotspot,
     HotspotThread,
     Tools,
@@ -70,6 +71,12 @@ elif name == "systemctl":
     if world.get("no_unit"):
         sys.stderr.write("Failed to %s %s: Unit %s not found.\\n" % (args[0], args[1], args[1]))
         sys.exit(5)
+    if args[0] == "start" and world.get("fail_starts", 0) > 0:
+        world["fail_starts"] -= 1
+        with open(os.path.join(here, "world.json"), "w") as f:
+            json.dump(world, f)
+        sys.stderr.write("Job for %s failed.\\n" % args[1])
+        sys.exit(1)
     if args[0] == "start":
         world["active"] = world.get("active", []) + ["{own}:802-11-wireless:wlan0"]
     elif args[0] == "stop":
@@ -426,3 +433,24 @@ def test_a_failed_look_keeps_the_own_wifi_and_looks_again(
     fakes.world(active=[LO, f"{CONNECTION}:802-11-wireless:wlan0"])
     spot.step(SETTLE_S + RETRY_S, idle=True)          # looks again: time to try home
     assert fakes.starts()[-1] == STOP and spot.where is Where.SETTLING
+
+
+def test_a_wifi_slow_to_come_up_is_tried_again_before_giving_up(
+        fakes: Fakes, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """NetworkManager may time out starting the access point on a busy box
+    (the twin saw "supplicant took too long"): the box tries UP_TRIES times,
+    a look apart, before it says it has no own Wi-Fi."""
+    fakes.world(active=[LO], fail_starts=UP_TRIES - 1)
+    said = Said()
+    spot = hotspot("own", tmp_path, said)
+    with caplog.at_level(logging.INFO):
+        for look in range(UP_TRIES):
+            spot.step(look * LOOK_S, idle=True)
+    assert spot.where is Where.OWN and spot.wifi is not None and said == []
+    assert fakes.starts().count(START) == UP_TRIES
+    assert len([r for r in caplog.records if "trying again" in r.getMessage()]) == UP_TRIES - 1
+    fakes.world(active=[LO], fail_starts=UP_TRIES)              # and one that never comes
+    again = hotspot("own", tmp_path / "again", said)
+    for look in range(UP_TRIES + 2):
+        again.step(look * LOOK_S, idle=True)
+    assert again.where is Where.HOME and len(said) == 1
