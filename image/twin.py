@@ -629,7 +629,9 @@ class Checks:
         if left is None:
             return "FAIL", "the start screen stayed 30 s after SPACE on the USB keyboard"
         line = "/var/cache/wolfbox/" + str(cached_line(self.config, FIRST_LINE))
-        out = self.sh.out(f"base64 -w0 < {line}")
+        # 165 KB through the virtio console: seconds on a quiet host, a minute
+        # and more on a busy one (c once timed out at 60 s beside an xz).
+        out = self.sh.out(f"base64 -w0 < {line}", timeout=600)
         try:
             with wave.open(io.BytesIO(base64.b64decode(out.strip(), validate=True))) as w:
                 rate, frames = w.getframerate(), w.readframes(w.getnframes())
