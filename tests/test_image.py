@@ -82,7 +82,8 @@ def test_the_plan_names_every_file_the_user_edits_and_the_first_boot_units(plan)
     for path in ("/etc/fstab", "/etc/systemd/system/wolfbox-bootfiles.service",
                  "/etc/systemd/system/wolfbox-grow-root.service",
                  "/usr/local/lib/wolfbox-image/grow-root",
-                 "/usr/local/lib/wolfbox-image/bootfiles.py"):
+                 "/usr/local/lib/wolfbox-image/bootfiles.py",
+                 "/etc/ssh/sshd_config.d/wolfbox.conf"):           # keys only
         assert re.search(rf"^  {re.escape(path)}$", plan, re.M), path
     packages = re.search(r"^packages: (.*)$", plan, re.M).group(1).split()
     for pkg in ("linux-image-arm64", "raspi-firmware", "firmware-brcm80211",
@@ -273,3 +274,11 @@ def test_every_inode_of_the_root_gets_the_commits_time(tmp_path):
         times = dict(re.findall(r"^\s*(atime|ctime): (0x[0-9a-f]+)", shown, re.M))
         assert {k: int(v, 16) for k, v in times.items()} == {"atime": epoch, "ctime": epoch}, \
             (path, shown[:300])
+
+
+def test_ssh_on_the_image_takes_keys_only():
+    """The README promises logins by key only once ssh is turned on."""
+    conf = (IMAGE / "overlay/etc/ssh/sshd_config.d/wolfbox.conf").read_text().splitlines()
+    for line in ("PasswordAuthentication no", "KbdInteractiveAuthentication no",
+                 "PermitRootLogin prohibit-password"):
+        assert line in conf, line
