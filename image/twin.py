@@ -192,6 +192,29 @@ GUEST_PYTHON = "/opt/wolfbox/.venv/bin/python"
 FIRST_LINE = "Night falls. Everyone, close your eyes."
 
 
+# The phones' page's port as the image ships it (the box's default).
+PHONES_PORT = 8080
+
+
+def wifi_code(code: str) -> dict[str, str]:
+    """The fields of a Wi-Fi QR code (`WIFI:T:WPA;S:name;P:pass;;`), its
+    backslash escapes undone, as a phone's camera reads them."""
+    fields: dict[str, str] = {}
+    body, i = code.removeprefix("WIFI:"), 0
+    while i < len(body):
+        j, value = i, ""
+        while j < len(body) and body[j] != ";":
+            if body[j] == "\\" and j + 1 < len(body):
+                j += 1
+            value += body[j]
+            j += 1
+        key, colon, rest = value.partition(":")
+        if colon:
+            fields[key] = rest
+        i = j + 1
+    return fields
+
+
 def resolver_rule(url: str) -> str:
     """Chromium's rule that takes the page's own address (the guest's, on
     qemu's user network, which the host cannot reach) to the host's
@@ -802,42 +825,198 @@ class Checks:
             self.wait_active(600)
 
     # w. the box's own Wi-Fi on simulated radios (issue 31)
+    def codes(self, want_wifi: bool, timeout: float = 300) -> tuple[dict[str, str], str]:
+        """The codes on the box's screen, read off qemu's screendumps with
+        zbarimg as a phone's camera reads them: the Wi-Fi's (its name and
+        passphrase, once `want_wifi`) and the page's address. The join card
+        turns between the two every few seconds."""
+        zbar = shutil.which("zbarimg")
+        assert zbar
+        wifi: dict[str, str] = {}
+        url = ""
+        deadline = time.monotonic() + timeout
+        while (not url or (want_wifi and not wifi)) and time.monotonic() < deadline:
+            shot = self.twin.screendump(self.twin.work / "twin-own-wifi.png")
+            read = subprocess.run([zbar, "--quiet", "--raw", str(shot)], capture_output=True,
+                                  text=True, check=False).stdout
+            for code in read.splitlines():
+                if code.startswith("WIFI:"):
+                    wifi = wifi_code(code)
+                elif code.startswith("http"):
+                    url = code
+            time.sleep(2)
+        return wifi, url
+
+    def wifi_step(self, step: str, env: str = "", timeout: float = 900) -> tuple[int, str]:
+        """One step of systemd/wifi-check.sh in the twin, its output kept."""
+        code, out = self.sh.run(f"{env} WOLFBOX_WAIT=300 bash /run/wifi-check.sh {step}",
+                                timeout=timeout)
+        with open(self.twin.work / "wifi-check.log", "a") as log:
+            log.write(f"$ wifi-check.sh {step}\n{out}\n(exit {code})\n")
+        return code, out
+
+    def sim(self, url: str, pin: str, seats: int, deal: bool) -> None:
+        """image/phones_sim.py started in the phone's namespace, in the background."""
+        self.sh.run(f"rm -f /run/phones-sim.log; (ip netns exec phone {GUEST_PYTHON} "
+                    f"/run/phones_sim.py {url!r} {pin} --seats {seats} --timeout 900 "
+                    f"{'--deal' if deal else ''} > /run/phones-sim.log 2>&1 &)")
+
+    def sim_says(self, words: str, timeout: float) -> str:
+        """The simulated phones' log once it holds `words` (or their end)."""
+        deadline = time.monotonic() + timeout
+        out = ""
+        while time.monotonic() < deadline:
+            out = self.sh.out("cat /run/phones-sim.log 2>/dev/null")
+            if words in out or "OK:" in out or "FAIL:" in out:
+                break
+            time.sleep(3)
+        return out
+
+    def pin(self) -> str:
+        kept = json.loads(self.sh.out("cat /var/lib/wolfbox/seats.json") or "{}")
+        return str(kept.get("room", {}).get("pin", ""))
+
+    def restart_box(self, network: str) -> bool:
+        """The box again with phones on `network` and the timed game, as a
+        config file would set them (the twin's shell edits the box's own
+        file), and no game or seat kept."""
+        self.sh.run("systemctl stop wolfbox; cp -n /etc/wolfbox/wolfbox.toml "
+                    "/etc/wolfbox/wolfbox.toml.twin; cp /etc/wolfbox/wolfbox.toml.twin "
+                    "/etc/wolfbox/wolfbox.toml; rm -f /var/lib/wolfbox/state.json "
+                    "/var/lib/wolfbox/seats.json; printf '\\n[game]\\nmode = \"newd3\"\\n"
+                    f"\\n[phones]\\nenabled = true\\nnetwork = \"{network}\"\\n' "
+                    ">> /etc/wolfbox/wolfbox.toml && systemctl start wolfbox", timeout=300)
+        return self.wait_active(600)
+
     def own_wifi(self) -> tuple[str, str]:
-        """Two simulated radios (the kernel's mac80211_hwsim): the box's own
-        Wi-Fi on the first, as `network = "own"` opens it, and a phone on the
-        second in a network namespace of its own. systemd/wifi-check.sh,
-        written into the twin through its shell, joins as a phone would and
-        checks the lease, DNS, the captive probes, the page and a wrong
-        passphrase."""
-        script = (Path(__file__).parent.parent / "systemd/wifi-check.sh").read_text()
+        """Three simulated radios (the kernel's mac80211_hwsim): the box's
+        own Wi-Fi on the first, a phone on the second in a network namespace
+        of its own, a "home" access point on the third. The host reads the
+        Wi-Fi's code and the page's off the screen; systemd/wifi-check.sh,
+        written into the twin through its shell, joins with them as a phone
+        would (a wrong passphrase first) and checks the lease, DNS, the
+        captive probes and the page; nine simulated phones
+        (image/phones_sim.py) take every seat and are dealt a timed game.
+        Then the box on "auto" joins the home Wi-Fi, a phone there takes a
+        seat, home goes away and the box opens its own again."""
+        if shutil.which("zbarimg") is None:
+            return "cannot", "the host needs zbar-tools (boot-check.sh installs them)"
+        here = Path(__file__).parent
+        script = (here.parent / "systemd/wifi-check.sh").read_text()
+        sim = (here / "phones_sim.py").read_text()
+        (self.twin.work / "wifi-check.log").write_text("")
         code, out = self.sh.run(
-            "modprobe mac80211_hwsim radios=2 && sleep 2 && ls /sys/class/ieee80211 && "
-            "for d in /sys/class/ieee80211/*/device/net/*; do echo ${d##*/}; done")
-        devices = [w for w in out.split() if w.startswith("wlan")]
-        if code != 0 or len(devices) < 2:
-            return "FAIL", f"no two simulated radios: {out.strip()[-300:]}"
-        # The phone's radio is NetworkManager's no more: the box's Wi-Fi takes the other.
-        self.sh.run(f"nmcli device set {devices[-1]} managed no")
-        self.sh.run("cp -n /etc/wolfbox/wolfbox.toml /etc/wolfbox/wolfbox.toml.twin && "
-                    "printf '\\n[phones]\\nenabled = true\\nnetwork = \"own\"\\n' "
-                    ">> /etc/wolfbox/wolfbox.toml && systemctl restart wolfbox")
+            f"cat > /run/wifi-check.sh <<'TWIN'\n{script}TWIN\n"
+            f"cat > /run/phones_sim.py <<'TWIN'\n{sim}TWIN\n"
+            "modprobe mac80211_hwsim radios=3 && sleep 2 && ls /sys/class/ieee80211")
+        if code != 0 or len(out.split()) < 3:
+            return "FAIL", f"no three simulated radios: {out.strip()[-300:]}"
+        # The phone's radio and the home's are NetworkManager's no more (the
+        # script moves them into namespaces of their own), nor is qemu's
+        # cable, which "auto" would count as a network the box knows.
+        said: list[str] = []
         try:
-            if not self.wait_active(600):
+            self.sh.run("nmcli device set eth0 managed no")
+            code, out = self.wifi_step("clean")
+            if not self.restart_box("own"):
                 return "FAIL", "the box did not come back with its own Wi-Fi"
-            code, out = self.sh.run(
-                f"cat > /run/wifi-check.sh <<'TWIN'\n{script}TWIN\n"
-                "WOLFBOX_WAIT=300 bash /run/wifi-check.sh", timeout=1800)
-            self.twin.screendump(self.twin.work / "twin-own-wifi.png")
-            (self.twin.work / "wifi-check.log").write_text(out)
-            steps = [line for line in out.splitlines() if line.strip()]
+            wifi, url = self.codes(want_wifi=True)
+            if not wifi or not url:
+                return "FAIL", f"no Wi-Fi code and page code on the screen: {wifi} {url}"
+            said.append(f"codes read off the screen: Wi-Fi {wifi['S']} ({wifi['T']}), "
+                        f"{urlsplit(url).netloc}")
+            env = f"WOLFBOX_SSID={wifi['S']!r} WOLFBOX_PSK={wifi['P']!r}"
+            code, out = self.wifi_step("own", env)
             if code != 0:
-                return "FAIL", " / ".join(steps[-3:])
-            said = [line.strip() for line in steps
-                    if not line.startswith((" ", "IP-Config")) or ": 302" in line]
-            return "pass", " / ".join(said)[:900]
+                return "FAIL", " / ".join([*said, *out.splitlines()[-3:]])
+            said += [line.strip() for line in out.splitlines()
+                     if line.startswith(("a wrong", "OK")) or ": 302" in line][:6]
+            # Nine phones on the box's own Wi-Fi: every seat, and the deal.
+            pin = self.pin()
+            self.sim(url, pin, 9, deal=True)
+            log = self.sim_says("joined 9", 900)
+            if "joined 9" not in log:
+                return "FAIL", " / ".join([*said, "nine phones: " + log[-300:]])
+            assert self.twin.qmp
+            self.twin.qmp.key("spc")                       # START: deal
+            t0 = time.monotonic()
+            stage = None
+            while time.monotonic() - t0 < 900:
+                stage = self.saved_stage()
+                if stage and stage[0] not in ("", "setup", "deal"):
+                    break
+                if time.monotonic() - t0 > 60 and (not stage or stage[0] in ("", "setup")):
+                    self.twin.qmp.key("spc")               # a START lost on a busy twin
+                    t0 = time.monotonic()
+                time.sleep(5)
+            log = self.sim_says("OK:", 300)
+            self.twin.screendump(self.twin.work / "twin-own-wifi-dealt.png")
+            if "OK:" not in log:
+                return "FAIL", " / ".join([*said, "the deal on nine phones: " + log[-300:]])
+            if not stage or stage[0] in ("", "setup", "deal"):
+                return "FAIL", " / ".join([*said, f"the deal never ended (saved: {stage})"])
+            said.append(log.split("OK:", 1)[1].strip().splitlines()[0]
+                        + f"; the game went on to its {stage[0]}")
+            # Home: a network the box knows, the phones there; then it goes away.
+            code, out = self.wifi_step("home-up")
+            if code != 0:
+                return "FAIL", " / ".join([*said, *out.splitlines()[-2:]])
+            radio = self.sh.out("ls /sys/class/ieee80211/*/device/net").split()
+            if len(radio) != 1:
+                return "FAIL", " / ".join([*said, f"the box's radio is not alone: {radio}"])
+            self.sh.run(f"nmcli connection add type wifi con-name twin-home ifname {radio[0]} "
+                        "ssid Twin-Home wifi-sec.key-mgmt wpa-psk "
+                        "wifi-sec.psk home-twin-passphrase >/dev/null")
+            if not self.restart_box("auto"):
+                return "FAIL", "the box did not come back on auto"
+            t0 = time.monotonic()
+            box = ""
+            while time.monotonic() - t0 < 300 and not box:
+                active = self.sh.out("nmcli -t -f NAME connection show --active")
+                if "twin-home" in active.split():
+                    box = self.sh.out(f"ip -4 -o addr show dev {radio[0]} | "
+                                      "sed -n 's/.*inet \\([0-9.]*\\).*/\\1/p'").strip()
+                time.sleep(3)
+            if not box:
+                return "FAIL", " / ".join([*said, "the box never joined the home Wi-Fi"])
+            code, out = self.wifi_step(f"join-home {box}")
+            if code != 0:
+                return "FAIL", " / ".join([*said, *out.splitlines()[-2:]])
+            _wifi, url = self.codes(want_wifi=False, timeout=120)
+            key = urlsplit(url).fragment
+            self.sim(f"http://{box}:{PHONES_PORT}/#{key}",
+                     self.pin(), 1, deal=False)
+            log = self.sim_says("OK:", 600)
+            hotspot = self.sh.out("systemctl is-active wolfbox-hotspot.service").strip()
+            if "OK:" not in log or hotspot == "active":
+                return "FAIL", " / ".join([*said, f"a phone at home: {log[-200:]} "
+                                                  f"(the box's own Wi-Fi: {hotspot})"])
+            said.append(f"on auto the box joined the home Wi-Fi ({box}) and kept its own "
+                        "down; a phone there took a seat")
+            code, out = self.wifi_step("home-down")
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 600:
+                if self.sh.out("systemctl is-active wolfbox-hotspot.service").strip() == "active":
+                    break
+                time.sleep(3)
+            else:
+                return "FAIL", " / ".join([*said, "home went away; no own Wi-Fi in 600 s"])
+            fell = time.monotonic() - t0
+            self.figures["home gone to own Wi-Fi up"] = f"{fell:.0f} s"
+            code, out = self.wifi_step("own", env)
+            if code != 0:
+                return "FAIL", " / ".join([*said, "after home: " + out.splitlines()[-1]])
+            said.append(f"home went away: the box's own Wi-Fi up {fell:.0f} s later, "
+                        "the phone joined it again and loaded the page")
+            self.twin.screendump(self.twin.work / "twin-own-wifi-fallback.png")
+            return "pass", " / ".join(said)[:1500]
         finally:
-            self.sh.run("mv /etc/wolfbox/wolfbox.toml.twin /etc/wolfbox/wolfbox.toml && "
-                        "systemctl restart wolfbox")
+            self.wifi_step("clean")
+            self.sh.run("nmcli connection delete twin-home >/dev/null 2>&1; "
+                        "nmcli device set eth0 managed yes; systemctl stop wolfbox; "
+                        "mv /etc/wolfbox/wolfbox.toml.twin /etc/wolfbox/wolfbox.toml; "
+                        "rm -f /var/lib/wolfbox/state.json /var/lib/wolfbox/seats.json; "
+                        "systemctl start wolfbox", timeout=300)
             self.wait_active(600)
 
     # d. the lights on the kernel's GPIO chip, from inside the sandbox

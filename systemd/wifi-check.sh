@@ -1,28 +1,48 @@
 #!/usr/bin/env bash
 # The box's own Wi-Fi, checked on simulated radios (mac80211_hwsim): for the
 # twin (the image's qemu boot), run as root inside it, on a box installed
-# with `systemd/install.sh --phones` and `[phones] enabled = true`,
-# `network = "own"` (or "auto" with no known network) in its config.
+# with `systemd/install.sh --phones` and phones on in its config.
 #
-#   systemd/wifi-check.sh            check, say each step, exit 1 at the first failure
+#   systemd/wifi-check.sh [own]      the phone joins the box's own Wi-Fi (up,
+#                                    as network = "own" or "auto" opens it): a
+#                                    wrong passphrase refused, the lease, DNS,
+#                                    the captive probes and the page
+#   systemd/wifi-check.sh home-up    a "home" Wi-Fi (WOLFBOX_HOME_SSID/_PSK) on
+#                                    a third radio, with its own DHCP server
+#   systemd/wifi-check.sh join-home BOX   the phone joins it, gets a lease and
+#                                    loads the page at the box's address BOX
+#   systemd/wifi-check.sh home-down  the home Wi-Fi goes away
+#   systemd/wifi-check.sh clean      the namespaces and their programs gone
 #
-# A "phone" is a second simulated radio in a network namespace of its own,
-# joined with wpa_supplicant using the name and passphrase the box's Wi-Fi
-# code carries (read from the box's state, where the code is made from).
-# Needs: the kernel's mac80211_hwsim module, iw, wpasupplicant, python3,
-# and a DHCP client (dhclient, busybox's udhcpc, or klibc's ipconfig, which
-# the image has through initramfs-tools).
+# Each says its steps and exits 1 at the first failure. The radios stay
+# where they are between calls: the phone's in a network namespace of its
+# own ("phone"), the home access point's in another ("home"); the box keeps
+# the first radio, which NetworkManager runs. The phone joins with the name
+# and passphrase the box's QR code holds (WOLFBOX_SSID and WOLFBOX_PSK, as
+# the host read them off the screen), else the ones the box keeps in its
+# state, where the code is made from; given both, they must agree.
+# Needs: the kernel's mac80211_hwsim module, iw, wpasupplicant (station and
+# access point), dnsmasq (NetworkManager's), python3, and a DHCP client
+# (dhclient, busybox's udhcpc, or klibc's ipconfig, which the image has
+# through initramfs-tools).
 set -euo pipefail
 
 STATE=${WOLFBOX_STATE:-/var/lib/wolfbox}
 ADDRESS=10.42.0.1
 PORT=${WOLFBOX_PORT:-8080}
 NS=phone
+HOME_NS=home
+HOME_SSID=${WOLFBOX_HOME_SSID:-Twin-Home}
+HOME_PSK=${WOLFBOX_HOME_PSK:-home-twin-passphrase}
+HOME_NET=192.168.77
 WAIT=${WOLFBOX_WAIT:-120}
+RUN=/run/wolfbox-check
 
 say() { printf '%s\n' "$*"; }
 fail() { say "FAIL: $*" >&2; exit 1; }
 in_phone() { ip netns exec "$NS" "$@"; }
+in_home() { ip netns exec "$HOME_NS" "$@"; }
+has_ns() { ip netns list | grep -qw "^$1"; }
 
 # Wait up to WAIT seconds for a command to succeed.
 until_ok() {
@@ -35,48 +55,56 @@ until_ok() {
     fail "$what (after ${WAIT} s)"
 }
 
-cleanup() {
-    in_phone pkill -F "/run/wolfbox-check-wpa.pid" 2>/dev/null || true
-    ip netns del "$NS" 2>/dev/null || true
+# The radios the root namespace still holds, in order.
+radios() { ls /sys/class/ieee80211; }
+
+# A radio of the root namespace's last into namespace $1 (made here), taken
+# from NetworkManager first; its interface's name on stdout.
+take_radio() {
+    local ns=$1 phys phy dev
+    mapfile -t phys < <(radios)
+    [ "${#phys[@]}" -ge 2 ] || fail "fewer than two radios left for the $ns: ${phys[*]}"
+    phy=${phys[-1]}
+    dev=$(ls "/sys/class/ieee80211/$phy/device/net")
+    nmcli device set "$dev" managed no >/dev/null 2>&1 || true
+    ip netns add "$ns"
+    iw phy "$phy" set netns name "$ns"
+    ip netns exec "$ns" ip link set lo up
+    printf '%s' "$dev"
 }
-trap cleanup EXIT
 
-say "radios: two simulated ones, the box's and the phone's"
-if [ ! -d /sys/module/mac80211_hwsim ]; then
-    modprobe mac80211_hwsim radios=2 || fail "no mac80211_hwsim in this kernel"
-fi
-mapfile -t phys < <(ls /sys/class/ieee80211)
-[ "${#phys[@]}" -ge 2 ] || fail "fewer than two radios: ${phys[*]}"
-phone_phy=${phys[-1]}
-phone_dev=$(ls "/sys/class/ieee80211/$phone_phy/device/net")
-nmcli device set "$phone_dev" managed no || true
-ip netns add "$NS"
-iw phy "$phone_phy" set netns name "$NS"
-in_phone ip link set lo up
+# The interface of the radio in namespace $1.
+radio_in() { ip netns exec "$1" ls /sys/class/net | grep -v '^lo$' | head -n 1; }
 
-say "the box's own Wi-Fi comes up (wolfbox-hotspot.service)"
-until_ok "wolfbox-hotspot.service is not active" systemctl is-active --quiet wolfbox-hotspot.service
-if [ ! -r "$STATE/wifi.env" ] || [ ! -r "$STATE/wifi.secrets" ]; then
-    fail "no wifi.env/wifi.secrets in $STATE"
-fi
-ssid=$(sed -n 's/^WOLFBOX_SSID=//p' "$STATE/wifi.env")
-psk=$(sed -n 's/^802-11-wireless-security.psk://p' "$STATE/wifi.secrets")
-if [ -z "$ssid" ] || [ -z "$psk" ]; then fail "the box's Wi-Fi has no name or passphrase"; fi
-say "  $ssid is up"
-if journalctl -u wolfbox -u wolfbox-hotspot -u NetworkManager --no-pager | grep -qF "$psk"; then
-    fail "the passphrase is in the journal"
-fi
+setup() {
+    mkdir -p "$RUN"
+    if [ ! -d /sys/module/mac80211_hwsim ]; then
+        modprobe mac80211_hwsim radios=3 || fail "no mac80211_hwsim in this kernel"
+    fi
+    if ! has_ns "$NS"; then
+        say "radios: the box's, and the phone's in a namespace of its own"
+        take_radio "$NS" >/dev/null
+    fi
+    phone_dev=$(radio_in "$NS")
+    [ -n "$phone_dev" ] || fail "the phone's namespace holds no radio"
+}
 
-# Join with a passphrase; prints wpa_supplicant's state after WAIT s at most.
+# Join network $1 with passphrase $2; prints wpa_supplicant's state after
+# 30 s at most (COMPLETED: joined).
 join() {
-    local pass=$1 conf=/run/wolfbox-check-wpa.conf i state=""
-    in_phone pkill -F /run/wolfbox-check-wpa.pid 2>/dev/null || true
+    local ssid=$1 pass=$2 conf=$RUN/phone-wpa.conf i state=""
+    in_phone pkill -F "$RUN/phone-wpa.pid" 2>/dev/null || true
+    for ((i = 0; i < 10; i++)); do      # its control socket gone with it
+        [ -e "$RUN/phone-wpa/$phone_dev" ] || break
+        sleep 0.5
+    done
+    in_phone ip -4 addr flush dev "$phone_dev" 2>/dev/null || true
     umask 077
-    printf 'ctrl_interface=/run/wolfbox-check-wpa\nnetwork={\n ssid="%s"\n psk="%s"\n key_mgmt=WPA-PSK\n}\n' \
-        "$ssid" "$pass" > "$conf"
-    in_phone wpa_supplicant -B -P /run/wolfbox-check-wpa.pid -i "$phone_dev" -c "$conf" >/dev/null
+    printf 'ctrl_interface=%s/phone-wpa\nnetwork={\n ssid="%s"\n psk="%s"\n key_mgmt=WPA-PSK\n}\n' \
+        "$RUN" "$ssid" "$pass" > "$conf"
+    in_phone wpa_supplicant -B -P "$RUN/phone-wpa.pid" -i "$phone_dev" -c "$conf" >/dev/null
     for ((i = 0; i < 30; i++)); do
-        state=$(in_phone wpa_cli -p /run/wolfbox-check-wpa -i "$phone_dev" status 2>/dev/null \
+        state=$(in_phone wpa_cli -p "$RUN/phone-wpa" -i "$phone_dev" status 2>/dev/null \
                 | sed -n 's/^wpa_state=//p')
         [ "$state" = COMPLETED ] && break
         sleep 1
@@ -84,30 +112,56 @@ join() {
     printf '%s' "$state"
 }
 
-say "a wrong passphrase is refused"
-state=$(join "not-${psk}")
-[ "$state" != COMPLETED ] || fail "joined with a wrong passphrase"
+lease() {
+    if command -v dhclient >/dev/null; then
+        in_phone dhclient -1 "$phone_dev" || fail "no DHCP lease (dhclient)"
+    elif command -v udhcpc >/dev/null; then
+        in_phone udhcpc -n -q -i "$phone_dev" || fail "no DHCP lease (udhcpc)"
+    elif [ -x /usr/lib/klibc/bin/ipconfig ]; then     # initramfs-tools' own (the image)
+        in_phone /usr/lib/klibc/bin/ipconfig -t 30 "$phone_dev" || fail "no DHCP lease (ipconfig)"
+    else
+        fail "no DHCP client (dhclient, udhcpc or klibc's ipconfig) to act as the phone"
+    fi
+    in_phone ip -4 addr show "$phone_dev" | grep -q "inet ${1//./\\.}\." \
+        || fail "no $1.x address"
+}
 
-say "the phone joins with the code's name and passphrase"
-state=$(join "$psk")
-[ "$state" = COMPLETED ] || fail "could not join $ssid (wpa_state=$state)"
+own() {
+    setup
+    say "the box's own Wi-Fi comes up (wolfbox-hotspot.service)"
+    until_ok "wolfbox-hotspot.service is not active" systemctl is-active --quiet wolfbox-hotspot.service
+    if [ ! -r "$STATE/wifi.env" ] || [ ! -r "$STATE/wifi.secrets" ]; then
+        fail "no wifi.env/wifi.secrets in $STATE"
+    fi
+    local ssid psk kept_ssid kept_psk state
+    kept_ssid=$(sed -n 's/^WOLFBOX_SSID=//p' "$STATE/wifi.env")
+    kept_psk=$(sed -n 's/^802-11-wireless-security.psk://p' "$STATE/wifi.secrets")
+    ssid=${WOLFBOX_SSID:-$kept_ssid}
+    psk=${WOLFBOX_PSK:-$kept_psk}
+    if [ -z "$ssid" ] || [ -z "$psk" ]; then fail "the box's Wi-Fi has no name or passphrase"; fi
+    if [ "$ssid" != "$kept_ssid" ] || [ "$psk" != "$kept_psk" ]; then
+        fail "the code's name or passphrase is not the box's"
+    fi
+    say "  $ssid is up"
+    if journalctl -u wolfbox -u wolfbox-hotspot -u NetworkManager --no-pager | grep -qF "$psk"; then
+        fail "the passphrase is in the journal"
+    fi
 
-say "it gets a lease on the box's network"
-if command -v dhclient >/dev/null; then
-    in_phone dhclient -1 "$phone_dev" || fail "no DHCP lease (dhclient)"
-elif command -v udhcpc >/dev/null; then
-    in_phone udhcpc -n -q -i "$phone_dev" || fail "no DHCP lease (udhcpc)"
-elif [ -x /usr/lib/klibc/bin/ipconfig ]; then     # initramfs-tools' own (the image)
-    in_phone /usr/lib/klibc/bin/ipconfig -t 30 "$phone_dev" || fail "no DHCP lease (ipconfig)"
-else
-    fail "no DHCP client (dhclient, udhcpc or klibc's ipconfig) to act as the phone"
-fi
-in_phone ip -4 addr show "$phone_dev" | grep -q "inet 10\.42\.0\." || fail "no 10.42.0.x address"
+    say "a wrong passphrase is refused"
+    state=$(join "$ssid" "not-${psk}")
+    [ "$state" != COMPLETED ] || fail "joined with a wrong passphrase"
 
-say "every name resolves to the box; each probe gets the page; the page loads"
-install -d /etc/netns/"$NS"
-printf 'nameserver %s\n' "$ADDRESS" > /etc/netns/"$NS"/resolv.conf
-in_phone python3 - "$ADDRESS" "$PORT" <<'EOF' || fail "the captive portal (above)"
+    say "the phone joins with the code's name and passphrase"
+    state=$(join "$ssid" "$psk")
+    [ "$state" = COMPLETED ] || fail "could not join $ssid (wpa_state=$state)"
+
+    say "it gets a lease on the box's network"
+    lease 10.42.0
+
+    say "every name resolves to the box; each probe gets the page; the page loads"
+    install -d /etc/netns/"$NS"
+    printf 'nameserver %s\n' "$ADDRESS" > /etc/netns/"$NS"/resolv.conf
+    in_phone python3 - "$ADDRESS" "$PORT" <<'EOF' || fail "the captive portal (above)"
 import http.client, socket, sys
 address, port = sys.argv[1], int(sys.argv[2])
 for name in ("example.com", "wolfbox.invalid", "connectivitycheck.gstatic.com"):
@@ -131,4 +185,76 @@ r = c.getresponse()
 assert r.status == 200 and b"<html" in r.read().lower(), r.status
 print(f"  {page}: 200")
 EOF
-say "OK: the box's own Wi-Fi, its lease, its DNS, its probes and its page"
+    say "OK: the box's own Wi-Fi, its lease, its DNS, its probes and its page"
+}
+
+home_up() {
+    setup
+    local dev conf=$RUN/home-wpa.conf
+    if ! has_ns "$HOME_NS"; then
+        say "a third radio for the home Wi-Fi, in a namespace of its own"
+        take_radio "$HOME_NS" >/dev/null
+    fi
+    dev=$(radio_in "$HOME_NS")
+    [ -n "$dev" ] || fail "the home namespace holds no radio"
+    say "the home Wi-Fi $HOME_SSID comes up (WPA2, its own DHCP server)"
+    in_home ip -4 addr flush dev "$dev"
+    in_home ip addr add "$HOME_NET.1/24" dev "$dev"
+    umask 077
+    # wpa_supplicant as the access point: NetworkManager's own hotspot runs so.
+    printf 'ctrl_interface=%s/home-wpa\nnetwork={\n ssid="%s"\n mode=2\n frequency=2437\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n psk="%s"\n}\n' \
+        "$RUN" "$HOME_SSID" "$HOME_PSK" > "$conf"
+    in_home wpa_supplicant -B -P "$RUN/home-wpa.pid" -i "$dev" -c "$conf" >/dev/null \
+        || fail "the home access point would not start"
+    in_home dnsmasq --conf-file=/dev/null --pid-file="$RUN/home-dns.pid" --user=root \
+        --interface="$dev" --bind-interfaces --port=0 --dhcp-authoritative \
+        --dhcp-range="$HOME_NET.10,$HOME_NET.60,1h" --dhcp-leasefile="$RUN/home.leases" \
+        || fail "the home DHCP server would not start"
+    until_ok "the home access point is not up" \
+        in_home wpa_cli -p "$RUN/home-wpa" -i "$dev" status
+    say "OK: $HOME_SSID is up on $dev"
+}
+
+join_home() {
+    local box=$1 state
+    setup
+    say "the phone joins the home Wi-Fi $HOME_SSID"
+    state=$(join "$HOME_SSID" "$HOME_PSK")
+    [ "$state" = COMPLETED ] || fail "could not join $HOME_SSID (wpa_state=$state)"
+    say "it gets a lease from home"
+    lease "$HOME_NET"
+    say "the box's page loads at $box"
+    in_phone python3 - "$box" "$PORT" <<'EOF' || fail "the page on the home Wi-Fi (above)"
+import http.client, sys
+c = http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=10)
+c.request("GET", "/")
+r = c.getresponse()
+assert r.status == 200 and b"<html" in r.read().lower(), r.status
+print(f"  http://{sys.argv[1]}:{sys.argv[2]}/: 200")
+EOF
+    say "OK: the phone on the home Wi-Fi, with its lease and the box's page"
+}
+
+home_down() {
+    say "the home Wi-Fi goes away"
+    in_home pkill -F "$RUN/home-wpa.pid" 2>/dev/null || true
+    in_home pkill -F "$RUN/home-dns.pid" 2>/dev/null || true
+    say "OK: $HOME_SSID is down"
+}
+
+clean() {
+    in_phone pkill -F "$RUN/phone-wpa.pid" 2>/dev/null || true
+    home_down >/dev/null
+    ip netns del "$NS" 2>/dev/null || true
+    ip netns del "$HOME_NS" 2>/dev/null || true
+    rm -rf "$RUN" /etc/netns/"$NS"
+}
+
+case ${1:-own} in
+    own) own ;;
+    home-up) home_up ;;
+    join-home) [ -n "${2:-}" ] || fail "join-home needs the box's address"; join_home "$2" ;;
+    home-down) home_down ;;
+    clean) clean ;;
+    *) fail "unknown step '$1' (own, home-up, join-home BOX, home-down, clean)" ;;
+esac

@@ -388,3 +388,15 @@ def test_the_host_reads_the_pages_address_off_the_twins_screen_as_a_camera_would
                           text=True, check=False)
     assert read.stdout.split() == [pinned], read
     assert twin.resolver_rule(pinned) == "MAP 10.0.2.15 127.0.0.1"    # the forward's way in
+
+
+@pytest.mark.parametrize("ssid, passphrase", [("Wolfbox-3F7A", "abcdefghjkmn"),
+                                              ("Café; \"x\"", 'a\\b;c,d:e"f')])
+def test_the_twin_reads_the_wifi_codes_name_and_passphrase_as_a_camera_would(ssid, passphrase):
+    """Check w joins with what the Wi-Fi code on the screen holds: the
+    box's own code text, escapes and all, read back to its name and
+    passphrase."""
+    from wolfbox.view import WifiCard
+
+    fields = twin.wifi_code(WifiCard(ssid, passphrase).qr_text())
+    assert (fields["T"], fields["S"], fields["P"]) == ("WPA", ssid, passphrase)
