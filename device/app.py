@@ -187,7 +187,7 @@ def _notices_sink(box: Box) -> Callable[[Effect], None]:
     notice then follows from `_language_sink`, which knows the new voice."""
     def sink(effect: Effect) -> None:
         if isinstance(effect, ChangeSetting) and effect.key == LANGUAGE_KEY:
-            box.notice = notice_texts.reworded(box.notice)
+            box.notices = notice_texts.reworded(box.notices)
     return sink
 
 
@@ -290,7 +290,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
               inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,
               speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
               sdl_poll=None if shown == "headless" else 1 / config.screen.input_hz,
-              notice="; ".join(notices), notifier=Notifier.from_env(),
+              notices=tuple(n for n in notices if n), notifier=Notifier.from_env(),
               view_sinks=[leds.show], readiness=narrator.readiness,
               recover=_recover(flow, saves))
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box

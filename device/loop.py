@@ -136,7 +136,10 @@ class Box:
     key_codes: dict[int, Button] = field(default_factory=dict)
     drive: Callable[[Button, bool], None] = lambda b, d: None
     sdl_poll: float | None = None      # seconds between reads of SDL's queue; None: never
-    notice: str = ""
+    # The start screen's notices, each kept whole: a notice may itself hold
+    # "; " (one joined string lost such a notice for good, as it could no
+    # longer be matched to be taken away).
+    notices: tuple[str, ...] = ()
     on_frame: Callable[[View, float], None] | None = None
     view_sinks: list[Callable[[View], None]] = field(default_factory=list)   # LEDs
     notifier: Notifier = field(default_factory=Notifier)
@@ -349,10 +352,15 @@ class Box:
     def add_notice(self, text: str, replaces: tuple[str, ...] = ()) -> None:
         """Show `text` on the start screen beside any earlier notice (once),
         in the place of any of `replaces`; an empty `text` only removes."""
-        shown = [n for n in self.notice.split("; ") if n and n not in replaces]
+        shown = [n for n in self.notices if n not in replaces]
         if text and text not in shown:
             shown.append(text)
-        self.notice = "; ".join(shown)
+        self.notices = tuple(shown)
+
+    @property
+    def notice(self) -> str:
+        """The notices as the start screen shows them, in one line."""
+        return "; ".join(self.notices)
 
     def status(self) -> str:
         """The voice's preparation, in tenths, while it is not ready."""

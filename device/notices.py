@@ -39,18 +39,18 @@ def every_notice() -> list[str]:
     return [_(n) for n in ALL]
 
 
-def reworded(shown: str) -> str:
-    """The start screen's notices ("; " between them) in the box's language
-    now: each one of ALL, in whichever language it was put up, as `_()`
-    words it now; anything else (a fault's own words) as it was. A language
-    chosen on the box must not leave "No sound" in the one it started in."""
+def reworded(shown: tuple[str, ...]) -> tuple[str, ...]:
+    """The start screen's notices in the box's language now: each one of
+    ALL, in whichever language it was put up, as `_()` words it now;
+    anything else (a fault's own words) as it was. A language chosen on the
+    box must not leave "No sound" in the one it started in."""
     wordings: dict[str, str] = {}
     for lang in LANGUAGES:
         with speaking(lang):
             wordings.update((_(notice), notice) for notice in ALL)
     out: list[str] = []
-    for text in shown.split("; "):
+    for text in shown:
         now = _(wordings[text]) if text in wordings else text
         if now and now not in out:
             out.append(now)
-    return "; ".join(out)
+    return tuple(out)

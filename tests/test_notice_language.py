@@ -50,9 +50,9 @@ def test_no_sound_is_said_in_the_language_chosen_on_the_box(box_for, monkeypatch
 
 def test_a_notice_not_of_the_box_keeps_its_words():
     with speaking("de"):
-        assert notices.reworded("No sound: captions only; disk /x is odd") == \
-            "Kein Ton: nur Text; disk /x is odd"
-        assert notices.reworded("") == ""
+        assert notices.reworded(("No sound: captions only", "disk /x; is odd")) == \
+            ("Kein Ton: nur Text", "disk /x; is odd")
+        assert notices.reworded(()) == ()
 
 
 def test_the_mayors_setup_starts_at_the_players_asked_for(box_for):
