@@ -40,10 +40,15 @@ for arg in "$@"; do
         --prepare-only) PREPARE_ONLY=1 ;;
         --memory=*) MEMORY=${arg#--memory=}
             case $MEMORY in ''|*[!0-9]*) fail "--memory=$MEMORY: a number of megabytes" ;; esac ;;
-        --only=*) ONLY=${arg#--only=} ;;
+        --only=*) ONLY=${arg#--only=}
+            case $ONLY in ''|*[!a-hw,]*) fail "--only=$ONLY: checks among b,c,f,g,w,d,e,h" ;; esac ;;
         *) fail "unknown argument '$arg' (--prepare-only, --memory=MB, --only=b,c,f,g,w,d,e,h)" ;;
     esac
 done
+# --only alone: one run at 1 GB (h is the 512 MB run's, and fits either).
+if [ "$ONLY" != b,c,f,g,w,d,e,h ] && [ -z "$MEMORY" ]; then
+    MEMORY=1024
+fi
 
 # Each host tool with the Debian package that brings it (efi-virtio.rom: a
 # -device virtio-*-pci stops without it).

@@ -192,9 +192,6 @@ GUEST_PYTHON = "/opt/wolfbox/.venv/bin/python"
 FIRST_LINE = "Night falls. Everyone, close your eyes."
 
 
-# The phones' page's port as the image ships it (the box's default).
-PHONES_PORT = 8080
-
 
 def wifi_code(code: str) -> dict[str, str]:
     """The fields of a Wi-Fi QR code (`WIFI:T:WPA;S:name;P:pass;;`), its
@@ -825,11 +822,13 @@ class Checks:
             self.wait_active(600)
 
     # w. the box's own Wi-Fi on simulated radios (issue 31)
-    def codes(self, want_wifi: bool, timeout: float = 300) -> tuple[dict[str, str], str]:
+    def codes(self, want_wifi: bool, host: str, timeout: float = 300
+              ) -> tuple[dict[str, str], str]:
         """The codes on the box's screen, read off qemu's screendumps with
         zbarimg as a phone's camera reads them: the Wi-Fi's (its name and
-        passphrase, once `want_wifi`) and the page's address. The join card
-        turns between the two every few seconds."""
+        passphrase, once `want_wifi`) and the page's address, once it is at
+        `host` (where the phones are: the box is on qemu's cable too). The
+        join card turns between the two every few seconds."""
         zbar = shutil.which("zbarimg")
         assert zbar
         wifi: dict[str, str] = {}
@@ -842,7 +841,7 @@ class Checks:
             for code in read.splitlines():
                 if code.startswith("WIFI:"):
                     wifi = wifi_code(code)
-                elif code.startswith("http"):
+                elif code.startswith("http") and urlsplit(code).hostname == host:
                     url = code
             time.sleep(2)
         return wifi, url
@@ -912,15 +911,18 @@ class Checks:
         if code != 0 or len(out.split()) < 3:
             return "FAIL", f"no three simulated radios: {out.strip()[-300:]}"
         # The phone's radio and the home's are NetworkManager's no more (the
-        # script moves them into namespaces of their own), nor is qemu's
-        # cable, which "auto" would count as a network the box knows.
+        # script moves them into namespaces of their own). qemu's cable is
+        # unplugged: "auto" would count it as a network the box knows, and
+        # the page's code would show its address, which no phone reaches.
         said: list[str] = []
         try:
-            self.sh.run("nmcli device set eth0 managed no")
+            self.sh.run("nmcli device set eth0 managed no; ip link set eth0 down; "
+                        "ip -4 addr flush dev eth0")
             code, out = self.wifi_step("clean")
             if not self.restart_box("own"):
                 return "FAIL", "the box did not come back with its own Wi-Fi"
-            wifi, url = self.codes(want_wifi=True)
+            from wolfbox.device.hotspot import ADDRESS  # the box on its own Wi-Fi
+            wifi, url = self.codes(want_wifi=True, host=ADDRESS)
             if not wifi or not url:
                 return "FAIL", f"no Wi-Fi code and page code on the screen: {wifi} {url}"
             said.append(f"codes read off the screen: Wi-Fi {wifi['S']} ({wifi['T']}), "
@@ -982,10 +984,10 @@ class Checks:
             code, out = self.wifi_step(f"join-home {box}")
             if code != 0:
                 return "FAIL", " / ".join([*said, *out.splitlines()[-2:]])
-            _wifi, url = self.codes(want_wifi=False, timeout=120)
-            key = urlsplit(url).fragment
-            self.sim(f"http://{box}:{PHONES_PORT}/#{key}",
-                     self.pin(), 1, deal=False)
+            _wifi, url = self.codes(want_wifi=False, host=box)
+            if not url:
+                return "FAIL", " / ".join([*said, f"no page code at {box} on the screen"])
+            self.sim(url, self.pin(), 1, deal=False)
             log = self.sim_says("OK:", 600)
             hotspot = self.sh.out("systemctl is-active wolfbox-hotspot.service").strip()
             if "OK:" not in log or hotspot == "active":
@@ -1000,7 +1002,10 @@ class Checks:
                     break
                 time.sleep(3)
             else:
-                return "FAIL", " / ".join([*said, "home went away; no own Wi-Fi in 600 s"])
+                seen = self.sh.out("nmcli -t -f NAME,TYPE,DEVICE,STATE connection show --active; "
+                                   "journalctl -u wolfbox --no-pager -o cat -n 3")
+                return "FAIL", " / ".join([*said, "home went away; no own Wi-Fi in 600 s: "
+                                           + seen.replace("\n", "; ")[-400:]])
             fell = time.monotonic() - t0
             self.figures["home gone to own Wi-Fi up"] = f"{fell:.0f} s"
             code, out = self.wifi_step("own", env)
@@ -1013,7 +1018,8 @@ class Checks:
         finally:
             self.wifi_step("clean")
             self.sh.run("nmcli connection delete twin-home >/dev/null 2>&1; "
-                        "nmcli device set eth0 managed yes; systemctl stop wolfbox; "
+                        "ip link set eth0 up; nmcli device set eth0 managed yes; "
+                        "systemctl stop wolfbox; "
                         "mv /etc/wolfbox/wolfbox.toml.twin /etc/wolfbox/wolfbox.toml; "
                         "rm -f /var/lib/wolfbox/state.json /var/lib/wolfbox/seats.json; "
                         "systemctl start wolfbox", timeout=300)

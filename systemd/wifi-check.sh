@@ -236,9 +236,17 @@ EOF
 }
 
 home_down() {
-    say "the home Wi-Fi goes away"
+    local dev i
+    say "the home Wi-Fi goes away (its radio off, as a router switched off)"
     in_home pkill -F "$RUN/home-wpa.pid" 2>/dev/null || true
     in_home pkill -F "$RUN/home-dns.pid" 2>/dev/null || true
+    for ((i = 0; i < 20; i++)); do
+        in_home pgrep -F "$RUN/home-wpa.pid" >/dev/null 2>&1 || break
+        sleep 0.5
+    done
+    # Down, so that nothing on the air answers for it any more.
+    dev=$(radio_in "$HOME_NS" 2>/dev/null || true)
+    if [ -n "$dev" ]; then in_home ip link set "$dev" down; fi
     say "OK: $HOME_SSID is down"
 }
 
