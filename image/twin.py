@@ -984,7 +984,15 @@ class Checks:
             code, out = self.wifi_step(f"join-home {box}")
             if code != 0:
                 return "FAIL", " / ".join([*said, *out.splitlines()[-2:]])
-            _wifi, url = self.codes(want_wifi=False, host=box)
+            _wifi, url = self.codes(want_wifi=False, host=box, timeout=60)
+            if not url:
+                # No room for the page's code beside this start screen's
+                # texts (the card shows the address in words): the phones'
+                # screen, BACK held, as a table would open it.
+                assert self.twin.qmp
+                self.twin.qmp.key("backspace", hold=3.0)
+                _wifi, url = self.codes(want_wifi=False, host=box, timeout=180)
+                said.append("the page's code read off the phones' screen (BACK held)")
             if not url:
                 return "FAIL", " / ".join([*said, f"no page code at {box} on the screen"])
             self.sim(url, self.pin(), 1, deal=False)
@@ -1089,7 +1097,15 @@ class Checks:
         rc = twin.wait_exit(300)
         took = time.monotonic() - t0
         if rc is None:
-            return "FAIL", "qemu still runs 300 s after the power button went down"
+            # Where the shutdown stands, if the twin's shell still answers.
+            try:
+                jobs = self.sh.out("systemctl list-jobs --no-legend | head -n 5; journalctl -b "
+                                   "--no-pager -o cat -n 8", timeout=30)
+            except (OSError, TimeoutError) as e:
+                jobs = f"the shell: {e}"
+            twin.screendump(twin.work / "twin-power-stuck.png")
+            return "FAIL", ("qemu still runs 300 s after the power button went down: "
+                            + " | ".join(jobs.splitlines())[-600:])
         twin.closed()
         twin.start()                              # the journal of that boot
         assert twin.shell
