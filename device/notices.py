@@ -28,6 +28,11 @@ NO_PHONE_SERVER = N_("Phones off: their server cannot be loaded (see the log)")
 # [phones] network auto or own, and the box cannot open its own Wi-Fi (no
 # NetworkManager, no installer's unit): the phones join its known networks.
 NO_OWN_WIFI = N_("No own Wi-Fi (see the log)")
+# Phones on, no address yet, and the box opens a Wi-Fi of its own where it
+# finds no known one ([phones] network auto or own): shown the few seconds
+# until a network comes (device.phonelink). Not reworded with the others
+# (ALL): the box takes it away by its words.
+WAITING_FOR_NETWORK = N_("Phones: waiting for a network")
 
 ALL = (NO_SOUND, VOICE_OFF, ESPEAK, NO_VOICE, NO_GPIO, VOICE_TROUBLE, CONFIG_ERROR,
        SHORT_STORAGE, SHORT_SOUND_TROUBLE, CANNOT_RESUME, NO_SAVE, NO_PHONE_SERVER,

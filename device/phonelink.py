@@ -33,7 +33,7 @@ from wolfbox.view import JoinCard
 
 from .hotspot import ADDRESS as OWN_ADDRESS
 from .hotspot import Hotspot, HotspotThread
-from .notices import NO_OWN_WIFI
+from .notices import NO_OWN_WIFI, WAITING_FOR_NETWORK
 from .notices import NO_PHONE_SERVER as NO_SERVER
 
 if TYPE_CHECKING:
@@ -94,9 +94,12 @@ class PhoneLink:
                 log.info("phones: the page is at %s", " ".join(phones.urls))
             else:
                 # No network yet (a box that booted before its Wi-Fi): the
-                # server looks again, and the notice goes when one comes.
+                # server looks again, and the notice goes when one comes. A
+                # box that opens its own Wi-Fi has one in seconds: it says
+                # only that it waits (no installer's hint to mislead).
                 from wolfbox.phones.link import no_address
-                self._waiting = _cannot_serve(no_address())
+                self._waiting = (_(WAITING_FOR_NETWORK) if self._opens_own_wifi()
+                                 else _cannot_serve(no_address()))
                 log.warning("%s", self._waiting)
                 self.notice(self._waiting, ())
             self.follow()
@@ -113,10 +116,15 @@ class PhoneLink:
                             f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
             self.post(PhonesSeated(frozenset()))           # nobody holds a phone now
 
+    def _opens_own_wifi(self) -> bool:
+        """Whether the box opens a Wi-Fi of its own where it needs one (a
+        box with no state of its own, a test's, never does)."""
+        return self.config.network != "home" and self.seats_file is not None
+
     def _own_wifi(self) -> None:
         """The box's own Wi-Fi, as `[phones] network` says, looked after on a
         thread of its own; a box that cannot open one says so once."""
-        if self.config.network == "home" or self.seats_file is None:
+        if not self._opens_own_wifi():
             return
 
         def idle() -> bool:
