@@ -124,7 +124,7 @@ class PhoneLink:
     def _own_wifi(self) -> None:
         """The box's own Wi-Fi, as `[phones] network` says, looked after on a
         thread of its own; a box that cannot open one says so once."""
-        if not self._opens_own_wifi():
+        if not self._opens_own_wifi() or self.seats_file is None:
             return
 
         def idle() -> bool:
