@@ -134,6 +134,11 @@ def test_the_own_wifi_is_one_address_one_connection_one_port():
     assert f"redirect to :{PhonesConfig().port}" in nft
     assert f"id={CONNECTION}\n" in profile and "mode=ap" in profile
     assert "key-mgmt=wpa-psk" in profile and "psk-flags=2" in profile
+    # A channel an access point may use under the world's rules (a box told
+    # no country): 1 to 9 of the 2.4 GHz band, never 10 to 14 (no-IR there).
+    channel = int(next(line for line in profile.splitlines()
+                       if line.startswith("channel=")).split("=")[1])
+    assert "band=bg" in profile and 1 <= channel <= 9
     # The box's own file, handed to the unit by systemd (its root cannot open it).
     assert f"LoadCredential={SECRETS_FILE}:/var/lib/wolfbox/{SECRETS_FILE}\n" in unit
     assert f"connection up id {CONNECTION} passwd-file %d/{SECRETS_FILE}\n" in unit
