@@ -2,9 +2,14 @@
 says, hands it what each seat's phone shows whenever the box's screen
 changes, and keeps a copy of who sits where for the box's own screen.
 
-A new game (the box back on a start screen after one) brings a new PIN
-and frees every seat: a seat's token is bound to its game. A table that
-grows or shrinks on its setup screen keeps its PIN and its seats.
+The table stays seated from game to game, as players stay at a table:
+the box back on a start screen after a game (a new round, or another
+game chosen there) keeps every seat, its name and its phone's token, so
+no phone types the PIN again. Only newcomers need it, and it is new each
+game. A seat goes when the box frees it, when the table shrinks past it,
+or when it was the Mayor's console (taken only with the box's yes, so
+never carried into another game). A table that grows or shrinks on its
+setup screen keeps its PIN.
 
 The seats survive a power cut: whenever one is taken or let go, the room
 (its PIN, each seat's name and the hash of its token) is handed to `keep`
@@ -48,8 +53,7 @@ def words() -> dict[str, str]:
     return {"pin": _("The PIN on the box's screen"), "name": _("Your name"),
             "seat": _("Your seat (seat 1 faces the screen)"), "hold": _("Hold to see"),
             "reconnecting": _("Reconnecting…"),
-            "again": _("A new game, or your seat was given back: type the PIN the box "
-                       "shows now."),
+            "again": _("Your seat is free again: type the PIN the box shows now."),
             "off": _("The box has turned its phones off."),
             "taken": _("Is your seat held by a phone you no longer have? Ask the box to free it.")}
 
@@ -121,7 +125,10 @@ class Phones:
         """After the box's screen changed: a new game's PIN, and each joined
         seat's view, in the game's language."""
         busy, seats = game.busy(), game.table_seats
+        switched = self._mode not in ("", game.name)
         self._mode = game.name
+        if switched:
+            self.server.kept_again()        # the seats now belong to this game (a power cut)
         # A seat the box must accept a phone for (the Mayor's console) is
         # guarded before it opens and let go only after it closed: the
         # server runs these in order, a phone's message perhaps between.
@@ -134,7 +141,9 @@ class Phones:
                 self.server.new_game(seats)
             self._kept_for = None
         if self._busy and not busy:
-            self.server.new_game(seats)             # a game ended: a new PIN, seats free
+            # A game ended: the table stays seated for the next, but for
+            # the console (guarded now or in the game to come).
+            self.server.next_round(seats, self._guarded | guarded)
         elif seats != self._seats:
             self.server.resize(seats)
         self._busy, self._seats = busy, seats

@@ -4,8 +4,9 @@ token, with no network in sight (the server asks, this answers).
 A phone joins with the PIN the box shows and a free seat; it gets a
 random 128-bit token, kept by the phone, which takes it back to its seat
 after a reload, a sleep or a dropped Wi-Fi. A seat cannot be taken twice;
-the box can free one. A new game brings a new PIN and lets every seat go
-(a token is bound to its game).
+the box can free one. The next round keeps the table seated, as a table
+keeps its chairs (each token bound to its seat until the seat is freed),
+with a new PIN for newcomers; seats kept for another game's table all go.
 
 Wrong PINs: after a few in a minute from one client, that client waits;
 after a few more in a minute from all clients together, everyone waits
@@ -183,8 +184,17 @@ class Room:
         self.held = {s: h for s, h in self.held.items() if s <= seats}
 
     def new_game(self, seats: int) -> None:
-        """A new game: a new PIN, every seat free, the old tokens void."""
-        self.seats, self.pin, self.held = seats, new_pin(digits=len(self.pin)), {}
+        """Another table's game: a new PIN, every seat free, the old tokens void."""
+        self.next_round(seats, frozenset(self.held))
+
+    def next_round(self, seats: int, freed: frozenset[int] = frozenset()) -> None:
+        """The same table's next game: its players keep their seats and
+        tokens (nobody types a PIN between rounds); the seats past `seats`
+        and those in `freed` (the Mayor's console, taken only with the
+        box's yes, never carried into another game) go. A new PIN, for a
+        newcomer's free seat: one who saw the last stays no wiser."""
+        self.seats, self.pin = seats, new_pin(digits=len(self.pin))
+        self.held = {s: h for s, h in self.held.items() if s <= seats and s not in freed}
         self._wrong.clear()
         self.wrong = 0
 

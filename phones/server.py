@@ -309,8 +309,18 @@ class PhoneServer:
         self._loop.call_soon_threadsafe(self._publish, dict(views), dict(lobby))
 
     def new_game(self, seats: int) -> None:
-        """A new game: a new PIN, every seat free. Safe from any thread."""
-        self._loop.call_soon_threadsafe(self._new_game, seats)
+        """Another table's game: a new PIN, every seat free. Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._new_game, seats, None)
+
+    def next_round(self, seats: int, freed: frozenset[int]) -> None:
+        """The same table's next game: a new PIN, every seat kept but those
+        past `seats` and in `freed` (room.next_round). Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._new_game, seats, frozenset(freed))
+
+    def kept_again(self) -> None:
+        """Hand the room to `keep` again (the game it is kept with changed).
+        Safe from any thread."""
+        self._loop.call_soon_threadsafe(lambda: self.keep(self.room.saved()))
 
     def resize(self, seats: int) -> None:
         """The table has `seats` seats now. Safe from any thread."""
@@ -418,8 +428,11 @@ class PhoneServer:
         for phone in list(self._phones):
             self._send(phone)
 
-    def _new_game(self, seats: int) -> None:
-        self.room.new_game(seats)
+    def _new_game(self, seats: int, freed: frozenset[int] | None) -> None:
+        if freed is None:
+            self.room.new_game(seats)
+        else:
+            self.room.next_round(seats, freed)
         self._asking.clear()
         self._turned_away.clear()
         self._seated()

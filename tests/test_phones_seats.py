@@ -343,4 +343,4 @@ def test_the_console_seat_is_guarded_before_it_opens_and_until_it_closed():
         phones.follow(Game(busy), 0.0)
     order = [c for c in calls if c[0] != "publish"]
     assert order == [("resize", 7), ("guard", frozenset({8})), ("resize", 8),
-                     ("new_game", 7), ("guard", frozenset())]
+                     ("next_round", 7, frozenset({8})), ("guard", frozenset())]
