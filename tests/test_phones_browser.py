@@ -130,10 +130,17 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
     playwright.expect(ann.locator("body")).to_have_class("dim", timeout=WAIT_MS)
     assert ann.inner_text("#title") == pilot.view.title
     pilot.press(Button.BACK, hold=2.0)                        # the round ended on the box:
-    pilot.until(lambda: not pilot.box.flow.busy())            # a new game, a new PIN
+    pilot.until(lambda: not pilot.box.flow.busy())            # the table stays seated
+    playwright.expect(ann.locator("body")).not_to_have_class("dim", timeout=WAIT_MS)
+    playwright.expect(ann.locator("#title")).to_have_text(pilot.view.title, timeout=WAIT_MS)
+    assert ann.is_visible("#seat") and not ann.is_visible("#lobby")
+    pilot.press(Button.BACK, hold=2.0)                        # the phones screen: seat 2
+    pilot.press(Button.VOTE, hold=2.0)                        # freed, asked
+    pilot.press(Button.VOTE, hold=2.0)                        # and freed
     playwright.expect(ann.locator("#lobby")).to_be_visible(timeout=WAIT_MS)
-    assert ann.input_value("#pin") == ""                      # last game's PIN: gone
-    playwright.expect(ann.locator("#refused")).to_contain_text("type the PIN the box shows now")
+    assert ann.input_value("#pin") == ""                      # the PIN: typed again
+    playwright.expect(ann.locator("#refused")).to_have_text(
+        "Your seat is free again: type the PIN the box shows now.")
     from wolfbox.effects import ChangeSetting
     pilot.box._apply([ChangeSetting("phones.enabled", False)])     # phones off on the box
     playwright.expect(ann.locator("#status")).to_have_text("The box has turned its phones off.",
