@@ -62,8 +62,8 @@ def start_view(pilot, phones) -> None:
         shown = game.phone_view(number, pilot.clock.now)
         card = "Your card: " + role_name(table.dealt[number - 1])
         assert shown.secret[:1] == (card,)
-        receive(phone, "view", lambda m, t=shown.title: m["title"] == t
-                and m["secret"][:1] == [card] and m["task"] is None)
+        receive(phone, "view", lambda m, t=shown.title, c=card: m["title"] == t
+                and m["secret"][:1] == [c] and m["task"] is None)
 
 
 def a_round(pilot, phones) -> None:

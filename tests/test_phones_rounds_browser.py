@@ -62,14 +62,14 @@ def test_five_browsers_play_three_rounds_without_joining_again(
         pilot.press(Button.START)
         pilot.until(lambda: game.phase is Phase.DISCUSSION, step=1.0)
         pilot.press(Button.VOTE)
-        pilot.until(lambda: table.voting)
+        pilot.until(lambda t=table: t.voting)
         for seat in SEATS:                                # everyone votes for seat 1 (and 1 for 2)
             vote = 1 if seat != 1 else 2
             page = pages[seat][0]
             caught_up(page, game.phone_view(seat, pilot.clock.now))
             page.locator("#options button", has_text=f"P{vote} · {vote}").click(
                 timeout=WAIT_MS)
-            hear(pilot, lambda s=seat, v=vote: table.votes.get(s) == v)
+            hear(pilot, lambda s=seat, v=vote, t=table: t.votes.get(s) == v)
         pilot.until(lambda: game.phase is Phase.VERDICT, step=0.5)
         for seat in SEATS:
             playwright.expect(pages[seat][0].locator("#lines")).to_contain_text(

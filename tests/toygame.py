@@ -115,7 +115,7 @@ class Quiet(PublicPhones):
     def busy(self) -> bool:
         """A round is under way; with phones, its end too: they keep their
         seats to show who picked what, until the table starts again (a
-        game no longer busy is a new game: a new PIN, every seat free)."""
+        game no longer busy is the next game: a new PIN, for newcomers)."""
         return self.stage is Stage.PICK or (self.stage is Stage.END and bool(self.phones))
 
     def setting_changed(self, key: str) -> list[Effect]:
