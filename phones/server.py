@@ -762,7 +762,7 @@ class PhoneServer:
         if phone.channel is None:
             return                              # its key first: nothing goes in the clear
         if phone.seat is not None and phone.seat not in self.room.held:
-            phone.seat = None                   # the box freed the seat, or the table shrank past it
+            phone.seat = None                   # freed on the box, or past the table now
         if phone.seat is not None:
             shown = self._views.get(phone.seat, b"")
         elif self._lobby:
