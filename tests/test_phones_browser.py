@@ -136,8 +136,8 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
     playwright.expect(ann.locator("#refused")).to_contain_text("type the PIN the box shows now")
     from wolfbox.effects import ChangeSetting
     pilot.box._apply([ChangeSetting("phones.enabled", False)])     # phones off on the box
-    playwright.expect(ann.locator("#status")).to_have_text("The box has turned its phones off.",
-                                                           timeout=WAIT_MS)
+    playwright.expect(ann.locator("#gone")).to_have_text("The box has turned its phones off.",
+                                                         timeout=WAIT_MS)
     assert problems == []                                     # no script or policy error
 
 
