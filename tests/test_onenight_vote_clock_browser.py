@@ -5,7 +5,6 @@ The game alone on the fake clock, then Chromium at the real box."""
 
 from __future__ import annotations
 
-
 from test_onenight_phones import BASE5, START, VOTE, base5
 from test_phones_box import box_hears
 from test_phones_browser import (  # noqa: F401 (the fixture)

@@ -103,7 +103,7 @@
         var key = typeof e.data === "string" ? JSON.parse(e.data) : {};
         if (key.t !== "key") { return; }
         if (pinned && key.k !== pinned) {      // not the box whose QR code opened this page
-          away(key.other);
+          away(key.other || words.lost || "…");
           socket.onclose = null;
           socket.close();
           return;

@@ -57,11 +57,11 @@ def view(game: Seen, now: float) -> View:
         case Phase.VOTE:
             # The phones' vote is timed: its bar drains by the second, and
             # each second is a new screen the phones follow with their clock.
-            shown = dataclasses.replace(base, title=_("Vote"),
-                                        big=_(lines.COUNTDOWN_SHOWN[game.beat]))
+            vote = dataclasses.replace(base, title=_("Vote"),
+                                       big=_(lines.COUNTDOWN_SHOWN[game.beat]))
             if _phones_voting(game) and t is not None and t.total:
-                shown = dataclasses.replace(shown, progress=t.shown_seconds(now) / t.total)
-            return shown
+                vote = dataclasses.replace(vote, progress=t.shown_seconds(now) / t.total)
+            return vote
     rules = game.reveal_pages()
     page = game.reveal_page % len(rules)
     title = _("Who won?") if len(rules) == 1 else _("Who won? · {page}/{pages}").format(
