@@ -141,6 +141,27 @@ def seated(page, phones: Phones, url: str) -> None:
     page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
 
 
+def held_on_screen(page, case: str, view: PhoneView) -> None:
+    """Hold the cover where it is on the screen; every line of the secret
+    is inside the viewport, clear of the cover, none scrolled away."""
+    box = page.locator("#cover").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= SMALL["height"], case
+    page.mouse.move(box["x"] + 10, box["y"] + 10)
+    page.mouse.down()
+    playwright.expect(page.locator("#secret")).to_be_visible(timeout=WAIT_MS)
+    assert page.inner_text("#secret").split("\n")[0] == view.secret[0]
+    seen = page.evaluate(MEASURED)
+    assert seen["viewport"] == [SMALL["width"], SMALL["height"]]
+    for left, top, right, bottom in [seen["secret"], *seen["lines"]]:
+        assert 0 <= left and right <= SMALL["width"], (case, seen)
+        assert 0 <= top and bottom <= SMALL["height"], (case, seen)
+    assert seen["hidden"] <= 0, (case, seen)              # nothing scrolled out of sight
+    # Not under the finger: the secret ends where the cover begins.
+    assert seen["secret"][3] <= box["y"] + 1, (case, seen)
+    page.mouse.up()
+    playwright.expect(page.locator("#secret")).to_be_hidden(timeout=WAIT_MS)
+
+
 @pytest.fixture
 def served():
     config = PhonesConfig()
@@ -176,24 +197,9 @@ def test_every_word_of_the_largest_secret_is_on_a_360x640_screen_while_held(
         assert view.task is not None
         playwright.expect(page.locator("#prompt")).to_have_text(view.task.prompt,
                                                                 timeout=WAIT_MS)
-        page.evaluate("() => window.scrollTo(0, 0)")       # the page read from its top
-        cover = page.locator("#cover")
-        box = cover.bounding_box()
-        assert box is not None and box["y"] + box["height"] <= SMALL["height"], (game, lang)
-        page.mouse.move(box["x"] + 10, box["y"] + 10)
-        page.mouse.down()
-        playwright.expect(page.locator("#secret")).to_be_visible(timeout=WAIT_MS)
-        assert page.inner_text("#secret").split("\n")[0] == view.secret[0]
-        seen = page.evaluate(MEASURED)
-        assert seen["viewport"] == [SMALL["width"], SMALL["height"]]
-        for left, top, right, bottom in [seen["secret"], *seen["lines"]]:
-            assert 0 <= left and right <= SMALL["width"], (game, lang, seen)
-            assert 0 <= top and bottom <= SMALL["height"], (game, lang, seen)
-        assert seen["hidden"] <= 0, (game, lang, seen)      # nothing scrolled out of sight
-        # Not under the finger: the secret ends where the cover begins.
-        assert seen["secret"][3] <= box["y"] + 1, (game, lang, seen)
-        page.mouse.up()
-        playwright.expect(page.locator("#secret")).to_be_hidden(timeout=WAIT_MS)
+        for scrolled in ("0", "document.body.scrollHeight"):   # read from its top, its foot
+            page.evaluate(f"() => window.scrollTo(0, {scrolled})")
+            held_on_screen(page, f"{game} {lang} scrolled to {scrolled}", view)
     assert problems == []
 
 

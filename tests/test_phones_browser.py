@@ -46,7 +46,7 @@ def open_phone(browser, url: str):
 
 def shoot(page, name: str, full_page: bool = False) -> None:
     """The page as a picture for the README, where `make screenshots` asks
-    (`full_page`: a held secret runs below the phone's fold)."""
+    (`full_page`: the whole page, where it runs below the phone's fold)."""
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / name), full_page=full_page)
