@@ -55,6 +55,8 @@ def words() -> dict[str, str]:
             "reconnecting": _("Reconnecting…"),
             "again": _("Your seat is free again: type the PIN the box shows now."),
             "off": _("The box has turned its phones off."),
+            "lost": _("The box cannot be reached: it is off, or this phone is off its "
+                      "network. This page reconnects by itself."),
             "taken": _("Is your seat held by a phone you no longer have? Ask the box to free it.")}
 
 

@@ -46,7 +46,7 @@ def open_phone(browser, url: str):
 
 def shoot(page, name: str, full_page: bool = False) -> None:
     """The page as a picture for the README, where `make screenshots` asks
-    (`full_page`: a held secret runs below the phone's fold)."""
+    (`full_page`: the whole page, where it runs below the phone's fold)."""
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / name), full_page=full_page)
@@ -143,8 +143,8 @@ def test_a_phone_joins_in_the_browser_keeps_its_seat_on_reload_and_follows_the_b
         "Your seat is free again: type the PIN the box shows now.")
     from wolfbox.effects import ChangeSetting
     pilot.box._apply([ChangeSetting("phones.enabled", False)])     # phones off on the box
-    playwright.expect(ann.locator("#status")).to_have_text("The box has turned its phones off.",
-                                                           timeout=WAIT_MS)
+    playwright.expect(ann.locator("#gone")).to_have_text("The box has turned its phones off.",
+                                                         timeout=WAIT_MS)
     assert problems == []                                     # no script or policy error
 
 

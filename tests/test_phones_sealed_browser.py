@@ -71,7 +71,7 @@ def test_a_page_whose_address_holds_another_key_talks_to_nobody(
     assert card is not None
     another = seal.text(bytes(PrivateKey.generate().public_key))
     page, problems = open_page(browser, f"{card.url}#k={another}")
-    page.wait_for_selector("#status:has-text('scan the QR code')", timeout=WAIT_MS)
+    page.wait_for_selector("#gone:has-text('scan the QR code')", timeout=WAIT_MS)
     assert page.is_hidden("#lobby") and page.is_hidden("#seat")
     typed, _ = open_page(browser, card.url)                 # the typed address: no key to check
     typed.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)

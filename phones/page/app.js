@@ -12,8 +12,10 @@
 (function () {
   var KEY = "wolfbox-token";
   var PHONE_FRAME = 1024, COUNT = 8, NONCE = 24;    // as in phones/protocol.py, seal.py
+  var OPEN_MS = 5000;          // a socket not open by then is a box not there
   var socket = null, retry = 1000, words = {}, off = false;
-  var pinned = (/[#&]k=([A-Za-z0-9_-]{43})(&|$)/.exec(location.hash) || [])[1] || "";
+  var keyIn = function (hash) { return (/[#&]k=([A-Za-z0-9_-]{43})(&|$)/.exec(hash) || [])[1] || ""; };
+  var pinned = keyIn(location.hash);
   var $ = function (id) { return document.getElementById(id); };
 
   function text(el, value) { el.textContent = value || ""; }
@@ -60,13 +62,38 @@
     };
   }
 
+  // The box lost: after a power cut the page would keep its last view,
+  // its buttons looking alive. While no socket is open every button is
+  // greyed and does nothing (a tap could not reach the box anyway); once
+  // the box could not be reached again, or another start of it answered,
+  // the page says so, large, in the words the box last gave it.
+  function away(why) {
+    document.body.classList.add("away");
+    Array.prototype.forEach.call(document.querySelectorAll("#seats button, #options button, " +
+      "#actions button"), function (b) { b.disabled = true; });
+    if (why !== undefined) {
+      text($("gone"), why);
+      $("gone").hidden = false;
+      text($("status"), "");
+    }
+  }
+  function back() {
+    document.body.classList.remove("away");
+    $("gone").hidden = true;
+  }
+
   var sealed = null;
   function connect() {
     sealed = null;
     socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
     socket.binaryType = "arraybuffer";
-    var mine = socket;
+    var mine = socket, opened = false;
+    // A box that is off answers nothing: the attempt would hang for as
+    // long as the phone's own network waits.
+    var late = setTimeout(function () { if (!opened) { mine.close(); } }, OPEN_MS);
     socket.onopen = function () {
+      opened = true;
+      clearTimeout(late);
       retry = 1000;
       off = false;
     };
@@ -76,7 +103,7 @@
         var key = typeof e.data === "string" ? JSON.parse(e.data) : {};
         if (key.t !== "key") { return; }
         if (pinned && key.k !== pinned) {      // not the box whose QR code opened this page
-          text($("status"), key.other);
+          away(key.other || words.lost || "…");
           socket.onclose = null;
           socket.close();
           return;
@@ -91,17 +118,25 @@
       if (!m) { socket.close(); return; }       // tampered, replayed, or not sealed
       if (m.words) { words = m.words; }
       if (m.lang) { document.documentElement.lang = m.lang === "zh" ? "zh-Hans" : m.lang; }
-      if (m.t === "lobby") { lobby(m); }
+      if (m.t === "lobby") { back(); lobby(m); }
       else if (m.t === "joined") { localStorage.setItem(KEY, m.token); }
       else if (m.t === "refused" || m.t === "asking") { text($("refused"), m.why); }
-      else if (m.t === "view") { seat(m); }
+      else if (m.t === "view") { back(); seat(m); }
       else if (m.t === "bye") { off = true; }
       text($("status"), "");
     };
     socket.onclose = function () {
+      clearTimeout(late);
+      if (mine !== socket) { return; }
       // Phones turned off on the box: say so, and look again now and then
-      // (they may be turned on again); else a moment's loss: reconnect.
-      text($("status"), off ? words.off : (words.reconnecting || "…"));
+      // (they may be turned on again); a socket that never opened: the box
+      // is gone (off, or out of reach); else a moment's loss: reconnect.
+      if (off) { away(words.off || "…"); }
+      else if (!opened) { away(words.lost || "…"); }
+      else {
+        away();
+        text($("status"), words.reconnecting || "…");
+      }
       setTimeout(connect, off ? 10000 : retry);
       retry = Math.min(retry * 2, 5000);
     };
@@ -123,7 +158,7 @@
     }
     $("seat").hidden = true;
     $("lobby").hidden = false;
-    document.body.className = "";
+    document.body.classList.remove("dim", "covered");
     text($("lobby-title"), m.title);
     var someTaken = Object.keys(m.taken).length > 0;    // a lost phone's seat: the box frees it
     text($("lobby-note"), [m.note, someTaken ? words.taken : ""].filter(Boolean).join(" "));
@@ -156,7 +191,7 @@
     seated = true;
     $("lobby").hidden = true;
     $("seat").hidden = false;
-    document.body.className = m.dim ? "dim" : "";
+    document.body.classList.toggle("dim", !!m.dim);
     text($("seat-title"), m.seat_title);
     text($("title"), m.title);
     text($("big"), m.big);
@@ -176,8 +211,10 @@
     });
     task(m.task, m.secret.length > 0);
     cover.hidden = m.secret.length === 0;
+    document.body.classList.toggle("covered", !cover.hidden);
     secret.hidden = !holding || cover.hidden;     // a clock's tick keeps a held cover open
     text(cover, words.hold);
+    if (!secret.hidden) { fitSecret(); }
   }
 
   // The same task on every seat's phone: its options as buttons, what this
@@ -254,12 +291,28 @@
       t.chosen.length ? "✓ " + shown.join(" · ") : shown.join(" · ") + " …";
   }
 
-  var holding = false;
+  // The secret, held, fills the screen above the cover: its words take a
+  // smaller size until they fit there, and if even the smallest does not
+  // fit, the finger that holds the cover scrolls them by sliding (the
+  // cover takes no gesture of the browser's, so a slide never ends the hold).
+  var FITS = ["fit1", "fit2", "fit3"];
+  function fitSecret() {
+    var secret = $("secret");
+    secret.classList.remove.apply(secret.classList, FITS);
+    for (var i = 0; i < FITS.length && secret.scrollHeight > secret.clientHeight; i++) {
+      if (i > 0) { secret.classList.remove(FITS[i - 1]); }
+      secret.classList.add(FITS[i]);
+    }
+  }
+
+  var holding = false, slidFrom = null;
   function reveal(shown) {
     return function (e) {
       e.preventDefault();
       holding = shown;
+      slidFrom = shown ? e.clientY : null;
       $("secret").hidden = !shown;
+      if (shown) { $("secret").scrollTop = 0; fitSecret(); }
       // The hold is the finger's until it lifts: a view that moves the page
       // under it (a line added above) must not close the cover mid-read.
       if (shown && e.pointerId !== undefined && cover.setPointerCapture) {
@@ -272,6 +325,16 @@
   ["pointerup", "pointercancel", "pointerleave"].forEach(function (k) {
     cover.addEventListener(k, reveal(false));
   });
+  cover.addEventListener("pointermove", function (e) {
+    if (!holding || slidFrom === null) { return; }
+    $("secret").scrollTop += slidFrom - e.clientY;
+    slidFrom = e.clientY;
+  });
   cover.addEventListener("contextmenu", function (e) { e.preventDefault(); });
+  // The box's QR code scanned again in this tab (a box started anew has a
+  // new key): only the fragment changes, so the page starts over with it.
+  window.addEventListener("hashchange", function () {
+    if (keyIn(location.hash) !== pinned) { location.reload(); }
+  });
   connect();
 })();

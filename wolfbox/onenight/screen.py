@@ -55,8 +55,13 @@ def view(game: Seen, now: float) -> View:
                 progress=min(1.0, shown / t.total) if t.total else 0.0,
                 urgent=shown <= game.settings.tick_from)
         case Phase.VOTE:
-            return dataclasses.replace(base, title=_("Vote"),
+            # The phones' vote is timed: its bar drains by the second, and
+            # each second is a new screen the phones follow with their clock.
+            vote = dataclasses.replace(base, title=_("Vote"),
                                        big=_(lines.COUNTDOWN_SHOWN[game.beat]))
+            if _phones_voting(game) and t is not None and t.total:
+                vote = dataclasses.replace(vote, progress=t.shown_seconds(now) / t.total)
+            return vote
     rules = game.reveal_pages()
     page = game.reveal_page % len(rules)
     title = _("Who won?") if len(rules) == 1 else _("Who won? · {page}/{pages}").format(
@@ -169,6 +174,10 @@ def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
         # room to scroll, so it shows every page at once.
         whole = tuple(line for page in game.idle_pages() for line in page)
         base = dataclasses.replace(base, lines=(shown.details[0], *whole))
+    if _phones_voting(game) and game.timer is not None:
+        # "VOTE!" is the box's; the phone shows the time left to tap, large,
+        # as the other games' timed tasks do (the same on every phone).
+        base = dataclasses.replace(base, big=clock_text(game.timer.shown_seconds(now)))
     if game.own is not None:
         return _own_cards_phone(game, base, seat)
     table = game.table
@@ -193,6 +202,12 @@ def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
         return dataclasses.replace(base, lines=(*base.lines, *rule, *table.marks()),
                                    secret=table.secret(seat), task=task)
     return base
+
+
+def _phones_voting(game: Seen) -> bool:
+    """The vote's last beat ("VOTE!"), taken on the phones: timed to tap."""
+    return game.phase is Phase.VOTE and game.beat == len(lines.COUNTDOWN) - 1 \
+        and (game.playing() or game.own is not None)
 
 
 def _own_cards_phone(game: Seen, base: PhoneView, seat: int) -> PhoneView:
