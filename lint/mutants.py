@@ -76,7 +76,8 @@ def run(mutant: Mutant) -> str | None:
     try:
         path.write_text(text.replace(mutant.old, mutant.new))
         tests = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-p", "no:cacheprovider",
+            [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly",
+             "-p", "no:cacheprovider",
              "-n", "0", *mutant.tests], cwd=ROOT, capture_output=True, text=True)
     finally:
         path.write_text(text)

@@ -272,11 +272,11 @@ def test_no_two_frames_share_a_nonce_so_no_keystream_is_used_twice():
     to_phone = box.channel(seal.text(bytes(phone.public_key)))
     at_phone = seal.Channel(phone, seal.key_of(box.public), box=False)
     card = protocol.framed(protocol.encode("view", secret=["Wolf"]))
-    sent = [to_phone.seal(card) for _ in range(50)] + [at_phone.seal(card) for _ in range(50)]
-    nonces = {frame[:seal.NONCE_BYTES] for frame in sent}
-    assert len(nonces) == len(sent)
-    bodies = {frame[seal.NONCE_BYTES:] for frame in sent}
-    assert len(bodies) == len(sent)                      # the same card never looks the same
+    made = [to_phone.seal(card) for _ in range(50)] + [at_phone.seal(card) for _ in range(50)]
+    nonces = {frame[:seal.NONCE_BYTES] for frame in made}
+    assert len(nonces) == len(made)
+    bodies = {frame[seal.NONCE_BYTES:] for frame in made}
+    assert len(bodies) == len(made)                    # the same card never looks the same
 
 
 def test_each_start_of_the_server_has_a_key_of_its_own_shown_only_in_the_qr_code(
