@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 
 import pytest
-from helpers import phones_config
 from test_game_bug import PlantedBug, table, traces
 
+from helpers import phones_config
 from wolfbox.buttons import Button
 from wolfbox.darkarts.game import Game as Mayor
 from wolfbox.device.notices import GAME_BUG
