@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean loc
+.PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean loc mutants
 
 install: $(STAMP)
 
@@ -74,6 +74,11 @@ lint: install
 	cd $(TYPED) && PYTHONPATH=.:$(CURDIR)/lint $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/.importlinter
 	@if command -v msgfmt >/dev/null; then $(MAKE) -s catalogues; \
 	  else echo "lint: no msgfmt (apt install gettext): the catalogues are not checked"; fi
+
+# Breaks that once passed the whole suite, each put in and its tests run:
+# every one must be caught (lint/mutants.py, in CI).
+mutants: install
+	$(BIN)/python lint/mutants.py
 
 # Lines of Python by folder (the files directly in it), then the longest
 # files: the counts in the README's Architecture.

@@ -140,6 +140,9 @@ def measure(games: int, every_game: bool = False, trace: bool = False) -> dict[s
             if stage() in ("discussion", "end"):
                 return
             if stage() == "lovers":
+                # No seat is lit when the Lovers are asked for (against a
+                # hurried mark): NEXT lights the first.
+                press(Button.NEXT)
                 press(Button.VOTE)
                 for _ in range(rng.randint(1, 4)):
                     press(Button.NEXT)

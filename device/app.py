@@ -255,10 +255,10 @@ def build(config: Config, display: str | None = None,
     fails halfway (or is interrupted by a stop signal) closes what it had
     opened: no renderer process, pins or mixer are left behind.
     """
+    strict = os.environ.get(STRICT_ENV) == "1" if strict is None else strict
     with ExitStack() as opened:
         parts = _build(opened, config, display, clock, pin_factory, stdin_keys,
-                       renderer_command, list(notices or []), render_priority)
-        parts.box.strict = os.environ.get(STRICT_ENV) == "1" if strict is None else strict
+                       renderer_command, list(notices or []), render_priority, strict)
         parts.closers = opened.pop_all()
         return parts
 
@@ -266,7 +266,7 @@ def build(config: Config, display: str | None = None,
 def _build(opened: ExitStack, config: Config, display: str | None,
            clock: Callable[[], float], pin_factory: object | None, stdin_keys: bool,
            renderer_command: list[str] | None, notices: list[str],
-           render_priority: str) -> Parts:
+           render_priority: str, strict: bool = False) -> Parts:
     """The box put together, step by step, each step's closing registered
     with `opened` as it opens (closed last opened first)."""
     codes = key_codes(config.keys.keys())
@@ -293,6 +293,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
               notices=tuple(n for n in notices if n), notifier=Notifier.from_env(),
               view_sinks=[leds.show], readiness=narrator.readiness,
               recover=_recover(flow, saves))
+    box.strict = strict         # before the first call into the game (the phones' views)
     sinks.append(_shutdown_sink(box, config.hardware.power_action))   # it stops the box
     phones = _phones(opened, config, box, flow, clock, inbox, sinks)
     sinks.append(_notices_sink(box))                # they follow the language
@@ -487,10 +488,10 @@ def _phones(opened: ExitStack, config: Config, box: Box, flow: Games,
     """The phones, on or off as the config says, following the box's screen."""
     phones = PhoneLink(config.phones, lambda: box.flow, clock, inbox.phoned, inbox.wake,
                        inbox.notice, seats_file=state_path().with_name(SEATS_FILE),
-                       serving=lambda up: setattr(flow, "phones_up", up))
+                       serving=lambda up: setattr(flow, "phones_up", up),
+                       barrier=box.in_game)
     opened.callback(phones.close)
     sinks.append(phones.effect)
-    box.view_sinks.append(phones.follow)
     box.join_card = phones.join_card
     box.phones_follow = phones.follow
     phones.turn(config.phones.enabled)

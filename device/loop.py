@@ -225,6 +225,11 @@ class Box:
             except Exception as e:
                 self._game_failed(e)
 
+    def in_game(self, call: Callable[[], None]) -> None:
+        """`call` (into the game, from an adapter: the phones' views)
+        behind the game's exception barrier, at startup as in a round."""
+        self._game(call)
+
     def _table(self, event: Event) -> None:
         """The table's input (a button, a phone) for the game."""
         self._game(lambda: self._apply(self.flow.handle(event, self.clock())), table=True)
@@ -393,6 +398,10 @@ class Box:
         self.screen.show(view, self.notice)
         for sink in self.view_sinks:
             self._guarded(sink, view)
+        # Not an adapter's sink: what each phone shows is the game's own
+        # `phone_view`, so a fault there is the game's, met by the barrier
+        # (_settled), not logged and passed over as a light's would be.
+        self.phones_follow()
         self._shown, self._notice_shown = view, self.notice
         if self.on_frame is not None:
             self.on_frame(view, self.clock())

@@ -53,8 +53,14 @@ class PhoneLink:
                  wake: Callable[[], None], notice: Callable[[str, tuple[str, ...]], None],
                  addresses: list[str] | None = None, port: int | None = None,
                  seats_file: Path | None = None,
-                 serving: Callable[[bool], None] = lambda _up: None) -> None:
+                 serving: Callable[[bool], None] = lambda _up: None,
+                 barrier: Callable[[Callable[[], None]], None] = lambda call: call()) -> None:
         self.config, self.game, self.clock = config, game, clock
+        # Every call into the game (its phone views) goes through the box's
+        # exception barrier, at startup too: a game's fault there is a bug
+        # the box recovers from, never a box that ends and is restarted
+        # into the same fault.
+        self.barrier = barrier
         # Told after each turn whether a server that should serve does: the
         # games offer the phones' screen only then (Games.phones_up).
         self.serving = serving
@@ -192,7 +198,8 @@ class PhoneLink:
             if self._waiting and self.phones.urls:
                 self.notice("", (self._waiting,))       # the network came: the page is up
                 self._waiting = ""
-            self.phones.follow(self.game(), self.clock())
+            phones = self.phones
+            self.barrier(lambda: phones.follow(self.game(), self.clock()))
 
     def join_card(self) -> JoinCard | None:
         """How phones join, for the screens between games: None while off."""

@@ -233,6 +233,23 @@ def test_the_cached_line_is_found_in_the_sound_by_its_loudness_over_time(tmp_pat
     assert twin.find_line(wav, press, line, 22050, within=3.0) is None
 
 
+def test_silence_is_not_the_line(tmp_path):
+    """A twin whose sound card plays nothing (a flat wav: all zeros, or one
+    constant level) has not said the line: a flat stretch correlates with
+    nothing (issue 42.12: a flat wav taken as a match passed the suite)."""
+    line = _speech(1, 2.8, 22050)
+    wav = tmp_path / "sound.wav"
+    for amplitude in (0, 1200):
+        _wav(wav, [(9.0, 0)])
+        if amplitude:                                    # a constant offset, no sound
+            data = bytearray(wav.read_bytes())
+            level = struct.pack("<h", amplitude)
+            data[44:] = level * ((len(data) - 44) // 2)
+            wav.write_bytes(bytes(data))
+        heard = twin.find_line(wav, int(1.0 * twin.RATE), line, 22050, within=3.0)
+        assert heard is not None and not heard.found, (amplitude, heard)
+
+
 def test_the_line_the_twin_listens_for_is_the_first_a_round_says(tmp_path):
     result = subprocess.run([str(REPO / ".venv/bin/wolfbox"), "script"], capture_output=True,
                             text=True, timeout=120,

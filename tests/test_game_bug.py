@@ -179,3 +179,27 @@ def test_a_box_built_for_tests_fails_loudly(tmp_path, pilots, monkeypatch):
     plant(monkeypatch, Flow, Button.VOTE)
     with pytest.raises(PlantedBug):
         pilot.press(Button.VOTE)
+
+
+@pytest.mark.parametrize("stop", ["Stopped", "KeyboardInterrupt"])
+def test_a_stop_raised_inside_a_game_stops_the_box_and_is_never_taken_for_a_bug(
+        tmp_path, pilots, monkeypatch, caplog, stop):
+    """SIGTERM (the box's `Stopped`) or Ctrl-C may arrive while the game's
+    code runs: the barrier catches a game's bugs, never a stop, which would
+    put the game back to its start instead of ending the box (issue 42.12:
+    a barrier catching BaseException passed the suite)."""
+    from wolfbox.device.signals import Stopped
+    kind = Stopped if stop == "Stopped" else KeyboardInterrupt
+    caplog.set_level(logging.WARNING)
+    pilot = table(monkeypatch, pilots, one_night(tmp_path))
+    real = Flow.handle
+
+    def handle(self, event, now):
+        if event == Tap(Button.VOTE):
+            raise kind(2) if kind is Stopped else kind()
+        return real(self, event, now)
+    monkeypatch.setattr(Flow, "handle", handle)
+    with pytest.raises(kind):
+        pilot.press(Button.VOTE)
+    assert GAME_BUG not in pilot.box.notice.split("; ")
+    assert "the game failed" not in caplog.text

@@ -263,6 +263,22 @@ def test_a_frame_sealed_for_one_seat_does_not_open_for_another_nor_twice_nor_cha
             box.channel(bad)
 
 
+def test_no_two_frames_share_a_nonce_so_no_keystream_is_used_twice():
+    """XSalsa20 under one key with a nonce used twice gives away the XOR of
+    the two messages: every frame of a socket, both ways, has a nonce of its
+    own (issue 42.12: a fixed nonce passed the suite)."""
+    box = seal.BoxKey()
+    phone = PrivateKey.generate()
+    to_phone = box.channel(seal.text(bytes(phone.public_key)))
+    at_phone = seal.Channel(phone, seal.key_of(box.public), box=False)
+    card = protocol.framed(protocol.encode("view", secret=["Wolf"]))
+    made = [to_phone.seal(card) for _ in range(50)] + [at_phone.seal(card) for _ in range(50)]
+    nonces = {frame[:seal.NONCE_BYTES] for frame in made}
+    assert len(nonces) == len(made)
+    bodies = {frame[seal.NONCE_BYTES:] for frame in made}
+    assert len(bodies) == len(made)                    # the same card never looks the same
+
+
 def test_each_start_of_the_server_has_a_key_of_its_own_shown_only_in_the_qr_code(
         served):  # noqa: F811 (the fixture)
     server, url, *_ = served
@@ -316,10 +332,14 @@ def test_nothing_but_the_phones_key_is_heard_in_the_clear(served, caplog):  # no
             with pytest.raises(TimeoutError):
                 raw.recv(timeout=0.5)                    # nothing comes back in the clear
     assert any("refused a phone's message" in r.getMessage() for r in caplog.records)
+    refused = _server.said.counts["malformed"]
     with connect(socket_url(url), open_timeout=WAIT) as ann:     # a text after the key
         ann.socket.send('{"t": "hello"}')
         ann.send('{"t": "hello"}')
         assert receive(ann, "lobby")["title"] == "One Night"     # sealed, it is heard
+        with pytest.raises(TimeoutError):
+            ann.recv(timeout=0.5)                        # and the text was not: one lobby
+    assert _server.said.counts["malformed"] == refused + 1
 
 
 def test_the_page_with_tweetnacl_is_under_100_kb_gzipped_and_tweetnacl_is_npms():

@@ -1,0 +1,103 @@
+"""A small mutation run (`make mutants`, in CI): each mutant is a real
+break that once passed the whole suite (issue 42.12); the tests named with
+it must now fail on it. A mutant whose text is no longer in its file is an
+error too, so the list is kept true as the code moves.
+
+Each mutant is put into the file in place, its tests run, and the file is
+written back as it was, whatever happens; a file with changes not yet
+committed is refused, so a developer's edit is never at stake.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    why: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+
+
+MUTANTS = (
+    Mutant("every frame sealed under one fixed nonce (XSalsa20 reuses its keystream)",
+           "phones/seal.py",
+           "return bytes(self._box.encrypt(count + message))",
+           "return bytes(self._box.encrypt(count + message, bytes(NONCE_BYTES)))",
+           ("tests/test_phones_sealed.py::"
+            "test_no_two_frames_share_a_nonce_so_no_keystream_is_used_twice",)),
+    Mutant("a message in the clear taken after the phone's key",
+           "phones/server.py",
+           'raise protocol.MalformedMessage("a message in the clear after the phone\'s key")',
+           "return protocol.read(raw)",
+           ("tests/test_phones_sealed.py::"
+            "test_nothing_but_the_phones_key_is_heard_in_the_clear",)),
+    Mutant("the game's exception barrier catching a stop (SIGTERM, Ctrl-C)",
+           "device/loop.py",
+           "        try:\n            call()\n        except Exception as e:",
+           "        try:\n            call()\n        except BaseException as e:  # type: ignore",
+           ("tests/test_game_bug.py::"
+            "test_a_stop_raised_inside_a_game_stops_the_box_and_is_never_taken_for_a_bug",)),
+    Mutant("the twin's sound check taking a flat wav for the line",
+           "image/twin.py",
+           "out=numpy.zeros_like(num), where=den > 0)",
+           "out=numpy.ones_like(num), where=den > 0)",
+           ("tests/test_boot_check.py::test_silence_is_not_the_line",)),
+)
+
+
+def dirty(path: str) -> bool:
+    """Whether `path` has changes git has not committed (no git: never)."""
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--", path], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    return bool(out.strip())
+
+
+def run(mutant: Mutant) -> str | None:
+    """None when the tests caught the mutant, else why not (one line)."""
+    path = ROOT / mutant.path
+    text = path.read_text()
+    if text.count(mutant.old) != 1:
+        return f"its text is {text.count(mutant.old)} times in {mutant.path}, not once: " \
+               "update lint/mutants.py"
+    if dirty(mutant.path):
+        return f"{mutant.path} has uncommitted changes: commit or stash them first"
+    try:
+        path.write_text(text.replace(mutant.old, mutant.new))
+        tests = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly",
+             "-p", "no:cacheprovider",
+             "-n", "0", *mutant.tests], cwd=ROOT, capture_output=True, text=True)
+    finally:
+        path.write_text(text)
+    if tests.returncode == 1:
+        return None                     # a test failed: caught
+    if tests.returncode == 0:
+        return "survived: its tests passed"
+    tail = (tests.stdout + tests.stderr).strip().splitlines()[-1:] or ["?"]
+    return f"its tests could not run (pytest exit {tests.returncode}): {tail[0]}"
+
+
+def main() -> int:
+    missed = 0
+    for mutant in MUTANTS:
+        why = run(mutant)
+        print(f"mutant: {mutant.why}: " + ("caught" if why is None else why), flush=True)
+        missed += why is not None
+    print(f"mutants: {len(MUTANTS) - missed} of {len(MUTANTS)} caught")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
