@@ -40,6 +40,13 @@ MUTANTS = (
            "return protocol.read(raw)",
            ("tests/test_phones_sealed.py::"
             "test_nothing_but_the_phones_key_is_heard_in_the_clear",)),
+    Mutant("a seat freed on the box, not written for a power cut",
+           "phones/server.py",
+           "        if self.room.free(seat):\n            self._seated()",
+           "        if self.room.free(seat):\n            self.changed(Seated(self.room.pin, "
+           "self.room.names(), (), self.room.wrong))",
+           ("tests/test_phones_sealed.py::"
+            "test_a_seat_freed_on_the_box_is_free_after_a_power_cut_too",)),
     Mutant("the game's exception barrier catching a stop (SIGTERM, Ctrl-C)",
            "device/loop.py",
            "        try:\n            call()\n        except Exception as e:",

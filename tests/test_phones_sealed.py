@@ -372,3 +372,37 @@ def test_the_box_keeps_its_seats_across_a_power_cut_but_never_its_key():
     assert "Ann" in written                              # the seat is kept, with its name
     for form in (private.hex(), seal.text(private), base64.b64encode(private).decode()):
         assert form not in written
+
+
+def test_a_seat_freed_on_the_box_is_free_after_a_power_cut_too():
+    """The box frees a lost phone's seat: what it keeps for a power cut
+    says so at once, so the lost phone's token does not win the seat back
+    when the box comes up again (issue 42.12: a free() that no longer
+    wrote the seats file passed the suite)."""
+    import threading
+    kept: list[dict] = []
+    wrote = threading.Condition()
+
+    def keep(data: dict) -> None:
+        with wrote:
+            kept.append(data)
+            wrote.notify_all()
+    server = PhoneServer(Room(seats=5, pin="4821"), lambda e: None, lambda s: None,
+                         ["127.0.0.1"], 0, FakeClock(), keep=keep)
+    (url,) = server.start()
+    try:
+        server.publish({}, {"title": "One Night"})
+        with connect(socket_url(url), open_timeout=WAIT, pinned=server.key.public) as ann:
+            ann.send('{"t": "hello"}')
+            ann.send(json.dumps({"t": "join", "pin": "4821", "seat": 2, "name": "Ann"}))
+            token = receive(ann, "joined")["token"]
+        with wrote:
+            assert wrote.wait_for(lambda: Room.restored(kept[-1]).seat_of(token) == 2,
+                                  timeout=WAIT)
+            server.free(2)
+            assert wrote.wait_for(lambda: Room.restored(kept[-1]).seat_of(token) is None,
+                                  timeout=WAIT), kept[-1]
+    finally:
+        server.close()
+    after_the_cut = Room.restored(kept[-1])
+    assert after_the_cut.seat_of(token) is None and 2 not in after_the_cut.names()
