@@ -125,8 +125,9 @@ def _stage_view(game: Seen, v: View, now: float) -> View:
             return r(v, title=_("Resume the saved game?"), hint=Button.START,
                      details=(_resume_words(game),))
         case Stage.DEAL:
-            # The window's clock once the line asking for it has been said.
-            return r(v, title=_("The deal"), big=clock, caption=v.caption or _(
+            # The line while it is said; then the window's clock, and what to do.
+            said = v.caption if game.speech.line is not None else ""
+            return r(v, title=_("The deal"), big=clock, caption=said or _(
                 "Look at your phone: hold its cover to see your card."))
         case Stage.NIGHT:
             big = clock if game.night_stage == _WAIT else ""
