@@ -29,7 +29,7 @@ from wolfbox.buttons import Button, Tap
 from wolfbox.darkarts import console, rules
 from wolfbox.darkarts.game import Stage as MayorStage
 from wolfbox.events import PhoneChoice, PhonesSeated
-from wolfbox.i18n import _, speaking
+from wolfbox.i18n import speaking
 from wolfbox.newd3.game import Game as Timed
 from wolfbox.newd3.game import Stage as TimedStage
 from wolfbox.newd3.turns import Kind
@@ -37,6 +37,8 @@ from wolfbox.phone import PhoneView
 from wolfbox.view import Phase
 
 LANGUAGES = ("en", "de", "zh")
+# What the phones said at night before issue 40, in each language.
+LOOK_AT_THE_BOX = ("Look at the box.", "Schau auf die Box.", "请看盒子。")
 # The box, by name, in each language's words for it, and its buttons by theirs.
 BOX = re.compile(r"\b(box|Box)\b|盒|\b(VOTE|NEXT|BACK|START)\b")
 TIMED_SEATS = range(1, 10)
@@ -61,9 +63,8 @@ class Nights:
         self.views += [(where, seat, game.phone_view(seat, now)) for seat in seats]
 
     def pointing_at_the_box(self) -> list[tuple[str, int, str]]:
-        look = _("Look at the box.")
-        return [(where, seat, text) for where, seat, view in self.views
-                for text in texts(view) if look in text or BOX.search(text)]
+        return [(where, seat, text) for where, seat, view in self.views for text in texts(view)
+                if any(look in text for look in LOOK_AT_THE_BOX) or BOX.search(text)]
 
 
 def one_night_on_phones(nights: Nights) -> None:
