@@ -17,6 +17,7 @@ from . import console, rules
 from .model import (
     _CARD,
     _DAWN,
+    _NIGHT_STAGES,
     _SHOT,
     _WAIT,
     GAME_ITEM,
@@ -25,7 +26,6 @@ from .model import (
     NO_SEAT,
     PHASE_OF,
     RING_STAGES,
-    _NIGHT_STAGES,
     Screen,
     Stage,
 )
