@@ -120,7 +120,7 @@ def play_to_the_end(pilot, game, mayor, raise_hands, card_of,
         if stage is Stage.END:
             return seen
         if stage in (Stage.DEAL, Stage.NIGHT):
-            pilot.until(lambda: game.stage is not stage, limit=3000, step=5.0)
+            pilot.until(lambda stage=stage: game.stage is not stage, limit=3000, step=5.0)
         elif stage is Stage.LOVERS:
             for seat in (3, 5):
                 mayor.tap(f"P{seat} · {seat}")      # the seat by its name (joined as P<n>)
