@@ -456,7 +456,8 @@ def test_the_lovers_stay_on_the_mayors_phone():
     assert "Mark the two Lovers the Matchmaker chose." in mayor.lines
     for seat in PLAYERS:
         view = t.g.phone_view(seat, t.now)
-        assert view.lines == ("Look at the box.",) and view.task is None
+        assert view.lines == ("Night: keep your eyes closed until you are called.",)
+        assert view.task is None and view.dim and view.title == "Night 1 · Lovers"
 
 
 def test_the_phones_show_the_dead_and_their_cards():

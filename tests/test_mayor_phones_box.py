@@ -29,7 +29,7 @@ from wolfbox.view import View
 
 PLAYERS = range(1, 8)
 MAYOR = 8
-LOOK = "Look at the box."
+NIGHT = "Night: keep your eyes closed until you are called."    # every phone, at night
 OUT = "You are out of the game."           # on a dead seat's own phone
 
 
@@ -119,8 +119,8 @@ def play_to_the_end(pilot, game, mayor, raise_hands, card_of,
         seen.add(stage)
         if stage is Stage.END:
             return seen
-        if stage is Stage.NIGHT:
-            pilot.until(lambda: game.stage is not Stage.NIGHT, limit=3000, step=5.0)
+        if stage in (Stage.DEAL, Stage.NIGHT):
+            pilot.until(lambda stage=stage: game.stage is not stage, limit=3000, step=5.0)
         elif stage is Stage.LOVERS:
             for seat in (3, 5):
                 mayor.tap(f"P{seat} · {seat}")      # the seat by its name (joined as P<n>)
@@ -198,6 +198,8 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
     stream = {seat: b"".join(enc(m) for m in messages) for seat, messages in got.items()}
     for seat in PLAYERS:
         assert enc(cards[seat]) in stream[seat]                              # its own card
+        first = next(m for m in got[seat] if m["t"] == "view" and m["secret"])
+        assert first["title"] == "The deal", first                          # before the night
         for other in PLAYERS:
             if cards[other] != cards[seat]:
                 assert enc(cards[other]) not in stream[seat], (seat, other)  # no other
@@ -226,6 +228,6 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
                           if w not in hands]
                 assert m["task"]["prompt"].startswith("Raise your hand to lynch seat ")
             for word in words:
-                assert not word or word in public or word in (LOOK, OUT) \
+                assert not word or word in public or word in (NIGHT, OUT) \
                     or word.startswith("Dead: ") \
                     or re.fullmatch(r"\d+:\d\d", word), (seat, word)    # the hands' clock

@@ -20,6 +20,7 @@ from test_phones_browser import (  # noqa: F401
     WAIT_MS,
     browser,
     caught_up,
+    hold_cover,
     open_phone,
     playwright,
     pytestmark,  # skipped where Debian's chromium is not installed
@@ -31,7 +32,10 @@ from wolfbox.buttons import Button
 from wolfbox.darkarts import console
 from wolfbox.darkarts import said as mayors_said
 from wolfbox.darkarts.game import Stage
+from wolfbox.darkarts.model import PHONE_DEAL_SECONDS
 from wolfbox.darkarts.roles import role_name
+from wolfbox.i18n import _
+from wolfbox.phone import EYES_CLOSED
 
 MAYOR = 8
 # The players' names as they join: on the console, each seat by its name and number.
@@ -184,3 +188,56 @@ def test_the_mayor_runs_a_day_on_the_console_in_the_browser(tmp_path, pilots, br
         playwright.expect(ann.locator("#lines")).to_contain_text("Dead: seat 2", timeout=WAIT_MS)
         shoot(ann, "en-mayor-player.png")
     assert problems == [] and ann_problems == []
+
+
+def test_seven_browsers_each_read_their_card_before_the_night_and_point_nowhere_at_night(
+        tmp_path, pilots, browser):  # noqa: F811
+    """The deal on real pages (issue 40): with a phone at every seat, each
+    of seven Chromium phones shows its own card behind its cover while the
+    box is in the deal's window, before "close your eyes" is said; the
+    night waits for the window; and while the Mayor marks the Lovers on
+    the box, every page shows the same night line, dimmed, never "Look at
+    the box.\""""
+    config = phones_config(tmp_path, "dark_arts")
+    config.mayor_players = 7
+    config.night.scale = 0.1
+    pilot = pilots.start(config, mayors_said.all_lines(7), warm=False)
+    url, pin = join_details(pilot)
+    game = pilot.box.flow.active
+    pages = {}
+    for seat in range(1, 8):
+        page, problems = open_phone(browser, url)
+        seated(page, pin, seat, NAMES[seat])
+        pages[seat] = (page, problems)
+    box_hears(pilot, lambda: game.phones == frozenset(range(1, 8)))
+    game.rng = random.Random(5)
+    pilot.press(Button.START)                                 # the box deals to the phones
+    assert game.stage is Stage.DEAL
+    look = _(mayors_said.PHONE_DEAL)
+    for seat, (page, _problems) in pages.items():
+        playwright.expect(page.locator("#title")).to_have_text("The deal", timeout=WAIT_MS)
+        playwright.expect(page.locator("#lines")).to_contain_text(look, timeout=WAIT_MS)
+        assert not page.is_visible("#secret")                 # behind the cover ...
+        assert role_name(game.dealt[seat - 1]) in hold_cover(page)   # ... its own card
+        if seat == 1:
+            shoot(page, "en-mayor-deal.png", full_page=True)
+        page.mouse.up()
+        assert game.stage is Stage.DEAL                       # no "close your eyes" yet
+    pilot.until(lambda: game.speech.line is None, limit=120, step=0.5)
+    opened = pilot.clock.now
+    pilot.until(lambda: game.stage is Stage.NIGHT, limit=120, step=0.5)
+    assert pilot.clock.now - opened >= PHONE_DEAL_SECONDS     # the whole window first
+    pilot.until(lambda: game.stage is Stage.LOVERS, limit=600, step=1.0)
+    pilot.press(Button.NEXT)                                  # a Lover marked on the box's ring
+    pilot.press(Button.VOTE)
+    assert game.picked
+    for seat, (page, _problems) in pages.items():
+        playwright.expect(page.locator("#title")).to_have_text("Night 1 · Lovers",
+                                                               timeout=WAIT_MS)
+        playwright.expect(page.locator("#lines")).to_have_text(_(EYES_CLOSED), timeout=WAIT_MS)
+        playwright.expect(page.locator("body")).to_have_class("dim", timeout=WAIT_MS)
+        assert "Look at the box" not in page.inner_text("body")
+        assert role_name(game.dealt[seat - 1]) in hold_cover(page)   # still its own card
+        page.mouse.up()
+    shoot(pages[1][0], "en-mayor-night.png")
+    assert all(problems == [] for _page, problems in pages.values())

@@ -143,14 +143,16 @@ def test_no_screen_for_some_eyes_only_reaches_any_phone(tmp_path, pilots, sent):
         phones = [stack.enter_context(join(url, pin, seat, f"P{seat}")) for seat in (1, 2, 3)]
         pilot.press(Button.START)                                    # the deal
         game = pilot.box.flow.active
-        covered = lambda m: m["lines"] == ["Look at the box."]      # noqa: E731
+        covered = lambda m: m["lines"] == [                           # noqa: E731
+            "Night: keep your eyes closed until you are called."]
         for seat in SEATS:
             pilot.until(lambda s=seat: game.turns and game.current_turn().seat == s
                         and game.turn_stage == "wait", limit=900, step=0.5)
             pilot.press(Button.VOTE, hold=2.1)                       # the seat sees its card
             assert pilot.view.private                                # ... still, on the box
-            for phone in phones:                                     # and every phone is told
-                receive(phone, "view", covered)                      # to look at the box
+            for phone in phones if seat == 1 else ():                # and every phone is told
+                receive(phone, "view", covered)                      # to keep its eyes closed
+                # (and stays so: the same view for the whole deal, nothing new sent)
         pilot.until(lambda: pilot.box.flow.active.stage.value != "deal", limit=900)
         for phone in phones:                                         # all sent has arrived
             phone.send('{"t": "hello"}')

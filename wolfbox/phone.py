@@ -12,8 +12,11 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .i18n import _
+from .i18n import N_, _
 from .view import View
+
+# What every phone says while the box calls the roles at night.
+EYES_CLOSED = N_("Night: keep your eyes closed until you are called.")
 
 
 @dataclass(frozen=True)
@@ -85,12 +88,22 @@ def named(view: PhoneView, names: Mapping[int, str]) -> PhoneView:
 
 def public(view: View, seat: int) -> PhoneView:
     """The box's screen as any seat may see it on its phone. A screen for
-    some eyes only (a card, a night's choice) is not sent: its place says
-    so, the same words for every seat."""
+    some eyes only (a card, a night's choice) is not sent: it is shown only
+    while the table's eyes are closed, so its place is the night view, the
+    same for every seat."""
     if view.private:
-        return PhoneView(seat, view.title, lines=(_("Look at the box."),), dim=view.dim)
+        return night(seat, view.title)
     lines = tuple(t for t in (view.caption, *view.details) if t)
     return PhoneView(seat, view.title, view.big, lines, dim=view.dim)
+
+
+def night(seat: int, title: str) -> PhoneView:
+    """A phone while the table's eyes are closed and the box, not the
+    phones, calls each role in turn: it points at nothing but itself (a
+    called player is told aloud what to do; "look at the box" on every
+    phone would wake the whole table). The same for every seat; a game
+    adds only this seat's own card behind the cover."""
+    return PhoneView(seat, title, lines=(_(EYES_CLOSED),), dim=True)
 
 
 def out_of_the_game(view: PhoneView) -> PhoneView:

@@ -84,6 +84,7 @@ from .model import (
     MODE,
     NO_ROLE,
     NO_SEAT,
+    PHONE_DEAL_SECONDS,
     SAVE_VERSION,
     DarkEffect,
     Options,
@@ -234,9 +235,10 @@ class Game:
             case Stage.RESUME:
                 return {Button.START: Action(_("Resume"), self._resume_saved),
                         Button.BACK: Action(_("New game"), self._to_setup)}
-            case Stage.NIGHT:
+            case Stage.NIGHT | Stage.DEAL:
                 # No skipping: a call cut short for a dead role's player
-                # would tell the table who died.
+                # would tell the table who died; the deal's window is as
+                # long for every table.
                 return {Button.START: pause}
             case Stage.LOVERS:
                 taps = seat_keys(self._move)
@@ -367,6 +369,7 @@ class Game:
             cards = [role for role, n in setup.counts.items() for _copy in range(n)]
             self.rng.shuffle(cards)
             self.dealt = tuple(cards)
+            return [Warm(tuple(self.lines()))] + self._begin_deal(now)
         return [Warm(tuple(self.lines()))] + self._begin_night(now, 1)
 
     def _to_setup(self, now: float) -> list[DarkEffect]:
@@ -387,6 +390,19 @@ class Game:
         """A game of many nights is not lost to one long press: the first
         hold asks, a second hold (before any other button) ends it."""
         return self._second_hold.held(now, self._show_alert, self._to_setup)
+
+    # ================================================================= deal
+    def _begin_deal(self, now: float) -> list[DarkEffect]:
+        """The cards on the phones get their own moment, eyes open, before
+        the night: the box asks every seat to read its card, then gives
+        them all the same window (from when the line has been said), so
+        a Matchmaker knows to wake when called."""
+        self.stage, self.night, self.timer = Stage.DEAL, 1, None
+        effects: list[DarkEffect] = [self._take_checkpoint(), PlayCue(Cue.CHIME)]
+        return effects + self._say_now(now, _(said.PHONE_DEAL))
+
+    def _end_deal(self, now: float) -> list[DarkEffect]:
+        return self._speak(now, _(said.PHONE_DEAL_OVER)) + self._begin_night(now, 1)
 
     # ================================================================ night
     def _begin_night(self, now: float, number: int) -> list[DarkEffect]:
@@ -767,6 +783,8 @@ class Game:
     def time_up(self, now: float) -> list[DarkEffect]:
         """The stage's countdown ran out."""
         match self.stage:
+            case Stage.DEAL:
+                return self._end_deal(now)
             case Stage.NIGHT:
                 return self._night_next(now)
             case Stage.HANDS:
@@ -787,6 +805,8 @@ class Game:
         """Every queued line has been said."""
         if self.stage is Stage.NIGHT and self.night_stage in (_SPEAK, _AFTER):
             return self._night_next(now)
+        if self.stage is Stage.DEAL and self.timer is None:
+            self.timer = Countdown.start(now, PHONE_DEAL_SECONDS)
         if self.stage is Stage.HANDS and self.timer is None:
             self.timer = Countdown.start(now, self.options.phone_hands_seconds
                                          if self.hands_on_phones else self.options.hands_beat)
@@ -882,6 +902,8 @@ class Game:
 
     def _resume_saved(self, now: float) -> list[DarkEffect]:
         match self.saves.resume():
+            case Stage.DEAL:
+                return self._begin_deal(now)
             case Stage.NIGHT:
                 return self._begin_night(now, self.night)
             case Stage.DAWN:
@@ -958,7 +980,9 @@ class Game:
         assert living >= 0
         wolves = rules.living_werewolves(self.setup, self.ring)
         assert 0 <= wolves <= living, (wolves, living)
-        if self.stage in _DAY_STAGES or self.stage in (Stage.NIGHT, Stage.LOVERS):
+        if self.stage is Stage.DEAL:
+            assert self.dealt is not None and self.night == 1 and not self.ring.dead
+        if self.stage in _DAY_STAGES or self.stage in (Stage.DEAL, Stage.NIGHT, Stage.LOVERS):
             assert rules.winner(self.setup, self.ring) is None, "a win was missed"
         if self.stage is Stage.END:
             assert self.winner == rules.winner(self.setup, self.ring) is not None

@@ -21,6 +21,7 @@ SAVE_VERSION = saved.VERSION
 class Stage(StrEnum):
     SETUP = "setup"            # players and roles in play
     RESUME = "resume"          # a saved game was found: resume it?
+    DEAL = "deal"              # cards on the phones: every seat reads its own, eyes open
     NIGHT = "night"            # the calls, timed
     LOVERS = "lovers"          # night 1: the Mayor enters the Matchmaker's two Lovers
     DAWN = "dawn"              # the Mayor picks each seat that died in the night
@@ -42,6 +43,8 @@ class Stage(StrEnum):
 PHASE_OF = {
     # The setup shows one item and its value, as the settings screen does.
     Stage.SETUP: Phase.REFEREE, Stage.RESUME: Phase.IDLE,
+    # The deal on the phones: the window's clock and what to do, eyes open.
+    Stage.DEAL: Phase.DISCUSSION,
     Stage.NIGHT: Phase.NIGHT, Stage.LOVERS: Phase.NIGHT,
     Stage.DAWN: Phase.REFEREE, Stage.ROLE: Phase.REFEREE, Stage.SHOT: Phase.REFEREE,
     Stage.CONFIRM: Phase.REFEREE,
@@ -58,10 +61,15 @@ PHASE_OF = {
 RING_STAGES = (Stage.LOVERS, Stage.DAWN, Stage.ROLE, Stage.SHOT, Stage.CONFIRM,
                Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE)
 # Where a checkpoint may be taken, and so where a game resumes.
-CHECKPOINTS = (Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION)
+CHECKPOINTS = (Stage.DEAL, Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION)
 _NIGHT_STAGES = (Stage.NIGHT, Stage.LOVERS)
 _DAY_STAGES = (Stage.DISCUSSION, Stage.ACCUSE, Stage.SECOND, Stage.DEFENCE, Stage.HANDS,
                Stage.COUNT, Stage.RESULT)
+
+# Where the box deals the cards to the phones: the window every seat has to
+# read its card, eyes open, before the night (the timed game's deal on
+# phones is as long). The same whatever the cards, so it tells nothing.
+PHONE_DEAL_SECONDS = 30.0
 
 # Night stages: say the call, wait for the action, say the closing line.
 _SPEAK, _WAIT, _AFTER = "speak", "wait", "after"

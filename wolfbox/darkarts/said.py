@@ -14,6 +14,11 @@ from .night import CALLS
 from .roles import CHOSEN, VILLAGER, role_name
 from .seats import MAX_PLAYERS
 
+# The deal on the phones (a phone at every seat): all eyes open, each seat
+# reads its own card behind its phone's cover; then the night begins.
+PHONE_DEAL = N_("Everyone, open your eyes and look at your phone: hold its cover to read "
+                "your card. Let nobody else see it.")
+PHONE_DEAL_OVER = N_("Phones face down.")
 NOBODY_DIED = N_("Nobody died in the night.")
 HUNTER_CALL = N_("Hunter, choose your victim alone, and point at them.")
 OPEN_DISCUSSION = N_("Open discussion and accusations are allowed now.")
@@ -83,11 +88,13 @@ def result(count: int, need: int, seat: int) -> list[str]:
 
 def all_lines(max_players: int = MAX_PLAYERS,
               dealt: frozenset[str] | None = None) -> list[str]:
-    """Every line this mode can say at tables up to `max_players`, night
-    calls first (a first game needs them first); with `dealt`, only the
-    calls and cards of those roles (what one game can need)."""
+    """Every line this mode can say at tables up to `max_players`, the deal
+    on the phones and the night calls first (a first game needs them
+    first); with `dealt`, only the calls and cards of those roles (what one
+    game can need)."""
     calls = [c for c in CALLS if dealt is None or not c.role or c.role in dealt]
-    out = [_(text) for call in calls for text in (call.wake, call.pack, call.sleep) if text]
+    out = [_(PHONE_DEAL), _(PHONE_DEAL_OVER)]
+    out += [_(text) for call in calls for text in (call.wake, call.pack, call.sleep) if text]
     seats = range(1, max_players + 1)
     for build in (died, heartbreak, shot, accused, defend, raise_hands, vote_on_phones,
                   lynched):

@@ -12,7 +12,9 @@ setup with the Matchmaker, both alive or both dead (a Lover's death takes
 the other), named from the end of the first night on exactly when the
 setup has a Matchmaker (night 1 cannot go on without them); the night,
 the previous accused and every record of the book are numbers the game
-can reach.
+can reach. A checkpoint of the deal on the phones (stage "deal", added
+after the first saves: those still load) is a game not yet begun: night
+1, cards dealt to the phones, nobody dead, no Lovers, an empty book.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ VERSION = 1
 # box played (every night wakes the Werewolves, and a table tires long before).
 MAX_NIGHTS = 99
 SETUP = "setup"
+DEAL = "deal"
 
 Players = Annotated[int, msgspec.Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
 Copies = Annotated[int, msgspec.Meta(ge=0, le=MAX_PLAYERS)]
@@ -44,7 +47,7 @@ Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_PLAYERS)]
 
 class _Head(msgspec.Struct):
     version: Literal[1]
-    stage: Literal["setup", "night", "dawn", "discussion"]
+    stage: Literal["setup", "deal", "night", "dawn", "discussion"]
 
 
 class SavedSetup(msgspec.Struct):
@@ -71,7 +74,8 @@ class SavedRecord(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class SavedGame(msgspec.Struct):
-    """A game at the start of a night, a dawn or a discussion."""
+    """A game at the start of the deal on the phones, a night, a dawn or a
+    discussion."""
     stage: str
     players: Players
     roles: dict[str, Copies]
@@ -129,7 +133,9 @@ def _check_game(saved: SavedGame) -> None:
     ring = Ring(saved.players, dict(saved.dead))
     if rules.winner(setup, ring) is not None:
         raise CannotResume("the saved game is already won")
-    first_night = saved.stage == "night" and saved.night == 1
+    if saved.stage == DEAL:
+        _check_deal(saved)
+    first_night = saved.stage in (DEAL, "night") and saved.night == 1
     if saved.roles.get(MATCHMAKER) and not first_night and saved.lovers is None:
         raise CannotResume("the Matchmaker's Lovers are missing after the first night")
     if first_night and saved.lovers is not None:
@@ -147,6 +153,15 @@ def _check_game(saved: SavedGame) -> None:
     if saved.previous_accused is not None and saved.previous_accused not in seats:
         raise CannotResume(f"accused seat {saved.previous_accused} is not a seat")
     _check_book(saved, seats)
+
+
+def _check_deal(saved: SavedGame) -> None:
+    """The deal on the phones comes before anything else of a game."""
+    if saved.dealt is None:
+        raise CannotResume("a deal on the phones without the cards dealt")
+    if saved.night != 1 or saved.dead or saved.lovers is not None or saved.book \
+            or saved.previous_accused is not None:
+        raise CannotResume("the deal on the phones comes before the first night")
 
 
 def _check_book(saved: SavedGame, seats: range) -> None:

@@ -10,13 +10,14 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import _, copies, listed, ngettext
-from ..phone import PhoneView, out_of_the_game, public, seat_name
+from ..phone import PhoneView, night, out_of_the_game, public, seat_name
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import console, rules
 from .model import (
     _CARD,
     _DAWN,
+    _NIGHT_STAGES,
     _SHOT,
     _WAIT,
     GAME_ITEM,
@@ -36,10 +37,12 @@ from .seen import Seen
 def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
     """What `seat`'s phone shows. The Mayor's (the seat after the table's,
     while a game is under way): the box's screen and the console. A
-    player's: the box's public screen and who is dead with which card;
-    while the hands are up on the phones, the question to a seat that may
-    vote; and, where the box dealt the cards to the phones, this seat's
-    card (and no other) behind the cover, the whole game long."""
+    player's: the box's public screen and who is dead with which card (at
+    night, whatever the box shows the Mayor, the same night view on every
+    phone: eyes closed until called); while the hands are up on the phones,
+    the question to a seat that may vote; and, where the box dealt the
+    cards to the phones, this seat's card (and no other) behind the cover,
+    from the deal's window on, the whole game long."""
     shown = screen(game, now).view
     if seat == game.mayor_seat and game.busy():
         return console.view(game, shown, seat)
@@ -47,7 +50,10 @@ def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
         # Still the Mayor's seat (a power cut): the public screen, no console
         # until the table resumes.
         return dataclasses.replace(public(shown, seat), label=_("Mayor"))
-    base = _player_screen(game, public(shown, seat), now)
+    if game.stage in _NIGHT_STAGES:
+        base = night(seat, _night_title(game))
+    else:
+        base = _player_screen(game, public(shown, seat), now)
     hands = console.hands_task(game, seat)
     base = dataclasses.replace(base, lines=base.lines + _dead_words(game), task=hands and
                                dataclasses.replace(hands, marks_shown=True))   # public
@@ -118,16 +124,19 @@ def _stage_view(game: Seen, v: View, now: float) -> View:
         case Stage.RESUME:
             return r(v, title=_("Resume the saved game?"), hint=Button.START,
                      details=(_resume_words(game),))
+        case Stage.DEAL:
+            # The line while it is said; then the window's clock, and what to do.
+            said = v.caption if game.speech.line is not None else ""
+            return r(v, title=_("The deal"), big=clock, caption=said or _(
+                "Look at your phone: hold its cover to see your card."))
         case Stage.NIGHT:
-            step = game.steps[game.step_index]
-            title = _("Night {n} · {call}").format(n=game.night, call=call_title(step.id))
             big = clock if game.night_stage == _WAIT else ""
-            return r(v, title=title, big=big, dim=True,
+            return r(v, title=_night_title(game), big=big, dim=True,
                      progress=1 - game.step_index / len(game.steps))
         case Stage.LOVERS:
             # Not dimmed: the Mayor reads the seats while the table sleeps.
             # Private: who the Lovers are stays off a terminal's record.
-            return r(v, title=_("Night 1 · Lovers"), big=_picked(game, game.cursor),
+            return r(v, title=_night_title(game), big=_picked(game, game.cursor),
                      details=(_("Mark the two Lovers the Matchmaker chose."),),
                      private=True)
         case Stage.DAWN:
@@ -174,6 +183,14 @@ def _stage_view(game: Seen, v: View, now: float) -> View:
                      big=str(game.vote_count()), details=details,
                      hint=Button.START if game.stage is Stage.RESULT else None)
     return _book_view(game, v)
+
+
+def _night_title(game: Seen) -> str:
+    """The night's title as the box shows it to the table: the call."""
+    if game.stage is Stage.LOVERS:
+        return _("Night 1 · Lovers")
+    step = game.steps[game.step_index]
+    return _("Night {n} · {call}").format(n=game.night, call=call_title(step.id))
 
 
 def _hands_clock(clock: str) -> str:
@@ -288,6 +305,8 @@ def _phones_note(game: Seen) -> str:
 
 def _resume_words(game: Seen) -> str:
     to = game.saves.resume_to
+    if to is Stage.DEAL:
+        return _("The deal")
     if to is Stage.NIGHT:
         return _("Night {n}").format(n=game.night)
     if to is Stage.DAWN:

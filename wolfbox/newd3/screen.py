@@ -10,7 +10,7 @@ from ..buttons import Button
 from ..engine.actions import Legend
 from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import N_, _, ngettext
-from ..phone import PhoneView, Task, out_of_the_game, public, seat_name
+from ..phone import PhoneView, Task, night, out_of_the_game, public, seat_name
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import rules, said
@@ -173,11 +173,22 @@ def _turn_view(game: Seen, v: View, now: float) -> View:
              seats=_ring(game, game.cursor, chosen, refused), private=True)
 
 
+# The turns played on the phones, a window for every seat at once.
+_ON_PHONES = (Kind.PHONES, Kind.PLOT, Kind.ACT, Kind.READ)
+
+
 def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
     """What `seat`'s phone shows: in the deal on phones, while its window is
     open, its own card behind the cover (and no other seat's, ever);
     otherwise the box's public screen."""
     base = _phone_screen(game, public(view(game, now), seat))
+    if game.stage in (Stage.DEAL, Stage.NIGHT) and game.turns \
+            and game.current_turn().kind not in _ON_PHONES:
+        # The box deals or calls a seat at a time, eyes closed: a phone
+        # points at nothing but itself (not at the box's buttons a called
+        # seat is told of aloud), the same on every seat.
+        base = night(seat, _("Night {n}").format(n=game.night)
+                     if game.stage is Stage.NIGHT else _("The deal"))
     if seat in game.dead and game.stage is not Stage.END:
         base = out_of_the_game(base)
     # The deal on phones: the card is there as soon as the line asks every
@@ -208,7 +219,7 @@ def _phone_screen(game: Seen, base: PhoneView) -> PhoneView:
     large (the box's title repeats it for a table across the room), and
     the end in full, every page of it (a phone scrolls; the box pages)."""
     if game.stage in (Stage.DEAL, Stage.NIGHT) and game.turns and game.turn_stage == _WAIT \
-            and game.current_turn().kind in (Kind.PHONES, Kind.PLOT, Kind.ACT, Kind.READ):
+            and game.current_turn().kind in _ON_PHONES:
         head = _("Night {n}").format(n=game.night) if game.stage is Stage.NIGHT \
             else _("The deal")
         return dataclasses.replace(base, title=head)
