@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from wolfbox.audio.cache import write_atomic
 from wolfbox.audio.faults import os_error_kind
 from wolfbox.audio.pieces import CLAUSE_MARKS, cap_for, pieces
+from wolfbox.audio.readings import respelled
 
 if TYPE_CHECKING:                       # imported where used: they are heavy
     import numpy as np
@@ -273,8 +274,9 @@ def _espeak(args: argparse.Namespace) -> Callable[[str], bytes]:
     voice = ["-v", args.espeak_voice] if args.espeak_voice else []
 
     def render(text: str) -> bytes:
+        said = respelled(text, args.espeak_voice)
         raw = subprocess.run([str(args.model), "--stdout", "-s", str(speed),
-                              "-a", str(amplitude), *voice, text],
+                              "-a", str(amplitude), *voice, said],
                              capture_output=True, check=True, timeout=60).stdout
         # A stream's header cannot know its length: write a WAV that does.
         with wave.open(io.BytesIO(raw), "rb") as streamed:

@@ -13,6 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from wolfbox.audio import readings
 from wolfbox.errors import VoiceError as VoiceError
 from wolfbox.i18n import LANGUAGES, SOURCE, _
 
@@ -140,7 +141,7 @@ def espeak_voice(lang: str = SOURCE) -> Voice | None:
         return None
     espeak = _espeak_pick(program, lang)
     # English keeps the identity it always had, so its cached lines stay valid.
-    seed = version if not espeak else f"{version}:{espeak}"
+    seed = version if not espeak else f"{version}:{espeak}" + readings.seed(espeak)
     return Voice(model=Path(program), config=None, sample_rate=22050,
                  identity=hashlib.sha256(seed.encode()).hexdigest()[:16], engine="espeak",
                  lang=lang, espeak=espeak)
