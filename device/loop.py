@@ -393,14 +393,18 @@ class Box:
                     view, alert=_("Press Esc or q again to end the box"))
             else:
                 self._quit_armed_until = None
+        # Not an adapter's sink: what each phone shows is the game's own
+        # `phone_view`, so a fault there is the game's, met by the barrier
+        # (_settled), not logged and passed over as a light's would be. It
+        # follows the game, not only the box's screen: the night can end
+        # under the Mayor's open book, and the console must have the new
+        # step at once (the server sends only the views that changed).
         if view == self._shown and self.notice == self._notice_shown:
+            self.phones_follow()
             return
         self.screen.show(view, self.notice)
         for sink in self.view_sinks:
             self._guarded(sink, view)
-        # Not an adapter's sink: what each phone shows is the game's own
-        # `phone_view`, so a fault there is the game's, met by the barrier
-        # (_settled), not logged and passed over as a light's would be.
         self.phones_follow()
         self._shown, self._notice_shown = view, self.notice
         if self.on_frame is not None:
