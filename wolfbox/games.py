@@ -213,14 +213,15 @@ class Games:
 
     def _may_free(self, now: float) -> bool:
         """Whether the phones' screen frees seats now: not over a game's
-        dark or private screen, where whoever holds the buttons could free
-        a sleeping player's seat and read its card on a phone of their
-        own while the table's eyes are closed. By day, in a pause or
-        between games, the table sees it done."""
+        dark or private screen while the game runs, where whoever holds the
+        buttons could free a sleeping player's seat and read its card on a
+        phone of their own while the table's eyes are closed. By day, in a
+        pause (the table stops for it) or between games, the table sees it
+        done."""
         if not self.active.busy():
             return True
         view = self.active.view(now)
-        return not (view.dim or view.private)
+        return view.paused or not (view.dim or view.private)
 
     def phone_view(self, seat: int, now: float) -> PhoneView:
         """What `seat`'s phone shows (wolfbox.phone): the game's own view of
