@@ -140,14 +140,19 @@ def test_over_a_night_the_phones_screen_shows_the_card_but_frees_no_seat():
     assert games.handle(Hold(Button.VOTE), 1.0) == [FreeSeat(1)]
 
 
-def test_phones_off_a_long_press_of_start_is_its_tap(tmp_path, pilots):
-    """Without phones nothing is offered on START's hold: held long, START
-    still starts the game, as a tap does."""
+def test_phones_off_start_taps_as_it_goes_down(tmp_path, pilots):
+    """Without phones nothing is offered on START's hold: START starts the
+    game as it goes down, as quick as before, and a long press is a tap."""
     pilot = pilots.start(phones_config(tmp_path, "dark_arts", on=False))
     pilot.settle()
     assert Button.START not in dict(pilot.view.holds)
-    pilot.press(Button.START, hold=HOLD)
-    assert not pilot.view.between
+    pilot.bank.drive(Button.START, True)
+    pilot.settle()
+    assert not pilot.view.between                             # started, still down
+    pilot.advance(HOLD)
+    pilot.bank.drive(Button.START, False)
+    pilot.advance(0.1)
+    assert not pilot.view.between and not pilot.view.paused   # one tap, no hold
 
 
 def test_on_the_box_a_hold_of_start_opens_the_phones_screen_and_a_tap_still_starts(
