@@ -76,6 +76,9 @@ class CardPlan:
     # footer's place, the last resort of a screen full of words.
     share: float = QR_SHARE
     footer: bool = True
+    # The hint at the right of the title's row, where the middle has no
+    # line to spare (a page of the rules or of the end, paged to fill it).
+    in_title: bool = False
 
 
 NO_CARD = CardPlan(compact=True, seats=False, notes=False)   # drawn without the card
@@ -101,6 +104,7 @@ def card_plans(view: View) -> list[CardPlan]:
     return [*sizes, CardPlan(compact=True, hint=True),
             CardPlan(compact=True, hint=True, seats=False),
             CardPlan(compact=True, hint=True, address=False),
+            CardPlan(compact=True, address=False, in_title=True),
             CardPlan(compact=True, hint=True, address=False, footer=False)]
 
 
@@ -160,6 +164,8 @@ class JoinCardDrawing(Canvas):
         if plan.compact:
             if plan.hint:
                 self.hint_line()
+            if plan.in_title:
+                self.hint_in_title()
             if plan.address:
                 self.card_texts(None if wifi else pin, plan.seats and wifi is None,
                                 inline=True)
@@ -230,6 +236,24 @@ class JoinCardDrawing(Canvas):
         y = self.bottom - fit.height
         self.text(fit, pygame.Rect(self.left, y, self.width, fit.height), ACCENT, "left")
         self.bottom = y - self.px(4)
+
+    def hint_in_title(self) -> None:
+        """HINT at the right of the title's row, on one line; the title
+        keeps the rest of the row (self.title_cut). NoRoom where it does not
+        fit beside the title at the floor."""
+        block = Block((_(HINT),), SMALL_PX, ACCENT, (Face.SANS, Face.CONDENSED), "right",
+                      max_lines=1)
+        row = self.rect(*TITLE_BOX)
+        fit = self.p.fit(block, self.s, row.width * 2 // 3, row.height,
+                         px=self.p.floor_px(self.s))        # the title keeps the most
+        if fit is None:
+            self.p.warn(_(HINT))
+            fit = self.p.fit_or_shrink(block, self.s, row.width * 2 // 3, row.height)
+        width = max(self.p.font(fit.px, fit.face).size(line)[0]
+                    for para in fit.paragraphs for line in para)
+        self.text(fit, pygame.Rect(row.right - width, row.top, width, row.height), ACCENT,
+                  "right", "center")
+        self.title_cut = width + self.px(12)
 
     def seat_blocks(self, join: JoinCard, width: int, height: int, lines: int = 1) -> Block:
         """Who has joined: the names if they fit `width` in `lines`, else the count."""

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pygame
 import pytest
 import segno
-from test_device_render import SIZES, check, expected, setup_screens, words
+from test_device_render import CAP, SIZES, cap_height, check, expected, setup_screens, words
 
 from wolfbox.config import Config
 from wolfbox.darkarts.game import Game as MayorGame
@@ -358,8 +358,15 @@ def test_every_screen_that_offers_joining_shows_the_code_or_says_how_to_get_it(p
                 else:
                     assert "join-screen" not in name, (name, size, lines)
                     assert hint in lines, (name, size, lang, lines)
-                    # Whole on its line, and over the floor (the render checks).
-                    check(painter, view, size, notice)
+                    # Whole on its line, over the floor, clear of every other text.
+                    said = next(d for d in painter.drawn if d.text == hint)
+                    s = min(size[0] / 480, size[1] / 320)
+                    assert cap_height(painter, said) >= CAP * s, (name, size, said.px)
+                    assert surface.get_rect().contains(said.rect), (name, size)
+                    assert not any(d.rect.colliderect(said.rect) for d in painter.drawn
+                                   if d is not said), (name, size)
+                    if size in SIZES:               # and the rest as the render tests ask
+                        check(painter, view, size, notice)
                 if view.footer and not notice and hint not in lines:
                     shown = "".join("".join(t.split()) for t in lines)
                     assert "".join(view.footer.split()) in shown, (name, size)
