@@ -147,24 +147,24 @@ class Games:
                 return self._join.view(self._seated_now(), game_name(self.name),
                                        self._may_free(now))
             view = self.active.view(now)
-            holds = self._join_holds(view)
-            if not holds:
+            if not self._join_holds(view):
                 return view
-            legend = dict(view.legend)
-            if Button.BACK in holds and {Button.NEXT, Button.VOTE} <= dict(view.holds).keys():
+            if not self.active.busy() and view.between \
+                    and {Button.NEXT, Button.VOTE} <= dict(view.holds).keys():
                 # A start screen with the holds every game's has (settings,
                 # next game: engine.actions.start_holds) says them all in
                 # its footer, the phones' now too; any other keeps its own.
                 view = dataclasses.replace(view, footer=setup_holds_note(self.name, phones=True))
-            if Button.VOTE in holds:
-                legend.setdefault(Button.VOTE, _(OPEN_HOLD))
+            legend = dict(view.legend)
             if not view.dim:
                 # START's box says the hold where START has no tap; at night
                 # the lights stay as the game has them (only START glows).
-                legend.setdefault(Button.START, _(OPEN_HOLD))
+                legend.setdefault(PHONES_HOLD, _(OPEN_HOLD))
+            # START's hold alone is said: BACK's and VOTE's (_join_holds)
+            # still work unsaid, so no two buttons on a screen say the same.
             return dataclasses.replace(
                 view, legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
-                holds=(*view.holds, *((b, _(OPEN_HOLD)) for b in holds)))
+                holds=(*view.holds, (PHONES_HOLD, _(OPEN_HOLD))))
 
     @property
     def phones_offered(self) -> bool:
@@ -200,7 +200,8 @@ class Games:
         button tables hold START: tests/test_phones_hold.py walks them all),
         so a phone that died mid-day joins again without waiting for a
         pause or the night. As before, BACK too on a start or setup screen,
-        and VOTE while a game is paused (no game holds VOTE then)."""
+        and VOTE while a game is paused (no game holds VOTE then): the
+        screens say START's alone (view)."""
         if not self.phones_offered:
             return ()
         holds = [PHONES_HOLD]
