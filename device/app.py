@@ -398,7 +398,9 @@ def _buttons(opened: ExitStack, config: Config, clock: Callable[[], float], inbo
     opened.callback(bank.close)
     leds = LedBank(config.leds.pins(), factory, brightness=config.leds.brightness)
     opened.callback(leds.close)
-    classifier = Classifier(hold_seconds={Button.BACK: config.buttons.hold_seconds,
+    # START holds too where the screen offers it (the phones' screen: Box.refresh).
+    classifier = Classifier(hold_seconds={Button.START: config.buttons.hold_seconds,
+                                          Button.BACK: config.buttons.hold_seconds,
                                           Button.NEXT: config.buttons.hold_seconds,
                                           Button.VOTE: config.buttons.hold_seconds,
                                           Button.POWER: config.buttons.power_hold_seconds},

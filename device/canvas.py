@@ -62,6 +62,7 @@ class Canvas:
         self.full_width = self.px(480 - 2 * MARGIN)
         self.left, self.width = self.full_left, self.full_width
         self.plan = plan                # None: no card (Layout chooses)
+        self.title_cut = 0              # px the title's row keeps at its right (a card's hint)
         self.above_veil: list[tuple[pygame.Surface, tuple[int, int]]] = []
         painter.drawn = []
         painter.qr = None
@@ -136,6 +137,7 @@ class Canvas:
         area = self.rect(*TITLE_BOX)
         if self.plan is None or not self.plan.under_title:
             area.width = min(area.width, self.left + self.width - area.left)   # beside a card
+        area.width -= self.title_cut
         if view.paused:
             word = Block((_("PAUSED"),), SMALL_PX, PAUSED, (Face.BOLD, Face.CONDENSED),
                          "right", 1)

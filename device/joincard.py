@@ -11,12 +11,12 @@ from dataclasses import dataclass, replace
 import pygame
 import segno
 
-from wolfbox.i18n import _, ngettext
+from wolfbox.i18n import N_, _, ngettext
 from wolfbox.view import JoinCard, View, WifiCard
 
 from .canvas import Canvas
 from .fonts import Face
-from .style import NOTE, SMALL_PX, TEXT, TITLE_BOX, TOP
+from .style import ACCENT, NOTE, SMALL_PX, TEXT, TITLE_BOX, TOP
 from .texts import Block
 
 QUIET_ZONE = 4           # modules of light round the code, as ISO/IEC 18004 asks
@@ -28,6 +28,7 @@ QUIET_ZONE = 4           # modules of light round the code, as ISO/IEC 18004 ask
 QR_MIN_PX = 3
 QR_MODULE = 3.0
 QR_SHARE = 0.42          # of the middle's width, at most, for the code
+QR_WIDE = 0.5            # the same where nothing else fits beside the code
 QR_TRIES = 3             # module sizes tried, from the largest, before notes give way
 QR_LIGHT = (255, 255, 255)
 QR_DARK = (0, 0, 0)
@@ -65,9 +66,25 @@ class CardPlan:
     compact: bool = False
     seats: bool = True
     under_title: bool = False
+    # Compact: a line saying how to get the code (HINT) above the PIN and
+    # address; without `address`, that line alone.
+    hint: bool = False
+    address: bool = True
+    # The code's most of the middle's width: wider (QR_WIDE) where the
+    # screen has little else (the phones' own screen, at 320x240, with the
+    # box's key in the address); without `footer`, the hint takes the
+    # footer's place, the last resort of a screen full of words.
+    share: float = QR_SHARE
+    footer: bool = True
+    # The hint at the right of the title's row, where the middle has no
+    # line to spare (a page of the rules or of the end, paged to fill it).
+    in_title: bool = False
 
 
 NO_CARD = CardPlan(compact=True, seats=False, notes=False)   # drawn without the card
+# Where the screen has no room for the code: one line says how to reach it
+# (wolfbox.games opens the phones' screen, code and all, with a hold of START).
+HINT = N_("Hold START: phones' screen with the QR code")
 
 
 class NoRoom(Exception):
@@ -76,13 +93,19 @@ class NoRoom(Exception):
 
 def card_plans(view: View) -> list[CardPlan]:
     """The plans to try for a screen, best first: the largest code beside
-    everything the screen shows; the compact line last. The deck's notes
-    never give way to the code: where it has no room, the phones' own
-    screen (a hold of BACK, wolfbox.join_screen) shows it."""
+    everything the screen shows; the compact lines last, the first of them
+    saying how to reach the code. The deck's notes never give way to the
+    code: where it has no room, the phones' own screen (a hold of START,
+    wolfbox.join_screen) shows it."""
     sizes = [CardPlan(k, across) for k in range(QR_TRIES) for across in (False, True)]
     if view.join is not None and showing_wifi(view.join) is not None:
         sizes += [replace(plan, under_title=True) for plan in sizes]
-    return [*sizes, CardPlan(compact=True), CardPlan(compact=True, seats=False)]
+    sizes += [replace(plan, share=QR_WIDE) for plan in sizes]
+    return [*sizes, CardPlan(compact=True, hint=True),
+            CardPlan(compact=True, hint=True, seats=False),
+            CardPlan(compact=True, hint=True, address=False),
+            CardPlan(compact=True, address=False, in_title=True),
+            CardPlan(compact=True, hint=True, address=False, footer=False)]
 
 
 def seats_taken(join: JoinCard) -> list[str]:
@@ -139,8 +162,14 @@ class JoinCardDrawing(Canvas):
         label = _("Wi-Fi") if wifi else _("PIN {pin}").format(pin=join.pin)
         pin = Block((label,), PIN_PX, TEXT, (Face.BOLD, Face.CONDENSED), max_lines=1)
         if plan.compact:
-            self.card_texts(None if wifi else pin, plan.seats and wifi is None, inline=True)
-            if self.view.footer:
+            if plan.hint:
+                self.hint_line()
+            if plan.in_title:
+                self.hint_in_title()
+            if plan.address:
+                self.card_texts(None if wifi else pin, plan.seats and wifi is None,
+                                inline=True)
+            if self.view.footer and plan.footer:
                 self.footer()
             return
         if plan.across:                 # the foot first: the code keeps above it
@@ -150,7 +179,7 @@ class JoinCardDrawing(Canvas):
         modules = qr_modules(wifi.qr_text() if wifi else join.qr or join.url)
         count = len(modules) + 2 * QUIET_ZONE
         top = self.y(TITLE_BOX[1] + (TITLE_BOX[3] if plan.under_title else 0)) + self.px(2)
-        most = min(self.bottom - top, math.floor(self.full_width * QR_SHARE)) // count
+        most = min(self.bottom - top, math.floor(self.full_width * plan.share)) // count
         least = max(QR_MIN_PX, math.floor(QR_MODULE * self.s))
         module = most - round(max(1, most - least) * plan.smaller / (QR_TRIES - 1))
         if module < least:
@@ -194,6 +223,38 @@ class JoinCardDrawing(Canvas):
                       seats.color)
         self.card_texts(None, fit is None)
 
+    def hint_line(self) -> None:
+        """HINT on one line at the foot of the middle (never wrapped: the
+        table reads it at a glance); NoRoom while a plan is tried where it
+        does not fit at the floor."""
+        block = Block((_(HINT),), SMALL_PX, ACCENT, (Face.SANS, Face.CONDENSED), max_lines=1)
+        room = self.bottom - self.y(TOP)
+        fit = self.p.fit(block, self.s, self.width, room)
+        if fit is None:
+            self.p.warn(_(HINT))
+            fit = self.p.fit_or_shrink(block, self.s, self.width, room)
+        y = self.bottom - fit.height
+        self.text(fit, pygame.Rect(self.left, y, self.width, fit.height), ACCENT, "left")
+        self.bottom = y - self.px(4)
+
+    def hint_in_title(self) -> None:
+        """HINT at the right of the title's row, on one line; the title
+        keeps the rest of the row (self.title_cut). NoRoom where it does not
+        fit beside the title at the floor."""
+        block = Block((_(HINT),), SMALL_PX, ACCENT, (Face.SANS, Face.CONDENSED), "right",
+                      max_lines=1)
+        row = self.rect(*TITLE_BOX)
+        fit = self.p.fit(block, self.s, row.width * 2 // 3, row.height,
+                         px=self.p.floor_px(self.s))        # the title keeps the most
+        if fit is None:
+            self.p.warn(_(HINT))
+            fit = self.p.fit_or_shrink(block, self.s, row.width * 2 // 3, row.height)
+        width = max(self.p.font(fit.px, fit.face).size(line)[0]
+                    for para in fit.paragraphs for line in para)
+        self.text(fit, pygame.Rect(row.right - width, row.top, width, row.height), ACCENT,
+                  "right", "center")
+        self.title_cut = width + self.px(12)
+
     def seat_blocks(self, join: JoinCard, width: int, height: int, lines: int = 1) -> Block:
         """Who has joined: the names if they fit `width` in `lines`, else the count."""
         blocks = [Block((t,), SMALL_PX, NOTE, (Face.SANS, Face.CONDENSED), max_lines=lines)
@@ -212,7 +273,8 @@ class JoinCardDrawing(Canvas):
             # Where the words do not fit a line, the name and passphrase
             # alone (the code's label says "Wi-Fi"), else two lines.
             bare = replace(whole, paragraphs=(f"{wifi.ssid} · {wifi.passphrase}",))
-            if self.p.fit(whole, self.s, width, height) is None and \
+            labelled = self.plan is not None and self.plan.compact   # no code labels them
+            if not labelled and self.p.fit(whole, self.s, width, height) is None and \
                     self.p.fit(bare, self.s, width, height) is not None:
                 return bare
         else:

@@ -383,6 +383,10 @@ class Box:
             view = dataclasses.replace(view, status=self.status())
         if not self.flow.busy() or self.flow.phones_screen_open:
             view = dataclasses.replace(view, join=self.join_card())
+        # START taps as it goes down unless the screen offers its hold (the
+        # phones' screen, wolfbox.games): a table without phones keeps its
+        # quickest button; with phones, START taps as it is let go.
+        self.classifier.taps_now = frozenset({Button.START}) - dict(view.holds).keys()
         holding = self._holding(view, now)
         if holding is not None:
             view = dataclasses.replace(view, held=holding[0],

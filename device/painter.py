@@ -68,7 +68,10 @@ class Painter:
     _cjk_file: str | None = None
     _cjk_known: bool = False
     _warned: set[str] = field(default_factory=set)
-    _trial: list[str] | None = None     # a plan being tried: warn() raises NoRoom
+    # A plan being tried: warn() raises NoRoom, but for the texts listed
+    # (those below the floor without the card too: a long legend label).
+    _trial: list[str] | None = None
+    _collect: list[str] | None = None   # a draw without the card: what warn() says
     _plans: OrderedDict[tuple, CardPlan] = field(default_factory=OrderedDict)
 
     # ------------------------------------------------------------------ fonts
@@ -231,8 +234,15 @@ class Painter:
             Layout(self, surface, view, notice, plan).all()
             return
         kept: CardPlan | None = None
+        # What the screen sets below the floor without any card is not the
+        # card's doing: it does not rule a plan out.
+        self._collect = []
+        try:
+            Layout(self, surface, view, notice, None).all()
+        finally:
+            anyway, self._collect = self._collect, None
         for plan in card_plans(view):
-            self._trial = []
+            self._trial = anyway
             try:
                 Layout(self, surface, view, notice, plan).all()
                 kept = plan
@@ -342,7 +352,10 @@ class Painter:
         """Log a text drawn below the floor, once: a text that differs only in
         its figures (a clock running down, a count) is the same text, so a
         timer that does not fit says so once, not every second."""
-        if self._trial is not None:         # a plan being tried: it does not fit
+        if self._collect is not None:
+            self._collect.append(text)
+            return
+        if self._trial is not None and text not in self._trial:   # a plan that does not fit
             raise NoRoom(text)
         key = re.sub(r"\d+", "#", text)
         if key not in self._warned:

@@ -49,13 +49,13 @@ OWN_WIFI = JoinCard("http://10.42.0.1:8080/", "4821", JOIN.seated,
 
 def _phones_views(game: Playable, mode: str, start: str, screen: str = "",
                   join: JoinCard = JOIN) -> Iterator[tuple[str, View, str]]:
-    """A start screen as the box shows it with phones on (its hold of BACK
+    """A start screen as the box shows it with phones on (its hold of START
     and the join card), and the phones' own screen opened from it."""
     games = Games({mode: lambda: game}, mode, language(), phones_on=True)
     games.handle(PhonesSeated(frozenset(seat for seat, _name in JOIN.seated), JOIN.seated), 0.0)
     yield start, dataclasses.replace(games.view(0.0), join=join), ""
     if screen:
-        games.handle(Hold(Button.BACK), 0.0)
+        games.handle(Hold(Button.START), 0.0)
         yield screen, dataclasses.replace(games.view(0.0), join=join), ""
         games.handle(Tap(Button.START), 0.0)
     games.handle(PhonesSeated(frozenset()), 0.0)            # the rest is played without

@@ -101,3 +101,21 @@ def test_random_edges_never_tap_more_than_presses_and_always_settle(sequence):
             sum(1 for e in mine if isinstance(e, Hold))
         assert c.held(b) == level[b]          # the debounced level ends as the pin's
     assert c.next_deadline() is None          # nothing left pending
+
+
+def test_a_hold_not_offered_now_taps_on_press_decided_as_it_goes_down():
+    """START holds only where the screen offers it (the phones' screen):
+    elsewhere it taps as it goes down, as quick as a plain button; a press
+    keeps what it was when it went down, whatever the screen offers by
+    its release (no second tap, no hold)."""
+    c = Classifier(hold_seconds={Button.START: 2.0}, debounce=0.03,
+                   taps_now=frozenset({Button.START}))
+    assert c.press(Button.START, 1.0) == [Tap(Button.START)]
+    assert c.holding(2.0) is None and c.next_deadline() is None
+    c.taps_now = frozenset()                        # the screen now offers the hold
+    assert c.poll(5.0) == []
+    assert c.release(Button.START, 5.0) == []
+    assert c.press(Button.START, 6.0) == []         # the next press may hold
+    c.taps_now = frozenset({Button.START})
+    assert c.poll(8.0) == [Hold(Button.START)]
+    assert c.release(Button.START, 8.5) == [Release(Button.START)]

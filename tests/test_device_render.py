@@ -141,8 +141,11 @@ def expected(view: View, notice: str) -> list[str]:
 
 
 def gives_up_footer(view: View, notice: str) -> bool:
-    """A setup screen with a notice may draw it in its footer's place."""
-    return view.between and view.phase is not Phase.IDLE and bool(notice)
+    """A setup screen with a notice may draw it in its footer's place; one
+    with a join card, the line saying how to reach the code (where even
+    that has no other room: tests/test_join_card.py checks it is there)."""
+    return view.between and view.phase is not Phase.IDLE and bool(notice) or \
+        view.join is not None
 
 
 def check(painter: Painter, view: View, size: tuple[int, int], notice: str = "") -> None:

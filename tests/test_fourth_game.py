@@ -55,9 +55,9 @@ def test_the_fourth_game_plays_through_the_real_box_and_three_phones(
     pilot = start(tmp_path, pilots)
     game = play_the_fourth(pilot, Toy, seed=4)
     assert pilot.view.title == "Pick a number" and pilot.view.between
-    # BACK's hold opens the phones' screen here as on every start screen;
+    # START's hold opens the phones' screen here as on every screen;
     # the footer claims no hold the game does not have (settings, next game).
-    assert dict(pilot.view.holds)[Button.BACK] == "Hold: phones"
+    assert dict(pilot.view.holds)[Button.START] == "Hold: phones"
     assert "Hold NEXT" not in pilot.view.footer
     url, pin = join_details(pilot)                  # the start screen's join card
     with connect(url.replace("http://", "ws://") + "ws", open_timeout=WAIT) as stranger:

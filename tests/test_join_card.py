@@ -14,13 +14,14 @@ from collections.abc import Iterator
 import pygame
 import pytest
 import segno
-from test_device_render import SIZES, check, expected, setup_screens, words
+from test_device_render import CAP, SIZES, cap_height, check, expected, setup_screens, words
 
 from wolfbox.config import Config
 from wolfbox.darkarts.game import Game as MayorGame
+from wolfbox.device.joincard import HINT
 from wolfbox.device.render import Painter, render_view
 from wolfbox.device.screen import TerminalScreen
-from wolfbox.device.screenshots import round_views
+from wolfbox.device.screenshots import JOIN, round_views
 from wolfbox.events import PhonesSeated
 from wolfbox.i18n import _, speaking
 from wolfbox.join_screen import JoinScreen
@@ -144,7 +145,10 @@ def test_the_start_and_setup_screens_still_draw_every_text_with_the_card(painter
             check(painter, carded, size, notice)
             shown = "".join("".join(d.text.split()) for d in painter.drawn)
             pin = "".join(_("PIN {pin}").format(pin=CARD.pin).split())   # in its language
-            assert pin in shown and "".join(URL.split()) in shown.replace("·", ""), \
+            # The PIN and the address, or where they have no room, the line
+            # that sends the table to the phones' screen, which has them.
+            hinted = _(HINT) in [d.text for d in painter.drawn]
+            assert hinted or pin in shown and "".join(URL.split()) in shown.replace("·", ""), \
                 (name, shown)
             if painter.qr is not None:
                 assert not any(d.rect.colliderect(painter.qr[0]) for d in painter.drawn)
@@ -300,9 +304,71 @@ def test_the_setup_screens_still_draw_every_text_with_the_wifi_card(painter, siz
             shown = "".join("".join(d.text.split()) for d in painter.drawn)
             if page_card:
                 carded_somewhere += 1
-                assert WIFI.ssid in shown and WIFI.passphrase in shown, (name, shown)
+                hinted = _(HINT) in [d.text for d in painter.drawn]
+                assert hinted or WIFI.ssid in shown and WIFI.passphrase in shown, (name, shown)
             if painter.qr is not None:
                 assert not any(d.rect.colliderect(painter.qr[0]) for d in painter.drawn)
-            for text in expected(view, notice):
+            for text in expected(carded, notice):
                 assert "".join(text.split()) in shown, (name, text)
     assert carded_somewhere > 10
+
+
+# ------------------------------------- every screen that offers joining
+
+# The box's panels (3.5" 480x320, 5" 800x480), the smallest it draws and
+# the window's default.
+EVERY_SIZE = [*SIZES, (800, 480), (960, 640)]
+
+
+CARDED_TOO = ("1-start", "8-reveal", "9-reveal", "a-settings", "b-verdict", "c-mayor-end",
+              "d-timed-end")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+def test_every_screen_that_offers_joining_shows_the_code_or_says_how_to_get_it(painter, lang):
+    """Issue 40: every screenshot with a join card (each game's start or
+    setup with phones on, the own Wi-Fi's, the phones' screen, the phones'
+    settings page), at every size the box supports, in every language,
+    draws the code a phone reads (segno's, module by module), or else one
+    line, whole, saying how to reach it. The phones' own screen, which
+    that line sends the table to, always has the code."""
+    seen = 0
+    with speaking(lang):
+        hint = _(HINT)
+        # The screenshots taken with a card, and those the box draws with
+        # one when phones are on and no game is under way (the device adds
+        # it, device.loop): the start's with its notices, the settings'
+        # pages, One Night's rules and verdict, the other games' ends.
+        views = [(name, view if view.join else dataclasses.replace(view, join=JOIN), notice)
+                 for name, view, notice in round_views(Config())
+                 if view.join is not None or name.startswith(CARDED_TOO)]
+        assert {"1-start-phones", "1-start-wifi", "1-join-screen", "c-mayor-setup-phones",
+                "d-timed-setup-phones"} <= {name for name, _v, _n in views}
+        for size in EVERY_SIZE:
+            for name, view, notice in views:
+                join = view.join
+                assert join is not None
+                surface = render_view(view, size, notice, painter)
+                lines = [d.text for d in painter.drawn]
+                if painter.qr is not None:
+                    text = join.wifi.qr_text() if join.wifi_shown and join.wifi else \
+                        join.qr or join.url
+                    want = segno_code(text)
+                    assert read_code(surface, len(want) - 2 * QUIET) == want, (name, size)
+                else:
+                    assert "join-screen" not in name, (name, size, lines)
+                    assert hint in lines, (name, size, lang, lines)
+                    # Whole on its line, over the floor, clear of every other text.
+                    said = next(d for d in painter.drawn if d.text == hint)
+                    s = min(size[0] / 480, size[1] / 320)
+                    assert cap_height(painter, said) >= CAP * s, (name, size, said.px)
+                    assert surface.get_rect().contains(said.rect), (name, size)
+                    assert not any(d.rect.colliderect(said.rect) for d in painter.drawn
+                                   if d is not said), (name, size)
+                    if size in SIZES:               # and the rest as the render tests ask
+                        check(painter, view, size, notice)
+                if view.footer and not notice and hint not in lines:
+                    shown = "".join("".join(t.split()) for t in lines)
+                    assert "".join(view.footer.split()) in shown, (name, size)
+                seen += 1
+    assert seen >= len(EVERY_SIZE) * 30

@@ -71,7 +71,7 @@ def test_every_start_screen_offers_it_only_while_phones_are_on(tmp_path, pilots,
     off = pilots.start(phones_config(tmp_path / "off", game, on=False))
     off.settle()
     assert off.view.footer == setup_holds_note(game)
-    assert Button.BACK not in dict(off.view.holds)
+    assert Button.START not in dict(off.view.holds)
     off.press(Button.BACK, hold=HOLD)                             # phones off: no screen
     assert off.view.phase is not Phase.SETTINGS
     pilot = pilots.start(phones_config(tmp_path / "on", game))
@@ -153,7 +153,7 @@ def test_a_paused_game_offers_the_phones_screen_and_both_read(painter, size, lan
         assert Button.VOTE not in dict(games.view(0.0).holds)     # running: no phones' hold
         games.handle(Tap(Button.START), 0.0)                      # paused
         paused = games.view(0.0)
-        assert paused.paused and Button.VOTE in dict(paused.holds), mode
+        assert paused.paused and Button.START in dict(paused.holds), mode
         with speaking(lang):
             check(painter, paused, size)
         games.handle(Hold(Button.VOTE), 0.0)

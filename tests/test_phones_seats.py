@@ -174,7 +174,7 @@ def test_a_lost_phone_gets_its_seat_and_card_back_mid_game_from_the_box(tmp_path
             pilot.press(Button.VOTE, hold=2.0)                     # not paused: no screen
             assert pilot.view.details[:1] != ("Phones",)
             pilot.press(Button.START)                              # paused
-            assert pilot.view.paused and dict(pilot.view.holds)[Button.VOTE] == "Hold: phones"
+            assert pilot.view.paused and dict(pilot.view.holds)[Button.START] == "Hold: phones"
             pilot.press(Button.VOTE, hold=2.0)
             assert pilot.view.details[0] == "Phones" and pilot.view.join is not None
             while pilot.view.big != "Seat 3":

@@ -78,7 +78,7 @@ def test_a_setup_switches_the_language_from_its_settings(setup):
     assert screen.config.box.lang == "de"
     assert game.view(0.0).details[0] == "Sprache"
     game.handle(START, 0.0)
-    assert game.view(0.0).footer.startswith("NEXT halten: Optionen.")   # the setup too
+    assert game.view(0.0).footer.startswith("Halten: NEXT Optionen")   # the setup too
     assert language() == "en" and mode.view(0.0).footer.startswith("Hold NEXT")  # nothing leaks
 
 

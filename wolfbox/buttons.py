@@ -47,6 +47,7 @@ class _State:
     since: float = 0.0            # when `down` last changed
     lock_until: float = float("-inf")
     held_fired: bool = False
+    holdable: bool = False        # this press may hold (decided as it went down)
 
 
 @dataclass
@@ -60,11 +61,14 @@ class Classifier:
 
     Buttons in `hold_seconds` may be held: they tap on release (if released
     before the hold time) and hold when the hold time passes while still
-    down. Other buttons tap on press, as responsive as the hardware allows.
+    down. Other buttons tap on press, as responsive as the hardware allows,
+    and so do those in `taps_now` (a hold the screen does not offer now:
+    START's, without phones), decided as each press goes down.
     """
 
     hold_seconds: dict[Button, float] = field(default_factory=dict)
     debounce: float = 0.03
+    taps_now: frozenset[Button] = frozenset()
     _states: dict[Button, _State] = field(default_factory=dict)
 
     def press(self, button: Button, now: float) -> list[Tap | Hold | Release]:
@@ -84,8 +88,9 @@ class Classifier:
         state.down, state.lock_until = state.raw, now + self.debounce
         if state.down:
             state.since, state.held_fired = now, False
-            return [] if button in self.hold_seconds else [Tap(button)]
-        if button not in self.hold_seconds:
+            state.holdable = button in self.hold_seconds and button not in self.taps_now
+            return [] if state.holdable else [Tap(button)]
+        if not state.holdable:
             return []
         if state.held_fired:
             return [Release(button)]
@@ -101,7 +106,7 @@ class Classifier:
             if state.raw != state.down and now >= state.lock_until:
                 events += self._settle(button, state, state.lock_until)
             limit = self.hold_seconds.get(button)
-            if (limit is not None and state.down and not state.held_fired
+            if (limit is not None and state.down and state.holdable and not state.held_fired
                     and now - state.since >= limit):
                 state.held_fired = True
                 events.append(Hold(button))
@@ -114,7 +119,7 @@ class Classifier:
             if state.raw != state.down:
                 times.append(state.lock_until)
             limit = self.hold_seconds.get(button)
-            if limit is not None and state.down and not state.held_fired:
+            if limit is not None and state.down and state.holdable and not state.held_fired:
                 times.append(state.since + limit)
         return min(times, default=None)
 
@@ -127,7 +132,7 @@ class Classifier:
         along its hold it is (0..1): the screen fills its legend box."""
         for button, state in self._states.items():
             limit = self.hold_seconds.get(button)
-            if limit and state.down and not state.held_fired:
+            if limit and state.down and state.holdable and not state.held_fired:
                 return button, max(0.0, min(1.0, (now - state.since) / limit))
         return None
 

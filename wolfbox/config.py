@@ -106,8 +106,9 @@ class ButtonsConfig:
     back: int = _c(26, "BCM pin of BACK (header pin 37)", min=0, max=27)
     power: int = _c(-1, "BCM pin of the optional power button; -1: none (3 wakes a halted Pi)",
                     min=-1, max=27)
-    hold_seconds: float = _c(2.0, "how long BACK, NEXT or VOTE is held for its hold action "
-                             "(end a game; settings or the Mayor's book; the other game)",
+    hold_seconds: float = _c(2.0, "how long a button is held for its hold action "
+                             "(end a game; settings or the Mayor's book; the other game; "
+                             "START: the phones' screen)",
                              min=0.5, max=10)
     power_hold_seconds: float = _c(3.0, "how long the power button is held to shut down",
                                    min=0.5, max=10)

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .buttons import Button, Hold, Release, Tap
+from .buttons import GAME_BUTTONS, Button, Hold, Release, Tap
 from .effects import ChangeSetting, Effect
 from .events import Event, PhonesSeated
 from .i18n import LANGUAGE_KEY, N_, SOURCE, _, speaking
@@ -24,6 +24,8 @@ from .view import View
 
 MODE_KEY = "game.mode"
 PHONES_KEY = "phones.enabled"
+# The hold that opens the phones' screen on every screen of every game.
+PHONES_HOLD = Button.START
 
 # Every game, by its config name, with its name on the screen, in the order offered.
 GAMES: dict[str, str] = {
@@ -48,9 +50,10 @@ def switch_note(mode: str) -> str:
 
 def setup_holds_note(mode: str, phones: bool = False) -> str:
     """What a start or setup screen says its holds do (the same on every
-    game's; with phones on, BACK opens the phones' screen)."""
+    game's; with phones on, START opens the phones' screen, as on every
+    screen: BACK's hold there does too, unsaid)."""
     if phones:
-        return _("Hold NEXT: settings. Hold VOTE: {game}. Hold BACK: phones.").format(
+        return _("Hold NEXT: settings. VOTE: {game}. START: phones.").format(
             game=game_name(next_game(mode)))
     return _("Hold NEXT: settings. Hold VOTE: {game}.").format(game=game_name(next_game(mode)))
 
@@ -112,9 +115,10 @@ class Games:
                 if self._asked() is not None:
                     return asked(event, self._seated_now())
                 if self._join.open:
-                    return self._join.handle(event, self._seated_now().seats)
+                    return self._join.handle(event, self._seated_now().seats,
+                                             self._may_free(now))
                 if isinstance(event, Hold) \
-                        and event.button is self._join_hold(self.active.view(now)):
+                        and event.button in self._join_holds(self.active.view(now)):
                     self._join.show(self._seated_now().seats)
                     return []
             effects: list[Effect] = []
@@ -140,23 +144,27 @@ class Games:
                 return asking_view(self._seated_now(), game_name(self.name), label,
                                    dim=self.active.view(now).dim)
             if self._join.open:
-                return self._join.view(self._seated_now(), game_name(self.name))
+                return self._join.view(self._seated_now(), game_name(self.name),
+                                       self._may_free(now))
             view = self.active.view(now)
-            hold = self._join_hold(view)
-            if hold is Button.BACK:
+            if not self._join_holds(view):
+                return view
+            if not self.active.busy() and view.between \
+                    and {Button.NEXT, Button.VOTE} <= dict(view.holds).keys():
                 # A start screen with the holds every game's has (settings,
                 # next game: engine.actions.start_holds) says them all in
-                # its footer, BACK's now too; any other keeps its own.
-                starts = {Button.NEXT, Button.VOTE} <= dict(view.holds).keys()
-                view = dataclasses.replace(
-                    view, footer=setup_holds_note(self.name, phones=True) if starts
-                    else view.footer, holds=(*view.holds, (Button.BACK, _(OPEN_HOLD))))
-            elif hold is Button.VOTE:
-                legend = view.legend if Button.VOTE in dict(view.legend) else \
-                    (*view.legend, (Button.VOTE, _(OPEN_HOLD)))
-                view = dataclasses.replace(view, legend=legend,
-                                           holds=(*view.holds, (Button.VOTE, _(OPEN_HOLD))))
-            return view
+                # its footer, the phones' now too; any other keeps its own.
+                view = dataclasses.replace(view, footer=setup_holds_note(self.name, phones=True))
+            legend = dict(view.legend)
+            if not view.dim:
+                # START's box says the hold where START has no tap; at night
+                # the lights stay as the game has them (only START glows).
+                legend.setdefault(PHONES_HOLD, _(OPEN_HOLD))
+            # START's hold alone is said: BACK's and VOTE's (_join_holds)
+            # still work unsaid, so no two buttons on a screen say the same.
+            return dataclasses.replace(
+                view, legend=tuple((b, legend[b]) for b in GAME_BUTTONS if b in legend),
+                holds=(*view.holds, (PHONES_HOLD, _(OPEN_HOLD))))
 
     @property
     def phones_offered(self) -> bool:
@@ -186,16 +194,35 @@ class Games:
     def _seated_now(self) -> PhonesSeated:
         return self._seated if self._seated is not None else PhonesSeated(frozenset())
 
-    def _join_hold(self, view: View) -> Button | None:
-        """The hold that opens the phones' screen, while phones are on: BACK
-        on a start or setup screen (the one that says what its holds do);
-        VOTE at any moment a game is paused (no game holds VOTE then), so a
-        seat whose phone was lost can be given back mid-game."""
+    def _join_holds(self, view: View) -> tuple[Button, ...]:
+        """The holds that open the phones' screen, while phones are on.
+        START on every screen of every game, in every phase (no game's
+        button tables hold START: tests/test_phones_hold.py walks them all),
+        so a phone that died mid-day joins again without waiting for a
+        pause or the night. As before, BACK too on a start or setup screen,
+        and VOTE while a game is paused (no game holds VOTE then): the
+        screens say START's alone (view)."""
         if not self.phones_offered:
-            return None
+            return ()
+        holds = [PHONES_HOLD]
         if not self.active.busy():
-            return Button.BACK if view.between else None
-        return Button.VOTE if view.paused and Button.VOTE not in dict(view.holds) else None
+            if view.between:
+                holds.append(Button.BACK)
+        elif view.paused and Button.VOTE not in dict(view.holds):
+            holds.append(Button.VOTE)
+        return tuple(holds)
+
+    def _may_free(self, now: float) -> bool:
+        """Whether the phones' screen frees seats now: not over a game's
+        dark or private screen while the game runs, where whoever holds the
+        buttons could free a sleeping player's seat and read its card on a
+        phone of their own while the table's eyes are closed. By day, in a
+        pause (the table stops for it) or between games, the table sees it
+        done."""
+        if not self.active.busy():
+            return True
+        view = self.active.view(now)
+        return view.paused or not (view.dim or view.private)
 
     def phone_view(self, seat: int, now: float) -> PhoneView:
         """What `seat`'s phone shows (wolfbox.phone): the game's own view of

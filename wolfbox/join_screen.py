@@ -4,9 +4,10 @@ Every game's start or setup screen shows a join card where it has room,
 but a setup full of words (German, a long deck) leaves none for the code,
 and a seat held by the wrong phone (a player who left, a phone picked up
 by someone else) has to be given back from the box. This screen does both,
-the same for every game: `wolfbox.games` opens it over a start screen with
-a hold of BACK, and over a paused game with a hold of VOTE (a phone lost
-mid-game gets its seat, and its card, back), while phones are on; the
+the same for every game: `wolfbox.games` opens it with a hold of START on
+any screen of any game, in every phase (a phone that died mid-day joins
+again at once; a phone lost mid-game gets its seat, and its card, back),
+while phones are on; the
 device draws the join card on it as on any screen between games (its
 middle is nearly empty, so the code fits at the box's smallest size). A
 seat is freed with two holds of VOTE: the first asks.
@@ -42,16 +43,19 @@ class JoinScreen:
         self.open, self.asking = True, False
         self.seat = min(seated, default=0)
 
-    def handle(self, event: Tap | Hold | Release, seated: frozenset[int]) -> list[Effect]:
+    def handle(self, event: Tap | Hold | Release, seated: frozenset[int],
+               free: bool = True) -> list[Effect]:
         """A button on this screen. A seat is freed only by two holds of
         VOTE with no other press between, never by a tap: mid-game a freed
         seat's card is the next phone's to see, so a stray press must not
-        send a player's phone away."""
+        send a player's phone away. Not at all unless `free` (opened over
+        a night: Games._may_free)."""
         if isinstance(event, Release):
             return []
         button = event.button
         if isinstance(event, Hold) and button is Button.VOTE:
-            if self.seat not in seated:
+            if self.seat not in seated or not free:
+                self.asking = False
                 return []
             if not self.asking:
                 self.asking = True
@@ -66,9 +70,9 @@ class JoinScreen:
             self.seat = _step(sorted(seated), self.seat, +1 if button is Button.NEXT else -1)
         return []
 
-    def view(self, seated: PhonesSeated, title: str) -> View:
+    def view(self, seated: PhonesSeated, title: str, free: bool = True) -> View:
         """The screen: the seat picked large with its player's name, and
-        what a hold of VOTE does."""
+        what a hold of VOTE does (where it frees seats now: `free`)."""
         if self.seat not in seated.seats:
             self.seat = _step(sorted(seated.seats), self.seat, +1)
         if self.seat:
@@ -76,13 +80,15 @@ class JoinScreen:
             note = _("Hold VOTE again to free seat {seat}: whoever joins it next sees "
                      "its card.").format(seat=self.seat) if self.asking else \
                 _("Hold VOTE to free this seat: its phone goes back to the list of seats.")
+            if not free:
+                note = _("Seats are freed by day, with the table watching.")
             name = seated.name(self.seat)
             notes: tuple[str, ...] = (name, note) if name else (note,)
         else:
             big, notes = "", (_("No phone has joined yet."),)
         if seated.wrong:             # a player mistyping, or someone guessing the PIN
             notes = (*notes, _("Wrong PINs typed: {count}").format(count=seated.wrong))
-        holds = ((Button.VOTE, _(FREE_HOLD)),) if self.seat else ()
+        holds = ((Button.VOTE, _(FREE_HOLD)),) if self.seat and free else ()
         legend = ((Button.START, _(DONE)), *holds,
                   (Button.NEXT, _(NEXT_SEAT)), (Button.BACK, _(PREVIOUS_SEAT)))
         return View(phase=Phase.SETTINGS, title=title, big=big,
