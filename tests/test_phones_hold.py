@@ -107,6 +107,12 @@ def test_every_phase_of_every_game_opens_the_phones_screen_on_a_hold_of_start(wa
     for drive in (mayor, timed):
         drive.tap(Button.START)
         assert drive.view().paused
+    # The Mayor's deal to the phones (a phone at every seat): its look window.
+    dealing = screenshots._Drive(MayorGame(rng=random.Random(1)))
+    players = dealing.mode.players                      # type: ignore[attr-defined]
+    dealing.mode.handle(PhonesSeated(frozenset(range(1, players + 2))), dealing.now)
+    dealing.tap(Button.START)
+    assert dealing.mode.stage is MayorStage.DEAL        # type: ignore[attr-defined]
     assert walked["one_night"] >= {str(p) for p in (
         Phase.IDLE, Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE, Phase.REVEAL, Phase.REFEREE,
         Phase.VERDICT, Phase.SETTINGS)} | {f"{Phase.DISCUSSION} paused"}
