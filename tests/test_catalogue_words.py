@@ -35,3 +35,14 @@ def test_chinese_names_the_center_cards_in_one_form():
 
 def test_the_german_hold_to_free_a_seat_reads_as_an_action():
     assert catalogue("de")["Hold: free seat"].endswith("freigeben")
+
+
+def test_the_night_rule_of_one_night_on_phones_is_one_page_in_every_language():
+    """Shown on the start screen and the phones as one note: a page holds
+    three lines (German's took four, and split the rule in two)."""
+    from wolfbox.i18n import LANGUAGES, _, speaking
+    from wolfbox.onenight.night import PHONE_RULE
+    from wolfbox.pages import group
+    for lang in LANGUAGES:
+        with speaking(lang):
+            assert len(group([_(PHONE_RULE)], 3)) == 1, lang
