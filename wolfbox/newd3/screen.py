@@ -174,22 +174,20 @@ def _turn_view(game: Seen, v: View, now: float) -> View:
 
 
 def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
-    """What `seat`'s phone shows: in the deal on phones, while its window is
-    open, its own card behind the cover (and no other seat's, ever);
-    otherwise the box's public screen."""
+    """What `seat`'s phone shows: the box's public screen, and from the
+    deal on phones (or the box's deal done) to the end its own card behind
+    the cover (and no other seat's, ever), in every phase, so a player
+    whose phone rejoined by day can read it again, as in the Mayor's game.
+    At a night on phones the cover holds the night's task as well."""
     base = _phone_screen(game, public(view(game, now), seat))
     if seat in game.dead and game.stage is not Stage.END:
         base = out_of_the_game(base)
-    # The deal on phones: the card is there as soon as the line asks every
-    # seat to hold its cover (all eyes are open for it), until the window ends.
-    if game.stage is Stage.DEAL and game.turns and game.turn_stage in (_SPEAK, _WAIT) \
-            and game.current_turn().kind is Kind.PHONES and 1 <= seat <= len(game.seats):
-        _name, role, notes = _card(game, seat)
-        return dataclasses.replace(base, secret=(role, *notes))
+    card = _card_secret(game, seat)
     if game.stage is Stage.NIGHT and game.turns and game.turn_stage == _WAIT \
             and game.current_turn().kind in (Kind.PLOT, Kind.ACT, Kind.READ) \
             and seat in SEATS and seat not in game.dead:
         return _night_on_phone(game, base, seat)
+    base = dataclasses.replace(base, secret=card)
     if game.stage in (Stage.VOTE, Stage.POINT) and game.voting_on_phones() \
             and seat in SEATS and seat not in game.dead:
         # Every living seat is asked the same, with the same choices but
@@ -201,6 +199,23 @@ def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
             (*options, (SKIP, _("Nobody: skip"))),
             tuple(v for v in (game.phone_votes.get(seat),) if v is not None)))
     return base
+
+
+def _card_secret(game: Seen, seat: int) -> tuple[str, ...]:
+    """`seat`'s card as its cover shows it, in the same four lines for
+    every seat (a seat that knows no partner says so), from the moment the
+    deal on phones asks every seat to hold its cover (all eyes are open
+    for it) or the box's deal is over; nothing before the game is dealt."""
+    if not 1 <= seat <= len(game.seats) or game.stage in (Stage.SETUP, Stage.RESUME):
+        return ()
+    if game.stage is Stage.DEAL and not (
+            game.turns and game.turn_stage in (_SPEAK, _WAIT)
+            and game.current_turn().kind is Kind.PHONES):
+        return ()
+    _name, role, notes = _card(game, seat)
+    if _partner(game, seat) is None:
+        notes = (notes[0], _("You know no other seat's card."), *notes[1:])
+    return (role, *notes)
 
 
 def _phone_screen(game: Seen, base: PhoneView) -> PhoneView:
@@ -228,7 +243,8 @@ def _night_on_phone(game: Seen, base: PhoneView, seat: int) -> PhoneView:
     or a decoy that changes nothing. In the messages' window, its message."""
     kind = game.current_turn().kind
     if kind is Kind.READ:
-        return dataclasses.replace(base, secret=game.message(seat))
+        return dataclasses.replace(base, secret=(*game.message(seat), _("Your card: {role}").format(
+            role=role_name(game.seats[seat - 1]))))
     role = game.seats[seat - 1]
     if kind is Kind.PLOT and seat in game.pack():
         does = _("Tap a Town seat: your victim. Tap yourself or your partner: who holds "
