@@ -206,7 +206,7 @@ def test_the_pack_decides_by_plurality_ties_at_random(victims, knives, kills, ho
         to(t, Kind.ACT)
         assert t.g.kill is not None
         outcomes.add((t.g.kill.target, t.g.kill.knife))
-        assert f"Tonight's kill: seat {t.g.kill.target}, the knife seat {t.g.kill.knife}." \
+        assert f"Tonight's kill: Seat {t.g.kill.target}; the knife: Seat {t.g.kill.knife}." \
             in phone(t, 1).secret
     assert {target for target, _k in outcomes} == kills
     assert {knife for _t, knife in outcomes} == holders
@@ -250,12 +250,12 @@ def test_every_role_acts_from_its_phone():
     # B2: the Chef jails the victim; the Dairy Maid visits seat 7; the Track Reader reads.
     killed, msgs = killed_and_messages(B2, {1: (5, 1)}, {3: 5, 4: 7, 2: 3})
     assert killed is None
-    assert msgs[7] == ("Town", "The Dairy Maid visited you: seat 4 is Town.")
+    assert msgs[7] == ("Town", "The Dairy Maid visited you: Seat 4 is Town.")
     assert msgs[4] == ("Milk", "Seat 7 now knows you are Town.")
     assert msgs[2] == ("Chef", "Seat 3 is the Chef.")
     # B3: the Priest watches the knife, who visited the victim.
     killed, msgs = killed_and_messages(B3, {1: (8, 2), 2: (8, 2)}, {3: 2})
-    assert killed == 8 and msgs[3] == ("Seat 8", "Seat 2 visited seat 8.")
+    assert killed == 8 and msgs[3] == ("Seat 8", "Seat 2 visited Seat 8.")
 
 
 def test_the_actors_read_their_question_and_everyone_else_a_decoy():
@@ -325,8 +325,8 @@ def test_every_seat_keeps_its_card_behind_the_cover_in_every_phase():
         for seat, secret in secrets.items():
             assert secret[0] == role_name(C3[seat - 1]), (stage, seat, secret)
             assert len(secret) == 4, (stage, seat, secret)
-        assert "Your partner: seat 5, Noble" in secrets[1]
-        assert "Your partner: seat 7, Wolf" in secrets[2]
+        assert "Your partner: Seat 5, Noble" in secrets[1]
+        assert "Your partner: Seat 7, Wolf" in secrets[2]
         assert not any("partner" in line for line in secrets[3])
 
 

@@ -4,7 +4,7 @@ state and never changing it (the state machine is game.py)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..buttons import Button
 from ..engine.actions import Legend
@@ -283,7 +283,8 @@ def _pack_marks(game: Seen, seat: int) -> tuple[str, ...]:
             victim=victim if victim is not None else "–",
             knife=knife if knife is not None else "–")
         lines.append(_("You: {marks}").format(marks=marks) if wolf == seat else
-                     _("Seat {seat}, your partner: {marks}").format(seat=wolf, marks=marks))
+                     _("{seat}, your partner: {marks}").format(seat=_picked(game, wolf),
+                                                               marks=marks))
     return tuple(lines)
 
 
@@ -291,8 +292,8 @@ def _kill_line(game: Seen) -> str:
     """What the pack decided in its plot, for the Wolves' eyes only."""
     if game.kill is None:
         return _("No kill tonight: no victim was marked.")
-    return _("Tonight's kill: seat {target}, the knife seat {knife}.").format(
-        target=game.kill.target, knife=game.kill.knife)
+    return _("Tonight's kill: {target}; the knife: {knife}.").format(
+        target=_picked(game, game.kill.target), knife=_picked(game, game.kill.knife))
 
 
 def _pointed(game: Seen) -> str:
@@ -318,8 +319,8 @@ def _card(game: Seen, seat: int) -> tuple[str, str, tuple[str, ...]]:
     if partner:
         # The role too: a silent pack cannot tell each other whether the
         # partner is a plain Wolf, the Alchemist or the Track Reader.
-        notes.append(_("Your partner: seat {seat}, {role}").format(
-            seat=partner, role=role_name(game.seats[partner - 1])))
+        notes.append(_("Your partner: {seat}, {role}").format(
+            seat=_picked(game, partner), role=role_name(game.seats[partner - 1])))
     notes.append(_(ROLES[role].does))
     return _("Seat {seat} · your card").format(seat=seat), role_name(role), tuple(notes)
 
@@ -454,28 +455,31 @@ _ACTION_QUESTIONS = {
 }
 
 
-def result_words(role: str, target: int, result: Result | None) -> tuple[str, str]:
-    """An information role's result as its owner reads it."""
+def result_words(role: str, target: int, result: Result | None,
+                 names: Mapping[int, str] | None = None) -> tuple[str, str]:
+    """An information role's result as its owner reads it, each seat by
+    its player's name where it gave one."""
     if result is None:
         return _("No result"), _("Your action did not work tonight.")
+    seat = seat_name(target, names or "")
     if role == SEER:
         if result["wolf"]:
-            return _("Wolf"), _("Seat {seat} is on the Wolves' side.").format(seat=target)
-        return _("Not a Wolf"), _("Seat {seat} is not on the Wolves' side.").format(seat=target)
+            return _("Wolf"), _("{seat} is on the Wolves' side.").format(seat=seat)
+        return _("Not a Wolf"), _("{seat} is not on the Wolves' side.").format(seat=seat)
     if role == TRACK_READER:
         seen = str(result["role"])
         if seen == VANILLA:
-            return _("Vanilla"), _("Seat {seat} is a Wolf or a Sheep.").format(seat=target)
-        return role_name(seen), _("Seat {seat} is the {role}.").format(
-            seat=target, role=role_name(seen))
+            return _("Vanilla"), _("{seat} is a Wolf or a Sheep.").format(seat=seat)
+        return role_name(seen), _("{seat} is the {role}.").format(
+            seat=seat, role=role_name(seen))
     if role == PRIEST:
         went = result["visited"]
         if went is None:
-            return _("Nobody"), _("Seat {seat} visited nobody.").format(seat=target)
-        return _seat_word(int(went)), _("Seat {seat} visited seat {other}.").format(
-            seat=target, other=went)
+            return _("Nobody"), _("{seat} visited nobody.").format(seat=seat)
+        other = seat_name(int(went), names or "")
+        return other, _("{seat} visited {other}.").format(seat=seat, other=other)
     assert role == DAIRY_MAID
-    return _("Milk"), _("Seat {seat} now knows you are Town.").format(seat=target)
+    return _("Milk"), _("{seat} now knows you are Town.").format(seat=seat)
 
 
 def _seat_word(seat: int) -> str:

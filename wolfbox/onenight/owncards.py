@@ -12,7 +12,9 @@ answered and the answers fit the deck, it gives the referee its game.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..i18n import _, ngettext
@@ -220,8 +222,9 @@ class OwnCards:
                 artifacts[s] = token
         return Game(tuple(players), artifacts)
 
-    def verdict(self) -> Verdict:
-        return judge(self.game())
+    def verdict(self, names: Mapping[int, str] | None = None) -> Verdict:
+        """Who died and who won, each seat called by its player's name."""
+        return judge(dataclasses.replace(self.game(), names=names or {}))
 
 
 def _seats(seats: list[int]) -> str:
