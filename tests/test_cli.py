@@ -54,8 +54,9 @@ def test_a_broken_config_speaks_its_own_language(tmp_path, content, fragments):
     that language is itself the error): its reader chose it."""
     path = tmp_path / "box.toml"
     path.write_text(content)
-    result = wolfbox("--config", str(path), "--headless", env={**ENV, "XDG_STATE_HOME": str(tmp_path)})
-    one_line_error(result, str(path), *fragments)
+    state = {**ENV, "XDG_STATE_HOME": str(tmp_path)}     # no language chosen on the box
+    one_line_error(wolfbox("--config", str(path), "--headless", env=state), str(path),
+                   *fragments)
 
 
 def test_missing_config_file(tmp_path):

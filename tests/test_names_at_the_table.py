@@ -17,7 +17,6 @@ from test_onenight_phones import START, VOTE, Table, base5
 from test_timed_phones import A1, C3, phone, play, tap, to
 
 from wolfbox.buttons import Button
-
 from wolfbox.effects import Say
 from wolfbox.events import PhonesSeated
 from wolfbox.newd3.game import Game as TimedGame
@@ -172,3 +171,24 @@ def test_the_mayors_game_names_the_dead_and_the_book():
     # A phone let go of during the game: its seat keeps its name in the book.
     t.press(PhonesSeated(frozenset(MAYOR_PLAYERS | {8}) - {7}, ((4, "Di"), (8, "Mia"))))
     assert "Night 1: Gus · 7 died (Villager)." in t.g.book_pages()[0]
+
+
+def test_one_night_names_the_players_in_the_next_round_too():
+    """The next round is dealt as the verdict is left: its night names the
+    players as the first did, with no phone joining again."""
+    t = named_table()
+    t.press(START)
+    t.until(lambda: t.f.phase is Phase.DISCUSSION)
+    t.press(VOTE)
+    t.until(lambda: t.f.phase is Phase.VERDICT)
+    t.until(lambda: not t.f._to_say and t.f.speech.line is None)
+    t.press(START)                                    # Done: the next round is dealt
+    assert t.f.phase is Phase.IDLE and t.f.table is not None and not t.f.table.started
+    t.press(START)
+    t.until(lambda: t.f.phase is Phase.DISCUSSION)
+    t.press(VOTE)
+    t.until(lambda: t.f.phase is Phase.VERDICT)
+    lines = t.f.phone_view(5, t.now).lines
+    for seat, name in NAMES.items():
+        assert any(line.startswith(f"{name} · {seat} was dealt the ") for line in lines)
+    assert any(line.startswith("Seat 5 was dealt the ") for line in lines)

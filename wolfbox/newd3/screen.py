@@ -436,12 +436,13 @@ def _needed_words(game: Seen, living: int = 0) -> str:
 def _verdict_words(game: Seen) -> str:
     if game.tie:
         return _("A tie")
+    seat = _picked(game, game.tally)
     if game.verdict[0]:
-        return ngettext("Seat {seat}: {votes} vote", "Seat {seat}: {votes} votes",
-                        game.votes).format(seat=game.tally, votes=game.votes)
-    return ngettext("Seat {seat}: {votes} vote, short of a majority",
-                    "Seat {seat}: {votes} votes, short of a majority", game.votes).format(
-        seat=game.tally, votes=game.votes)
+        return ngettext("{seat}: {votes} vote", "{seat}: {votes} votes",
+                        game.votes).format(seat=seat, votes=game.votes)
+    return ngettext("{seat}: {votes} vote, short of a majority",
+                    "{seat}: {votes} votes, short of a majority", game.votes).format(
+        seat=seat, votes=game.votes)
 
 
 _ACTION_QUESTIONS = {

@@ -353,6 +353,7 @@ class Flow(PublicPhones):
             self._rounds += 1
             self.table = PhoneNight.deal(self.settings.deck, self.rng,
                                          self.settings.options.lone_wolf, self._rounds)
+            self.table.names = dict(self.names)
 
     def phone_note(self) -> str:
         """What the start screen says of phones, once one has joined."""
