@@ -14,6 +14,9 @@ from test_mayor_phones import table as mayor_table
 from test_newd3_game import Table as TimedTable
 from test_newd3_game import saved as timed_saved
 from test_onenight_phones import START, VOTE, Table, base5
+from test_onenight_phones_own_cards import DECK as OWN_DECK
+from test_onenight_phones_own_cards import OwnTable
+from test_onenight_phones_own_cards import card as own_card
 from test_timed_phones import A1, C3, phone, play, tap, to
 
 from wolfbox.buttons import Button
@@ -192,3 +195,19 @@ def test_one_night_names_the_players_in_the_next_round_too():
     for seat, name in NAMES.items():
         assert any(line.startswith(f"{name} · {seat} was dealt the ") for line in lines)
     assert any(line.startswith("Seat 5 was dealt the ") for line in lines)
+
+
+def test_one_night_on_the_tables_own_cards_names_the_players_too():
+    t = OwnTable(OWN_DECK)
+    t.press(PhonesSeated(frozenset(range(1, 6)), tuple(NAMES.items())))
+    t.press(START)
+    t.vote({1: 2, 2: 1, 3: 1, 4: 1, 5: 1})
+    for seat, role in ((1, "seer"), (2, "seer"), (3, "villager"), (4, "robber"),
+                       (5, "drunk")):
+        t.choose(seat, own_card(role))
+    assert "Ann · 1 and Bo · 2 entered the Seer, but the deck has only 1: enter again." \
+        in t.f.view(t.now).details
+    t.choose(1, own_card("werewolf"))
+    t.choose(2, own_card("seer"))
+    assert t.view(3).lines[:2] == ("Ann · 1 dies.", "The village wins.")
+    assert "The most votes (4) went to Ann · 1 (Werewolf), who dies." in t.view(3).lines

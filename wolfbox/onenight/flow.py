@@ -256,6 +256,8 @@ class Flow(PublicPhones):
         if self.table is not None:          # the names saved, where a phone is not back yet
             self.names = {**self.table.names, **self.names}
             self.table.names = dict(self.names)
+        if self.own is not None:
+            self.own.names = dict(self.names)
         self._vote_at_dawn = was.vote_at_dawn
         self.entry, self.verdict, self._to_say = None, None, []
         effects: list[Effect] = [Warm(tuple(self.settings.lines()))]   # its deck's, its night's
@@ -302,8 +304,9 @@ class Flow(PublicPhones):
             self.names = heard if between else {**self.names, **heard}
             dealt = self.table
             self._deal_if_ready()
-            if self.table is not None:
-                self.table.names = dict(self.names)
+            for kept in (self.table, self.own):
+                if kept is not None:
+                    kept.names = dict(self.names)
             if self.table is not dealt:         # its night's own dawn line, rendered ahead
                 return [Warm(tuple(self.settings.with_phones(True).lines()))]
         elif isinstance(event, PhoneChoice) and self.playing():
@@ -464,7 +467,7 @@ class Flow(PublicPhones):
             self.table = None
             if self.own_cards():
                 self._rounds += 1
-                self.own = OwnCards(self.settings.deck, self._rounds)
+                self.own = OwnCards(self.settings.deck, self._rounds, names=dict(self.names))
         self.settings = self.settings.with_phones(self.playing())
         self.phase = Phase.NIGHT
         self.step_index = 0
@@ -595,7 +598,7 @@ class Flow(PublicPhones):
         self.timer = None
         if self.own is not None:
             self.own.entering = False
-            self.verdict = self.own.verdict(self.names)
+            self.verdict = self.own.verdict()
         else:
             assert self.table is not None
             self.table.voting = False
