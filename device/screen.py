@@ -8,6 +8,7 @@ here too.
 from __future__ import annotations
 
 import dataclasses
+import io
 import logging
 import math
 import os
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
 import pygame
+import segno
 
 from wolfbox.buttons import GAME_BUTTONS, Button
 from wolfbox.i18n import _
@@ -185,6 +187,7 @@ class TerminalScreen:
         self._private = False              # a private window is open
         self._said: list[str] = []         # spoken in it: public, printed again after it
         self._joined = ""                  # the join line last printed ("" : none shown)
+        self._coded = ""                   # the keyed address last drawn as a code
         self.flips = 0
 
     def show(self, view: View, notice: str) -> None:
@@ -212,8 +215,20 @@ class TerminalScreen:
         joined = join_line(view.join, secrets=self._tty)
         if joined != self._joined or (joined and not timer_only):
             self._joined = joined
-            if joined:
+            if joined and view.join is not None:
+                self._write_code(view.join)
                 self._write(f"   {joined}")
+
+    def _write_code(self, join: JoinCard) -> None:
+        """The screen's QR code, in the terminal's block characters: once a
+        key (it is long), and only on a terminal, as the passphrase is: a
+        pipe may be a journal kept for weeks."""
+        if not self._tty or not join.qr or join.qr == self._coded:
+            return
+        self._coded = join.qr
+        drawn = io.StringIO()
+        segno.make(join.qr, error="m", micro=False).terminal(out=drawn, compact=True)
+        self._write(drawn.getvalue().rstrip("\n"))
 
     def _show_public(self, view: View, notice: str, last: View | None,
                      timer_only: bool) -> None:
@@ -329,15 +344,17 @@ class TerminalScreen:
 
 def join_line(join: JoinCard | None, secrets: bool = True) -> str:
     """How phones join, on one line: the page, the PIN, the box's own
-    Wi-Fi, who has joined. Its passphrase only on a terminal (`secrets`):
+    Wi-Fi, who has joined. Its passphrase, and the page's address with the
+    box's key (the QR code's, to copy), only on a terminal (`secrets`):
     never into a pipe, which a service's journal keeps for weeks."""
     if join is None:
         return ""
+    url = join.qr if secrets and join.qr else join.url
     seated = ", ".join(f"{seat} {name}" for seat, name in join.seated)
     wifi = "" if join.wifi is None else "  " + _("Wi-Fi {name}").format(name=join.wifi.ssid)
     if join.wifi is not None and secrets:
         wifi += "  " + _("Password {passphrase}").format(passphrase=join.wifi.passphrase)
-    return _("Phones: {url}  PIN {pin}").format(url=join.url, pin=join.pin) + wifi + \
+    return _("Phones: {url}  PIN {pin}").format(url=url, pin=join.pin) + wifi + \
         ("  " + _("Seated: {names}").format(names=seated) if seated
          else "  " + _("No seat taken yet"))
 

@@ -44,6 +44,21 @@ def test_bad_config_files(tmp_path, content, fragments):
     one_line_error(wolfbox("--config", str(path), "--headless"), str(path), *fragments)
 
 
+@pytest.mark.parametrize("content, fragments", [
+    ('lang = "de"\n[game]\nspeed = 3\n', ["unbekannter Schlüssel 'game.speed'"]),
+    ('[box]\nlang = "zh"\n[buttons]\nvote = 99\n', ["buttons.vote 必须介于 0 和 27 之间"]),
+    ('[box]\nlang = "fr"\n[game]\nspeed = 3\n', ["box.lang must be one of"]),
+])
+def test_a_broken_config_speaks_its_own_language(tmp_path, content, fragments):
+    """The config's errors are in the language it asks for (English where
+    that language is itself the error): its reader chose it."""
+    path = tmp_path / "box.toml"
+    path.write_text(content)
+    state = {**ENV, "XDG_STATE_HOME": str(tmp_path)}     # no language chosen on the box
+    one_line_error(wolfbox("--config", str(path), "--headless", env=state), str(path),
+                   *fragments)
+
+
 def test_missing_config_file(tmp_path):
     one_line_error(wolfbox("--config", str(tmp_path / "gone.toml")),
                    "config file not found", "gone.toml")

@@ -46,15 +46,15 @@ NIGHT_2 = [
     "Seer, close your eyes.",
     "Everyone, open your eyes. Stay silent until the Mayor has told you who died."]
 BOOK = [
-    "Night 1: seat 7 died (Villager).",
-    "Day 1: seat 2 accused, seconded.",
-    "Day 1: 2 votes to lynch seat 2, 3 needed: failed.",
-    "Day 1: seat 1 accused, seconded.",
-    "Day 1: 3 votes to lynch seat 1, 3 needed: lynched.",
-    "Day 1: seat 1 was lynched (Werewolf).",
-    "Night 2: seat 2 died (Hunter).",
-    "Day 2: the Hunter at seat 2 shot seat 6 (Werewolf).",
-    "Day 2: seat 5 (Villager) died of a broken heart for seat 6.",
+    "Night 1: Seat 7 died (Villager).",
+    "Day 1: Seat 2 accused, seconded.",
+    "Day 1: 2 votes to lynch Seat 2, 3 needed: failed.",
+    "Day 1: Seat 1 accused, seconded.",
+    "Day 1: 3 votes to lynch Seat 1, 3 needed: lynched.",
+    "Day 1: Seat 1 was lynched (Werewolf).",
+    "Night 2: Seat 2 died (Hunter).",
+    "Day 2: the Hunter, Seat 2, shot Seat 6 (Werewolf).",
+    "Day 2: Seat 5 (Villager) died of a broken heart for Seat 6.",
     "The village wins."]
 
 

@@ -68,7 +68,7 @@ def test_a_card_is_shown_back_before_it_takes_effect_and_back_changes_it():
     said = t.press(START)                       # OK
     assert g.stage is Stage.DAWN and g.ring.dead == {4: "matchmaker"}
     assert says(said) == ["Seat 4 has died."]
-    assert g.book.lines() == ["Night 1: seat 4 died (Matchmaker)."]
+    assert g.book.lines() == ["Night 1: Seat 4 died (Matchmaker)."]
 
 
 def test_the_close_of_a_dawn_is_shown_back():
@@ -141,7 +141,7 @@ def test_a_wrong_card_then_a_wrong_win_are_undone_and_put_right():
     assert g.stage is Stage.CONFIRM and g.dying == 1 and g.winner is None
     assert g.ring.alive(1) and g.ring.dead == {7: "werewolf"}
     assert WIN not in [r.kind for r in g.book.records]
-    assert g.book.lines()[-1] == "Day 1: 4 votes to lynch seat 1, 3 needed: lynched."
+    assert g.book.lines()[-1] == "Day 1: 4 votes to lynch Seat 1, 3 needed: lynched."
     assert g.view(t.now).alert == "The last entry is undone."
     assert checkpoints(out) == [dawn_day]      # a power cut now resumes at that day
     # On back, entry by entry: the vote's result, the second, the accusation,
@@ -163,10 +163,10 @@ def test_a_wrong_card_then_a_wrong_win_are_undone_and_put_right():
     # One werewolf of five living: no win; the next night.
     assert g.stage is Stage.NIGHT and g.night == 2 and g.winner is None
     assert g.book.lines() == [
-        "Night 1: seat 7 died (Villager).",
-        "Day 1: seat 1 accused, seconded.",
-        "Day 1: 4 votes to lynch seat 1, 3 needed: lynched.",
-        "Day 1: seat 1 was lynched (Werewolf)."]
+        "Night 1: Seat 7 died (Villager).",
+        "Day 1: Seat 1 accused, seconded.",
+        "Day 1: 4 votes to lynch Seat 1, 3 needed: lynched.",
+        "Day 1: Seat 1 was lynched (Werewolf)."]
 
 
 def test_an_undo_at_night_goes_back_to_the_day_and_a_restart_resumes_there():
@@ -195,7 +195,7 @@ def test_an_undo_at_night_goes_back_to_the_day_and_a_restart_resumes_there():
     back.handle(START, 0.0)                     # resume
     back.check()
     assert back.stage is Stage.DISCUSSION and back.night == 1 and back.ring.alive(1)
-    assert back.book.lines() == ["Night 1: seat 7 died (Villager)."]
+    assert back.book.lines() == ["Night 1: Seat 7 died (Villager)."]
     # The undone game goes on: the card entered again takes it to night 2.
     t.press(START)
     assert g.stage is Stage.NIGHT and g.night == 2
@@ -221,11 +221,11 @@ def test_the_lovers_and_a_seconding_are_entries_too():
     t.seat(2)
     t.press(VOTE_)                              # accused
     t.press(BACK)                               # no second
-    assert g.book.lines()[-1] == "Day 1: seat 2 accused, no second."
+    assert g.book.lines()[-1] == "Day 1: Seat 2 accused, no second."
     t.press(UNDO)                               # it was seconded after all
     assert g.stage is Stage.SECOND and g.book.records == []
     t.press(VOTE_)
-    assert g.stage is Stage.DEFENCE and g.book.lines() == ["Day 1: seat 2 accused, seconded."]
+    assert g.stage is Stage.DEFENCE and g.book.lines() == ["Day 1: Seat 2 accused, seconded."]
 
 
 def test_undo_is_held_only_in_a_game_with_an_entry_and_not_under_the_book():

@@ -221,15 +221,15 @@ def test_a_seven_player_game_two_nights_a_failed_vote_a_lynch_a_hunter_chain_a_w
     ]
     # The book tells the whole story.
     assert g.book.lines() == [
-        "Night 1: seat 7 died (Villager).",
-        "Day 1: seat 2 accused, seconded.",
-        "Day 1: 2 votes to lynch seat 2, 3 needed: failed.",
-        "Day 1: seat 1 accused, seconded.",
-        "Day 1: 4 votes to lynch seat 1, 3 needed: lynched.",
-        "Day 1: seat 1 was lynched (Werewolf).",
-        "Night 2: seat 2 died (Hunter).",
-        "Day 2: the Hunter at seat 2 shot seat 3 (Seer).",
-        "Day 2: seat 5 (Villager) died of a broken heart for seat 3.",
+        "Night 1: Seat 7 died (Villager).",
+        "Day 1: Seat 2 accused, seconded.",
+        "Day 1: 2 votes to lynch Seat 2, 3 needed: failed.",
+        "Day 1: Seat 1 accused, seconded.",
+        "Day 1: 4 votes to lynch Seat 1, 3 needed: lynched.",
+        "Day 1: Seat 1 was lynched (Werewolf).",
+        "Night 2: Seat 2 died (Hunter).",
+        "Day 2: the Hunter, Seat 2, shot Seat 3 (Seer).",
+        "Day 2: Seat 5 (Villager) died of a broken heart for Seat 3.",
         "The werewolves win.",
     ]
     screen = g.screen(t.now)
@@ -453,7 +453,7 @@ def test_no_second_returns_to_discussion_and_the_book_opens_from_it():
     assert g.stage is Stage.DISCUSSION
     t.settle()
     assert says(t.effects)[-1] == "No second. The discussion goes on."
-    assert g.book.lines()[-1] == "Day 1: seat 4 accused, no second."
+    assert g.book.lines()[-1] == "Day 1: Seat 4 accused, no second."
     assert g.previous_accused == 4              # accused just before, seconded or not
     # A tap opens the book here: no hold says the same again.
     assert Button.NEXT not in dict(g.view(t.now).holds)
@@ -461,7 +461,7 @@ def test_no_second_returns_to_discussion_and_the_book_opens_from_it():
     assert g.reading and g.stage is Stage.DISCUSSION and says(said) == []
     screen = g.screen(t.now)
     assert screen.view.title == "Book"
-    assert screen.view.details[0] == "Night 1: seat 7 died (Villager)."
+    assert screen.view.details[0] == "Night 1: Seat 7 died (Villager)."
     assert screen.view.seats == ()              # the book, not the ring
     said = t.press(START)
     assert not g.reading and g.stage is Stage.DISCUSSION and says(said) == []
@@ -480,7 +480,7 @@ def test_the_book_opens_at_any_time_and_the_game_goes_on_under_it():
     assert t.press(Hold(Button.NEXT)) == [] and g.reading
     view = g.screen(t.now).view
     assert view.title.startswith("Book") and not view.dim
-    assert "Day 1: seat 1 was lynched (Werewolf)." in " ".join(
+    assert "Day 1: Seat 1 was lynched (Werewolf)." in " ".join(
         line for page in g.book_pages() for line in page)
     assert dict(view.legend)[Button.START] == "Back"
     # The night runs on under the book, on its own clock.
@@ -630,11 +630,11 @@ def test_counted_words_in_the_book_and_on_the_screen_agree_with_their_count():
     from wolfbox.darkarts.seats import Ring
 
     assert describe(Record(VOTE, 2, seat=3, votes=1, needed=3)) == \
-        "Day 2: 1 vote to lynch seat 3, 3 needed: failed."
+        "Day 2: 1 vote to lynch Seat 3, 3 needed: failed."
     assert describe(Record(VOTE, 2, seat=3, votes=1, needed=1)) == \
-        "Day 2: 1 vote to lynch seat 3, 1 needed: lynched."
+        "Day 2: 1 vote to lynch Seat 3, 1 needed: lynched."
     assert describe(Record(VOTE, 2, seat=3, votes=0, needed=1)) == \
-        "Day 2: 0 votes to lynch seat 3, 1 needed: failed."
+        "Day 2: 0 votes to lynch Seat 3, 1 needed: failed."
     # Two alive: one vote lynches, one hand at most.
     g = Game(players=5, chosen={"werewolf": 1})
     g.setup = rules.Setup.of(5, g.chosen)

@@ -458,7 +458,7 @@ def test_a_five_player_game_entered_seat_by_seat_corrected_once_and_judged(pilot
     said = [p.text for p in narrator.played] + list(narrator.missed)
     assert "Seat 1 dies." in said and "The village wins." in said
     assert said.index("Seat 1 dies.") < said.index("The village wins.")
-    assert any("seat 1 (Werewolf), who dies" in line for line in pilot.view.details)
+    assert any("Seat 1 (Werewolf), who dies" in line for line in pilot.view.details)
     pilot.press(Button.START)                           # done
     assert pilot.view.phase is Phase.IDLE
 

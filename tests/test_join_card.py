@@ -286,6 +286,31 @@ def test_the_terminal_says_the_wifi_once_not_at_each_turn_of_the_card(out):
     assert (WIFI.passphrase in "".join(out.lines)) == out.isatty()
 
 
+KEYED = URL + "#k=Jq1xv0h2cWbqzDHBfM8tq8tN3pDkAoPB9M0XgM8Yd2A"
+
+
+@pytest.mark.parametrize("out", [Tty(), Pipe()], ids=["terminal", "pipe"])
+def test_a_headless_terminal_shows_the_keyed_address_and_its_code_never_a_pipe(out):
+    """The QR code's address (the box's key in its fragment), as a line to
+    copy and as a code to scan, once per key; on a terminal alone, never
+    into a pipe (the journal of a headless service), as the passphrase."""
+    screen = TerminalScreen(out)
+    start = start_screen()
+    keyed = dataclasses.replace(CARD, qr=KEYED)
+    screen.show(dataclasses.replace(start, join=keyed), "")
+    screen.show(dataclasses.replace(phones_screen(), join=keyed), "")
+    text = "\n".join(out.lines)
+    blocks = [line for line in out.lines if "\u2580" in line or "\u2584" in line]
+    if out.isatty():
+        assert KEYED in text
+        modules = len(segno.make(KEYED, error="m", micro=False).matrix)
+        assert len(blocks) >= modules // 2                 # one code (two modules a line)
+        assert len(blocks) <= modules // 2 + 5             # once, not under every screen
+    else:
+        assert "#k=" not in text and not blocks
+        assert URL in text                                 # the address to type stays
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "zh"])
 @pytest.mark.parametrize("size", SIZES)
 def test_the_setup_screens_still_draw_every_text_with_the_wifi_card(painter, size, lang):

@@ -174,7 +174,7 @@ def test_each_entry_on_the_console_is_the_same_entry_as_on_the_buttons():
         assert says(on_phone.effects[before[1]:]) == says(on_buttons.effects[before[0]:])
     g = on_phone.g
     assert g.lovers == (3, 5) and g.ring.dead == {7: "villager"}
-    assert g.book.lines()[-1] == "Day 1: 2 votes to lynch seat 2, 3 needed: failed."
+    assert g.book.lines()[-1] == "Day 1: 2 votes to lynch Seat 2, 3 needed: failed."
     assert g.stage is Stage.DISCUSSION
 
 
@@ -391,7 +391,7 @@ def test_the_mayor_confirms_or_corrects_the_phones_count():
     tap(t, "Hand +1")
     tap(t, "Done")
     tap(t, "OK")
-    assert t.g.book.lines()[-1] == "Day 1: 3 votes to lynch seat 2, 3 needed: lynched."
+    assert t.g.book.lines()[-1] == "Day 1: 3 votes to lynch Seat 2, 3 needed: lynched."
     assert t.g.stage is Stage.ROLE and t.g.dying == 2
 
 
@@ -466,7 +466,7 @@ def test_the_phones_show_the_dead_and_their_cards():
     t.lovers_to_dawn()
     assert not any("Dead" in line for line in t.g.phone_view(1, t.now).lines)
     t.death(7, "villager")
-    assert "Dead: seat 7 (Villager)" in t.g.phone_view(1, t.now).lines
+    assert "Dead: Seat 7 (Villager)" in t.g.phone_view(1, t.now).lines
     assert "You are out of the game." in t.g.phone_view(7, t.now).lines    # its own phone
     assert "You are out of the game." not in t.g.phone_view(1, t.now).lines
 

@@ -179,13 +179,13 @@ def test_the_mayor_runs_a_day_on_the_console_in_the_browser(tmp_path, pilots, br
         mayor.tap("Hand +1", done=lambda: game.hands == 4)
         mayor.tap("Done")
         mayor.tap("OK")
-        assert game.book.lines()[-1] == "Day 1: 4 votes to lynch seat 2, 3 needed: lynched."
+        assert game.book.lines()[-1] == "Day 1: 4 votes to lynch Seat 2, 3 needed: lynched."
         assert game.stage is Stage.ROLE and game.dying == 2
         mayor.tap(role_name(game.dealt[1]))
         mayor.tap("OK")
         mayor.tap("OK")
         assert 2 in game.ring.dead
-        playwright.expect(ann.locator("#lines")).to_contain_text("Dead: seat 2", timeout=WAIT_MS)
+        playwright.expect(ann.locator("#lines")).to_contain_text("Dead: P2 · 2", timeout=WAIT_MS)
         shoot(ann, "en-mayor-player.png")
     assert problems == [] and ann_problems == []
 

@@ -172,8 +172,8 @@ def test_nine_seats_play_the_timed_game_to_a_town_win(pilot):
     seat_of = {role: s for s, role in cards.items() if role != "sheep"}
     wolf, alchemist, seer, guard = (seat_of[r] for r in ("wolf", "alchemist", "seer", "guard"))
     sheep = sorted(s for s, role in cards.items() if role == "sheep")
-    assert f"Your partner: seat {alchemist}, Alchemist" in notes[wolf]  # Wolves know each other
-    assert f"Your partner: seat {wolf}, Wolf" in notes[alchemist]
+    assert f"Your partner: Seat {alchemist}, Alchemist" in notes[wolf]  # Wolves know each other
+    assert f"Your partner: Seat {wolf}, Wolf" in notes[alchemist]
     assert not any("partner" in n for n in notes[seer])
 
     # Day 1: both clocks run out, with their warnings; then 3, 2, 1, point.

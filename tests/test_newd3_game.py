@@ -508,7 +508,7 @@ def test_the_wolf_team_and_the_nobles_see_their_partner_and_nobody_else_does(cho
         else:
             other = []
         # The partner's role too: a silent pack cannot say it at the table.
-        assert partner_lines == [f"Your partner: seat {s}, {role_name(seats[s - 1])}"
+        assert partner_lines == [f"Your partner: Seat {s}, {role_name(seats[s - 1])}"
                                  for s in other]
 
 
@@ -915,7 +915,7 @@ def test_the_priest_learns_whom_the_watched_seat_visited():
     table = resumed("night", B1)
     play_night(table, {"dairy_maid": 6, "priest": 4})
     v = table.read_message(3)
-    assert (v.big, v.details[1]) == ("Seat 6", "Seat 4 visited seat 6.")
+    assert (v.big, v.details[1]) == ("Seat 6", "Seat 4 visited Seat 6.")
     table = resumed("night", B1)
     play_night(table, {"priest": 5})
     v = table.read_message(3)
@@ -930,7 +930,7 @@ def test_the_dairy_maids_target_wakes_to_learn_she_is_town():
     told = table.read_message(7)
     assert told.big == "Town"
     assert told.details == ("Seat 7 · tonight",
-                            "The Dairy Maid visited you: seat 4 is Town.")
+                            "The Dairy Maid visited you: Seat 4 is Town.")
 
 
 def test_a_sheep_reads_nothing():

@@ -457,8 +457,8 @@ def test_the_phones_vote_and_the_referee_settles_the_game_from_the_cards_at_dawn
     t.until(lambda: not t.f._to_say and t.f.speech.line is None)
     phone = t.f.phone_view(4, t.now)
     assert phone.lines[:2] == ("Seat 3 dies.", "The village wins.")
-    assert "Seat 3 (Robber) swapped cards with seat 5 and took the Werewolf." in phone.lines
-    assert "Seat 4 voted for seat 1." in phone.lines and phone.task is None
+    assert "Seat 3 (Robber) swapped cards with Seat 5 and took the Werewolf." in phone.lines
+    assert "Seat 4 voted for Seat 1." in phone.lines and phone.task is None
     titles = []
     for _page in range(len(t.f.verdict_pages())):
         titles.append(t.f.view(t.now).title)
@@ -500,6 +500,6 @@ def test_the_referee_counts_no_vote_for_a_seat_that_did_not_vote():
     verdict = judge(game)
     assert verdict.dead == (1,)
     assert verdict.why[:3] == (
-        "The Bodyguard at seat 4 pointed at nobody.",
-        "The most votes (2) went to seat 1 (Hunter), who dies.",
-        "The Hunter at seat 1 died and pointed at nobody.")
+        "The Bodyguard, Seat 4, pointed at nobody.",
+        "The most votes (2) went to Seat 1 (Hunter), who dies.",
+        "The Hunter, Seat 1, died and pointed at nobody.")

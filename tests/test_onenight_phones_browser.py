@@ -101,7 +101,7 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
         f"✓ P{min(a, b)} · {min(a, b)} · P{max(a, b)} · {max(a, b)}", timeout=WAIT_MS)
     playwright.expect(page.locator("#options button.chosen")).to_have_count(0)
     hold_cover(page)
-    assert f"You swapped the cards of Seat {a} and Seat {b}." in page.inner_text("#secret")
+    assert f"You swapped the cards of P{a} · {a} and P{b} · {b}." in page.inner_text("#secret")
     shoot(page, "en-onenight-troublemaker.png")
     let_go(page)
     decoy = pages[others[2]][0]                       # another phone: the same two taps
@@ -127,7 +127,7 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
         lines = pages[seat][0].locator("#lines")
         playwright.expect(lines).to_contain_text("What happened:", timeout=WAIT_MS)
         playwright.expect(lines).to_contain_text(
-            f"swapped the cards of seat {a} and seat {b}", timeout=WAIT_MS)
+            f"swapped the cards of P{a} · {a} and P{b} · {b}", timeout=WAIT_MS)
     shoot(pages[maker][0], "en-onenight-what-happened.png")
     assert all(problems == [] for _page, problems in pages.values())
 
@@ -171,7 +171,7 @@ def test_the_aura_seer_sees_on_her_phone_who_looked_at_a_card(
     playwright.expect(page.locator("#options button")).to_have_count(4, timeout=WAIT_MS)
     hold_cover(page)
     playwright.expect(page.locator("#secret")).to_contain_text(
-        f"looked at or moved a card tonight: Seat {seer}.", timeout=WAIT_MS)
+        f"looked at or moved a card tonight: P{seer} · {seer}.", timeout=WAIT_MS)
     shoot(page, "en-onenight-aura-seer.png")
     let_go(page)
     other = pages[target][0]
@@ -220,6 +220,6 @@ def test_own_cards_each_phone_enters_its_card_turned_up(
     assert game.verdict is not None and game.verdict.dead == (2,)
     for seat in SEATS:
         playwright.expect(pages[seat][0].locator("#lines")).to_contain_text(
-            "Seat 2 dies.", timeout=WAIT_MS)
+            "P2 · 2 dies.", timeout=WAIT_MS)
     shoot(pages[2][0], "en-onenight-own-verdict.png")
     assert all(problems == [] for _page, problems in pages.values())

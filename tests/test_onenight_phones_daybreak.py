@@ -250,7 +250,7 @@ def test_the_curators_token_is_read_by_its_holder_alone_and_counts_at_the_vote()
         t.choose(voter, 2)
     t.until(lambda: t.f.phase is Phase.VERDICT)
     assert t.f.verdict is not None and t.f.verdict.teams == ("village",)   # a werewolf died
-    assert "Seat 1 (Curator) put the Claw of the Werewolf on seat 2's card." \
+    assert "Seat 1 (Curator) put the Claw of the Werewolf on Seat 2's card." \
         in t.f.table.happened()
 
 

@@ -196,7 +196,10 @@ def test_nine_browsers_get_their_cards_and_vote_in_the_timed_game(tmp_path, pilo
             if game.phone_votes.get(seat) == 3:
                 break
             pilot.box.act(pilot.box.inbox.wait(0.5))
-        playwright.expect(button).to_have_class("chosen", timeout=WAIT_MS)
+        # The card is behind the cover by day too: the vote is written
+        # there, no button marked where a neighbour could see it.
+        playwright.expect(page.locator("#choice")).to_have_text("✓ P3 · 3", timeout=WAIT_MS)
+        playwright.expect(button).not_to_have_class("chosen")
     shoot(pages[1][0], "en-timed-vote.png")
     pilot.until(lambda: game.stage is Stage.RESULT, limit=120, step=0.5)
     assert (game.tally, game.votes) == (3, 5)

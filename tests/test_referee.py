@@ -404,13 +404,13 @@ def test_there_is_a_reason_for_each_step():
     v = referee(p("hunter", 2), p("werewolf", 1), p("villager", 1), p("bodyguard", 3),
                 p("tanner", 1), artifacts={"3": "void"})
     assert v.why == (
-        "The Bodyguard at seat 4 protects seat 3 (Villager): that player cannot be killed, "
+        "The Bodyguard, Seat 4, protects Seat 3 (Villager): that player cannot be killed, "
         "and the Bodyguard's point is not a vote.",
-        "The most votes (3) went to seat 1 (Hunter), who dies.",
-        "The Hunter at seat 1 died, so seat 2 (Werewolf) dies too.",
-        "The village wins because a werewolf died: seat 2 (Werewolf).",
+        "The most votes (3) went to Seat 1 (Hunter), who dies.",
+        "The Hunter, Seat 1, died, so Seat 2 (Werewolf) dies too.",
+        "The village wins because a werewolf died: Seat 2 (Werewolf).",
         "The werewolf team loses: a werewolf died.",
-        "The Tanner at seat 5 is alive and loses.",
+        "The Tanner, Seat 5, is alive and loses.",
     )
 
 

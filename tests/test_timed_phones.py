@@ -104,14 +104,15 @@ def test_with_a_living_seat_short_of_a_phone_the_night_is_played_on_the_box():
     start = t.now
     t.until(lambda: t.g.stage is Stage.DAWN)
     assert t.now - start > 6 * 60                             # 7 min 15 s, as before
-    assert all(phone(t, s).task is None and phone(t, s).secret == () for s in SEATS)
+    assert all(phone(t, s).task is None and phone(t, s).secret[0] == role_name(A1[s - 1])
+               for s in SEATS)                                # its card, no task
 
 
 def test_a_dead_seat_needs_no_phone_and_its_phone_shows_the_public_screen():
     t = night(A1, dead=[6], phones=set(SEATS) - {6})
     to(t, Kind.PLOT)
     dead = phone(t, 6)
-    assert dead.task is None and dead.secret == ()
+    assert dead.task is None and dead.secret[0] == "Sheep"      # its card, turned up anyway
     assert dead.big == t.view().big                           # the box's clock
     assert all(phone(t, s).task is not None for s in SEATS if s != 6)
     assert all(6 not in [o for o, _w in phone(t, s).task.options] for s in SEATS if s != 6)
@@ -205,7 +206,7 @@ def test_the_pack_decides_by_plurality_ties_at_random(victims, knives, kills, ho
         to(t, Kind.ACT)
         assert t.g.kill is not None
         outcomes.add((t.g.kill.target, t.g.kill.knife))
-        assert f"Tonight's kill: seat {t.g.kill.target}, the knife seat {t.g.kill.knife}." \
+        assert f"Tonight's kill: Seat {t.g.kill.target}; the knife: Seat {t.g.kill.knife}." \
             in phone(t, 1).secret
     assert {target for target, _k in outcomes} == kills
     assert {knife for _t, knife in outcomes} == holders
@@ -235,7 +236,7 @@ def killed_and_messages(seats: list[str], plot: dict[int, Iterable[int]],
                         act: dict[int, int]) -> tuple[int | None, dict[int, tuple[str, ...]]]:
     t = night(seats)
     play(t, plot, act)
-    return t.g.killed, {s: phone(t, s).secret for s in SEATS}
+    return t.g.killed, {s: phone(t, s).secret[:2] for s in SEATS}   # the card after it
 
 
 def test_every_role_acts_from_its_phone():
@@ -249,12 +250,12 @@ def test_every_role_acts_from_its_phone():
     # B2: the Chef jails the victim; the Dairy Maid visits seat 7; the Track Reader reads.
     killed, msgs = killed_and_messages(B2, {1: (5, 1)}, {3: 5, 4: 7, 2: 3})
     assert killed is None
-    assert msgs[7] == ("Town", "The Dairy Maid visited you: seat 4 is Town.")
+    assert msgs[7] == ("Town", "The Dairy Maid visited you: Seat 4 is Town.")
     assert msgs[4] == ("Milk", "Seat 7 now knows you are Town.")
     assert msgs[2] == ("Chef", "Seat 3 is the Chef.")
     # B3: the Priest watches the knife, who visited the victim.
     killed, msgs = killed_and_messages(B3, {1: (8, 2), 2: (8, 2)}, {3: 2})
-    assert killed == 8 and msgs[3] == ("Seat 8", "Seat 2 visited seat 8.")
+    assert killed == 8 and msgs[3] == ("Seat 8", "Seat 2 visited Seat 8.")
 
 
 def test_the_actors_read_their_question_and_everyone_else_a_decoy():
@@ -272,7 +273,7 @@ def test_decoy_answers_change_nothing_and_a_missing_answer_is_no_action():
     t = night(C1)                                   # 1, 2 Wolves, 3 Seer
     play(t, act={s: 3 if s != 3 else 4 for s in (1, 2, 4, 5, 6, 7, 8, 9)})
     assert t.g.actions == {} and t.g.kill is None and t.g.killed is None
-    assert phone(t, 3).secret == ("Nothing", "Nothing for you tonight.")
+    assert phone(t, 3).secret[:2] == ("Nothing", "Nothing for you tonight.")
     t.until(lambda: t.g.stage is Stage.DISCUSSION)
     assert "Nobody died in the night." in t.texts()
 
@@ -298,11 +299,41 @@ def test_answers_that_do_not_fit_change_nothing():
 def test_the_messages_come_at_the_same_moment_for_every_living_seat():
     t = night(A1, dead=[9])
     play(t, {1: (5,)}, {3: 2})
-    assert all(phone(t, s).secret for s in SEATS if s != 9) and phone(t, 9).secret == ()
+    assert all(len(phone(t, s).secret) == 3 for s in SEATS if s != 9)
+    assert phone(t, 9).secret[0] == "Sheep"                      # the dead: the card alone
     assert all(phone(t, s).task is None for s in SEATS)
-    assert phone(t, 3).secret == ("Wolf", "Seat 2 is on the Wolves' side.")
+    assert phone(t, 3).secret == ("Wolf", "Seat 2 is on the Wolves' side.", "Your card: Seer")
     t.until(lambda: t.g.stage is Stage.DAWN)
-    assert all(phone(t, s).secret == () for s in SEATS)          # covered again
+    assert all(phone(t, s).secret[0] == role_name(A1[s - 1]) for s in SEATS)   # the card again
+
+
+# ======================================================== the card all game long
+def test_every_seat_keeps_its_card_behind_the_cover_in_every_phase():
+    """A player whose phone rejoins by day reads its card again: every seat's
+    phone holds its own card (and its partner, if it has one) in every phase
+    after the deal, in four lines whatever the card, the dead's too."""
+    t = night(C3, phones=set(SEATS) - {4})                   # the night on the box
+    seen: dict[Stage, dict[int, tuple[str, ...]]] = {}
+    for _ in range(2000):
+        if t.g.stage in (Stage.DAWN, Stage.DISCUSSION, Stage.VOTE, Stage.NIGHT):
+            seen.setdefault(t.g.stage, {s: phone(t, s).secret for s in SEATS})
+        if t.g.stage in (Stage.TALLY, Stage.END):
+            break
+        t.step()
+    assert set(seen) == {Stage.NIGHT, Stage.DAWN, Stage.DISCUSSION, Stage.VOTE}
+    for stage, secrets in seen.items():
+        for seat, secret in secrets.items():
+            assert secret[0] == role_name(C3[seat - 1]), (stage, seat, secret)
+            assert len(secret) == 4, (stage, seat, secret)
+        assert "Your partner: Seat 5, Noble" in secrets[1]
+        assert "Your partner: Seat 7, Wolf" in secrets[2]
+        assert not any("partner" in line for line in secrets[3])
+
+
+def test_no_card_shows_before_the_deal():
+    t = Table(Game(rng=random.Random(0)))
+    t.press(PhonesSeated(frozenset(SEATS)))
+    assert all(phone(t, s).secret == () for s in SEATS)
 
 
 # ======================================================== a power cut
@@ -330,7 +361,7 @@ def test_a_power_cut_in_the_messages_resumes_them_with_the_same_choices():
     back.tap(Button.START)
     to(back, Kind.READ)
     assert (back.g.killed, back.g.kill, back.g.actions) == (killed, kill, actions)
-    assert phone(back, 3).secret == ("Wolf", "Seat 1 is on the Wolves' side.")
+    assert phone(back, 3).secret[:2] == ("Wolf", "Seat 1 is on the Wolves' side.")
     # Without the phones now, the same messages are read on the box.
     box = Table(Game.from_dict(state), t.now)
     box.tap(Button.START)

@@ -170,7 +170,7 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
         if len(pack) == 2:                                    # the partner sees it, live
             partner = pages[pack[0]][0]
             expect(partner.locator("#secret")).to_contain_text(
-                f"Seat {pack[1]}, your partner: victim: {victim} · knife: {pack[0]}",
+                f"P{pack[1]} · {pack[1]}, your partner: victim: {victim} · knife: {pack[0]}",
                 timeout=WAIT_MS)
             hold_cover(partner)
             shoot(partner, "en-whole-timed-plot.png", full_page=True)
@@ -215,8 +215,9 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
     for seat in TIMED_SEATS:                                  # every secret its own
         card = role_name(game.seats[seat - 1])
         messages = {tonight[seat] for tonight in told if seat in tonight}
-        for secret in secrets_sent(sent, seat):
-            assert secret[0] == card or tuple(secret) in messages, (seat, secret)
+        for secret in secrets_sent(sent, seat):                # a message, then its card
+            assert secret[0] == card or (tuple(secret[:2]) in messages
+                                         and secret[2] == f"Your card: {card}"), (seat, secret)
     assert not lobby, f"seats {lobby} show the lobby, not {won!r}"
 
 
@@ -393,7 +394,8 @@ def test_a_whole_one_night_on_nine_browsers(tmp_path, pilots, browser, sent):  #
         shown = page.locator("#lines p").all_inner_texts()
         assert shown[-len(table.happened()):] == table.happened()
         for other in NIGHT_SEATS:                             # every card, once it is over
-            assert f"Seat {other} was dealt the {role_name(table.dealt[other - 1])}." in shown
+            assert f"P{other} · {other} was dealt the {role_name(table.dealt[other - 1])}." \
+                in shown
         covered(page)
     shoot(pages[1][0], "en-whole-onenight-verdict.png", full_page=True)
     no_script_errors(pages)

@@ -31,7 +31,7 @@ from wolfbox.device import signals
 
 from . import __version__, lineup  # noqa: F401  (lineup: the games' config sections)
 from .argwords import Formatter, in_our_language
-from .config import Config, defaults_toml, limits, load
+from .config import Config, defaults_toml, limits, load, stated_language
 from .errors import UserError, WolfboxError
 from .games import GAMES, Games
 from .i18n import LANGUAGES, _, language, use_language
@@ -635,7 +635,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 def _early_language(argv: list[str]) -> None:
     """The language, before anything is printed (the help too): --lang, else
     the config file's box.lang, else the one chosen on the box, else English.
-    A config file that cannot be read is left for the command to report."""
+    A config file that fails its checks is left for the command to report,
+    in the language it asks for."""
     lang: object = None
     for i, arg in enumerate(argv):
         if arg == "--lang" and i + 1 < len(argv):
@@ -652,7 +653,7 @@ def _early_language(argv: list[str]) -> None:
             else:
                 lang = _with_remembered(config).box.lang
         except (WolfboxError, OSError, ValueError):
-            lang = None
+            lang = stated_language(Path(path)) if path else None
     if isinstance(lang, str) and lang in LANGUAGES:
         use_language(lang)            # a catalogue's problem is logged there, once
 

@@ -518,6 +518,22 @@ def load(path: Path | None) -> Config:
         raise ConfigError(f"{path}: {e}") from None
 
 
+def stated_language(path: Path) -> str | None:
+    """The language a config file asks for (`lang` at the top or in
+    [box]), read even from a file that fails its checks, so that what is
+    wrong with it is said in the language its writer reads; None where the
+    file cannot be read as TOML or the language is itself the error (then
+    English)."""
+    try:
+        with open(path, "rb", opener=_regular_file) as f:
+            data = tomllib.loads(f.read(MAX_CONFIG_BYTES + 1).decode("utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    box = data.get("box")
+    lang = data.get("lang", box.get("lang") if isinstance(box, dict) else None)
+    return lang if isinstance(lang, str) and lang in LANGUAGES else None
+
+
 def defaults_toml() -> str:
     """The default configuration as a commented TOML file (`wolfbox config`)."""
     out: list[str] = ["# " + _("Wolfbox configuration: every key, at its default."), ""]

@@ -58,9 +58,16 @@ class PhoneView:
     label: str = ""            # what the phone calls its seat, where not "Seat N" (the Mayor)
 
 
-def seat_name(seat: int, name: str = "") -> str:
-    """A seat as a player chooses it: the name typed at join with its
-    number ("Ann · 3"), or "Seat 3" for a seat without a name of its own."""
+def seat_name(seat: int, name: str | Mapping[int, str] = "") -> str:
+    """A seat as the table reads it wherever a seat is named to it (a
+    choice, a result, the verdict, what happened, on the phones and on the
+    box): the name its player typed at join with its number ("Ann · 3"),
+    or "Seat 3" for a seat without a name of its own. `name` is the name,
+    or the names of the table by seat (PhonesSeated.names, as a game keeps
+    them). Spoken lines keep the number: the voice is rendered ahead of
+    time, and a name typed tonight is in no cache."""
+    if not isinstance(name, str):
+        name = name.get(seat, "")
     plain = _("Seat {seat}").format(seat=seat)
     name = " ".join(name.split())
     if not name or name in (plain, f"Seat {seat}"):

@@ -8,10 +8,12 @@ is "died in night 2", never how.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..i18n import _, ngettext
+from ..phone import seat_name
 from .roles import VILLAGE, role_name
 
 # Kinds of entry
@@ -52,40 +54,41 @@ class Book:
     def from_list(cls, items: list[dict[str, Any]]) -> Book:
         return cls([Record(**item) for item in items])
 
-    def lines(self) -> list[str]:
-        """The story so far, one line a record, in the box's language."""
-        return [describe(r) for r in self.records]
+    def lines(self, names: Mapping[int, str] | None = None) -> list[str]:
+        """The story so far, one line a record, in the box's language, each
+        seat by its player's name where a phone gave one."""
+        return [describe(r, names) for r in self.records]
 
 
-def describe(r: Record) -> str:
+def describe(r: Record, names: Mapping[int, str] | None = None) -> str:
+    seat, by = seat_name(r.seat, names or ""), seat_name(r.by, names or "")
     if r.kind == DEATH:
         role = role_name(r.role)
         match r.cause:
             case "night":
-                text = _("Night {day}: seat {seat} died ({role}).")
+                text = _("Night {day}: {seat} died ({role}).")
             case "lynch":
-                text = _("Day {day}: seat {seat} was lynched ({role}).")
+                text = _("Day {day}: {seat} was lynched ({role}).")
             case "heartbreak":
-                text = _("Day {day}: seat {seat} ({role}) died of a broken heart for "
-                         "seat {by}.")
+                text = _("Day {day}: {seat} ({role}) died of a broken heart for {by}.")
             case _:
-                text = _("Day {day}: the Hunter at seat {by} shot seat {seat} ({role}).")
-        return text.format(day=r.day, seat=r.seat, role=role, by=r.by)
+                text = _("Day {day}: the Hunter, {by}, shot {seat} ({role}).")
+        return text.format(day=r.day, seat=seat, role=role, by=by)
     if r.kind == ACCUSATION:
-        text = (_("Day {day}: seat {seat} accused, seconded.") if r.seconded
-                else _("Day {day}: seat {seat} accused, no second."))
-        return text.format(day=r.day, seat=r.seat)
+        text = (_("Day {day}: {seat} accused, seconded.") if r.seconded
+                else _("Day {day}: {seat} accused, no second."))
+        return text.format(day=r.day, seat=seat)
     if r.kind == VOTE:
         # The count picks the form ("1 vote", "2 votes"); "needed" has one form.
         if r.votes >= r.needed:
             text = ngettext(
-                "Day {day}: {votes} vote to lynch seat {seat}, {needed} needed: lynched.",
-                "Day {day}: {votes} votes to lynch seat {seat}, {needed} needed: lynched.",
+                "Day {day}: {votes} vote to lynch {seat}, {needed} needed: lynched.",
+                "Day {day}: {votes} votes to lynch {seat}, {needed} needed: lynched.",
                 r.votes)
         else:
             text = ngettext(
-                "Day {day}: {votes} vote to lynch seat {seat}, {needed} needed: failed.",
-                "Day {day}: {votes} votes to lynch seat {seat}, {needed} needed: failed.",
+                "Day {day}: {votes} vote to lynch {seat}, {needed} needed: failed.",
+                "Day {day}: {votes} votes to lynch {seat}, {needed} needed: failed.",
                 r.votes)
-        return text.format(day=r.day, seat=r.seat, votes=r.votes, needed=r.needed)
+        return text.format(day=r.day, seat=seat, votes=r.votes, needed=r.needed)
     return _("The village wins.") if r.team == VILLAGE else _("The werewolves win.")

@@ -161,7 +161,10 @@ class Game:
         tap is its hand, while the hands are up. Anything else a phone
         sends changes nothing."""
         if isinstance(event, PhonesSeated):
-            self.phones, self.names = event.seats, dict(event.names)
+            # A game keeps a name its phone let go of, for its book and end.
+            heard = dict(event.names)
+            self.phones = event.seats
+            self.names = {**self.names, **heard} if self.busy() else heard
             return []
         if event.seat == self.mayor_seat:
             meant = console.meaning(self, event.step, event.choice)
@@ -776,7 +779,7 @@ class Game:
 
     def book_pages(self) -> tuple[tuple[str, ...], ...]:
         """The book of deaths, a page a screen."""
-        return pages.group(self.book.lines() or [_("Nobody has died yet.")],
+        return pages.group(self.book.lines(self.names) or [_("Nobody has died yet.")],
                            pages.RULES_LINES)
 
     # ======================================================= pause, timers

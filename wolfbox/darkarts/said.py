@@ -4,7 +4,10 @@ Announcements with numbers in them are built from short lines, each with
 one number at most ("Seat 4 has died." then "The card: Seer."), so the
 set of lines a game can need is small and enumerable: `all_lines` is what
 `wolfbox prepare` renders ahead, and no line of a game waits for the voice.
-The words are the box's own; the facts are 003's.
+So a seat is said by its number, never by the name its player typed on a
+phone (no cache holds a name typed tonight); the screens and phones show
+the name (wolfbox.phone.seat_name). The words are the box's own; the facts
+are 003's.
 """
 
 from __future__ import annotations

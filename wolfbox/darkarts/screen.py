@@ -71,7 +71,7 @@ def _dead_words(game: Seen) -> tuple[str, ...]:
     ring = game.ring
     if ring is None or not ring.dead or game.stage in (Stage.SETUP, Stage.RESUME):
         return ()
-    dead = listed([_("seat {seat} ({role})").format(seat=s, role=role_name(r))
+    dead = listed([_("{seat} ({role})").format(seat=_picked(game, s), role=role_name(r))
                    for s, r in sorted(ring.dead.items())])
     return (_("Dead: {dead}").format(dead=dead),)
 
@@ -209,7 +209,7 @@ def _player_screen(game: Seen, base: PhoneView, now: float) -> PhoneView:
             line for line in base.lines if line != _hands_clock(clock)))
     if game.reading or game.stage is Stage.END:
         return dataclasses.replace(base, title=_book_title(game), lines=tuple(
-            game.book.lines() or [_("Nobody has died yet.")]))
+            game.book.lines(game.names) or [_("Nobody has died yet.")]))
     return base
 
 

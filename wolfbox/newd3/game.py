@@ -58,7 +58,7 @@ from ..events import Event, PhoneEvent, PhonesSeated
 from ..games import MODE_KEY, next_game
 from ..i18n import _, sentences
 from ..mode import PublicPhones
-from ..phone import PhoneView
+from ..phone import PhoneView, seat_name
 from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown
 from ..view import View
@@ -182,7 +182,10 @@ class Game(PublicPhones):
         choice of another living seat, changeable until the count ends.
         Anything else a phone sends changes nothing."""
         if isinstance(event, PhonesSeated):
-            self.phones, self.names = event.seats, dict(event.names)
+            # A game keeps a name its phone let go of, for its messages and end.
+            heard = dict(event.names)
+            self.phones = event.seats
+            self.names = {**self.names, **heard} if self.busy() else heard
             return []
         if self.night_task() is not None and event.step == self.night_step():
             if len(event.choice) == 1:
@@ -662,11 +665,12 @@ class Game(PublicPhones):
             return _("Nothing"), _("Nothing for you tonight.")
         if seat in self.outcome.results:
             lines.append(result_words(self.seats[seat - 1], self.actions.get(seat, 0),
-                                       self.outcome.results[seat]))
+                                       self.outcome.results[seat], self.names))
         for maid, told in self.outcome.results.items():
             if told is not None and told.get("told") == seat:
                 lines.append((team_name(Team.TOWN), _(
-                    "The Dairy Maid visited you: seat {seat} is Town.").format(seat=maid)))
+                    "The Dairy Maid visited you: {seat} is Town.").format(
+                    seat=seat_name(maid, self.names))))
         if not lines:
             return _("Nothing"), _("Nothing for you tonight.")
         return lines[0][0], sentences([note for _head, note in lines])
@@ -836,8 +840,9 @@ class Game(PublicPhones):
         items = [_("The setup was {name}.").format(name=self.setup)]
         for seat, role in enumerate(self.seats, 1):
             mark = _(" (died)") if seat in self.dead else ""
-            items.append(_("Seat {seat}: {role}, {team}{dead}").format(
-                seat=seat, role=role_name(role), team=team_name(team_of(role)), dead=mark))
+            items.append(_("{seat}: {role}, {team}{dead}").format(
+                seat=seat_name(seat, self.names), role=role_name(role),
+                team=team_name(team_of(role)), dead=mark))
         return items
 
     # ======================================================= pause, timers

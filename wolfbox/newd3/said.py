@@ -3,8 +3,10 @@
 Each line holds at most a seat, a role and a count, so the set of lines a
 game can need is small and known in advance: `all_lines` is what the box
 renders before a game and what `wolfbox prepare` renders ahead, so no line
-of a game waits for the voice. The words are the box's own; the facts are
-004's.
+of a game waits for the voice. So a seat is said by its number, never by
+the name its player typed on a phone (no cache holds a name typed
+tonight); the screens and phones show the name (wolfbox.phone.seat_name).
+The words are the box's own; the facts are 004's.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ state and never changing it (the state machine is game.py)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..buttons import Button
 from ..engine.actions import Legend
@@ -178,9 +178,11 @@ _ON_PHONES = (Kind.PHONES, Kind.PLOT, Kind.ACT, Kind.READ)
 
 
 def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
-    """What `seat`'s phone shows: in the deal on phones, while its window is
-    open, its own card behind the cover (and no other seat's, ever);
-    otherwise the box's public screen."""
+    """What `seat`'s phone shows: the box's public screen, and from the
+    deal on phones (or the box's deal done) to the end its own card behind
+    the cover (and no other seat's, ever), in every phase, so a player
+    whose phone rejoined by day can read it again, as in the Mayor's game.
+    At a night on phones the cover holds the night's task as well."""
     base = _phone_screen(game, public(view(game, now), seat))
     if game.stage in (Stage.DEAL, Stage.NIGHT) and game.turns \
             and game.current_turn().kind not in _ON_PHONES:
@@ -191,16 +193,12 @@ def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
                      if game.stage is Stage.NIGHT else _("The deal"))
     if seat in game.dead and game.stage is not Stage.END:
         base = out_of_the_game(base)
-    # The deal on phones: the card is there as soon as the line asks every
-    # seat to hold its cover (all eyes are open for it), until the window ends.
-    if game.stage is Stage.DEAL and game.turns and game.turn_stage in (_SPEAK, _WAIT) \
-            and game.current_turn().kind is Kind.PHONES and 1 <= seat <= len(game.seats):
-        _name, role, notes = _card(game, seat)
-        return dataclasses.replace(base, secret=(role, *notes))
+    card = _card_secret(game, seat)
     if game.stage is Stage.NIGHT and game.turns and game.turn_stage == _WAIT \
             and game.current_turn().kind in (Kind.PLOT, Kind.ACT, Kind.READ) \
             and seat in SEATS and seat not in game.dead:
         return _night_on_phone(game, base, seat)
+    base = dataclasses.replace(base, secret=card)
     if game.stage in (Stage.VOTE, Stage.POINT) and game.voting_on_phones() \
             and seat in SEATS and seat not in game.dead:
         # Every living seat is asked the same, with the same choices but
@@ -212,6 +210,23 @@ def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
             (*options, (SKIP, _("Nobody: skip"))),
             tuple(v for v in (game.phone_votes.get(seat),) if v is not None)))
     return base
+
+
+def _card_secret(game: Seen, seat: int) -> tuple[str, ...]:
+    """`seat`'s card as its cover shows it, in the same four lines for
+    every seat (a seat that knows no partner says so), from the moment the
+    deal on phones asks every seat to hold its cover (all eyes are open
+    for it) or the box's deal is over; nothing before the game is dealt."""
+    if not 1 <= seat <= len(game.seats) or game.stage in (Stage.SETUP, Stage.RESUME):
+        return ()
+    if game.stage is Stage.DEAL and not (
+            game.turns and game.turn_stage in (_SPEAK, _WAIT)
+            and game.current_turn().kind is Kind.PHONES):
+        return ()
+    _name, role, notes = _card(game, seat)
+    if _partner(game, seat) is None:
+        notes = (notes[0], _("You know no other seat's card."), *notes[1:])
+    return (role, *notes)
 
 
 def _phone_screen(game: Seen, base: PhoneView) -> PhoneView:
@@ -239,7 +254,8 @@ def _night_on_phone(game: Seen, base: PhoneView, seat: int) -> PhoneView:
     or a decoy that changes nothing. In the messages' window, its message."""
     kind = game.current_turn().kind
     if kind is Kind.READ:
-        return dataclasses.replace(base, secret=game.message(seat))
+        return dataclasses.replace(base, secret=(*game.message(seat), _("Your card: {role}").format(
+            role=role_name(game.seats[seat - 1]))))
     role = game.seats[seat - 1]
     if kind is Kind.PLOT and seat in game.pack():
         does = _("Tap a Town seat: your victim. Tap yourself or your partner: who holds "
@@ -278,7 +294,8 @@ def _pack_marks(game: Seen, seat: int) -> tuple[str, ...]:
             victim=victim if victim is not None else "–",
             knife=knife if knife is not None else "–")
         lines.append(_("You: {marks}").format(marks=marks) if wolf == seat else
-                     _("Seat {seat}, your partner: {marks}").format(seat=wolf, marks=marks))
+                     _("{seat}, your partner: {marks}").format(seat=_picked(game, wolf),
+                                                               marks=marks))
     return tuple(lines)
 
 
@@ -286,8 +303,8 @@ def _kill_line(game: Seen) -> str:
     """What the pack decided in its plot, for the Wolves' eyes only."""
     if game.kill is None:
         return _("No kill tonight: no victim was marked.")
-    return _("Tonight's kill: seat {target}, the knife seat {knife}.").format(
-        target=game.kill.target, knife=game.kill.knife)
+    return _("Tonight's kill: {target}; the knife: {knife}.").format(
+        target=_picked(game, game.kill.target), knife=_picked(game, game.kill.knife))
 
 
 def _pointed(game: Seen) -> str:
@@ -313,8 +330,8 @@ def _card(game: Seen, seat: int) -> tuple[str, str, tuple[str, ...]]:
     if partner:
         # The role too: a silent pack cannot tell each other whether the
         # partner is a plain Wolf, the Alchemist or the Track Reader.
-        notes.append(_("Your partner: seat {seat}, {role}").format(
-            seat=partner, role=role_name(game.seats[partner - 1])))
+        notes.append(_("Your partner: {seat}, {role}").format(
+            seat=_picked(game, partner), role=role_name(game.seats[partner - 1])))
     notes.append(_(ROLES[role].does))
     return _("Seat {seat} · your card").format(seat=seat), role_name(role), tuple(notes)
 
@@ -430,12 +447,13 @@ def _needed_words(game: Seen, living: int = 0) -> str:
 def _verdict_words(game: Seen) -> str:
     if game.tie:
         return _("A tie")
+    seat = _picked(game, game.tally)
     if game.verdict[0]:
-        return ngettext("Seat {seat}: {votes} vote", "Seat {seat}: {votes} votes",
-                        game.votes).format(seat=game.tally, votes=game.votes)
-    return ngettext("Seat {seat}: {votes} vote, short of a majority",
-                    "Seat {seat}: {votes} votes, short of a majority", game.votes).format(
-        seat=game.tally, votes=game.votes)
+        return ngettext("{seat}: {votes} vote", "{seat}: {votes} votes",
+                        game.votes).format(seat=seat, votes=game.votes)
+    return ngettext("{seat}: {votes} vote, short of a majority",
+                    "{seat}: {votes} votes, short of a majority", game.votes).format(
+        seat=seat, votes=game.votes)
 
 
 _ACTION_QUESTIONS = {
@@ -449,28 +467,31 @@ _ACTION_QUESTIONS = {
 }
 
 
-def result_words(role: str, target: int, result: Result | None) -> tuple[str, str]:
-    """An information role's result as its owner reads it."""
+def result_words(role: str, target: int, result: Result | None,
+                 names: Mapping[int, str] | None = None) -> tuple[str, str]:
+    """An information role's result as its owner reads it, each seat by
+    its player's name where it gave one."""
     if result is None:
         return _("No result"), _("Your action did not work tonight.")
+    seat = seat_name(target, names or "")
     if role == SEER:
         if result["wolf"]:
-            return _("Wolf"), _("Seat {seat} is on the Wolves' side.").format(seat=target)
-        return _("Not a Wolf"), _("Seat {seat} is not on the Wolves' side.").format(seat=target)
+            return _("Wolf"), _("{seat} is on the Wolves' side.").format(seat=seat)
+        return _("Not a Wolf"), _("{seat} is not on the Wolves' side.").format(seat=seat)
     if role == TRACK_READER:
         seen = str(result["role"])
         if seen == VANILLA:
-            return _("Vanilla"), _("Seat {seat} is a Wolf or a Sheep.").format(seat=target)
-        return role_name(seen), _("Seat {seat} is the {role}.").format(
-            seat=target, role=role_name(seen))
+            return _("Vanilla"), _("{seat} is a Wolf or a Sheep.").format(seat=seat)
+        return role_name(seen), _("{seat} is the {role}.").format(
+            seat=seat, role=role_name(seen))
     if role == PRIEST:
         went = result["visited"]
         if went is None:
-            return _("Nobody"), _("Seat {seat} visited nobody.").format(seat=target)
-        return _seat_word(int(went)), _("Seat {seat} visited seat {other}.").format(
-            seat=target, other=went)
+            return _("Nobody"), _("{seat} visited nobody.").format(seat=seat)
+        other = seat_name(int(went), names or "")
+        return other, _("{seat} visited {other}.").format(seat=seat, other=other)
     assert role == DAIRY_MAID
-    return _("Milk"), _("Seat {seat} now knows you are Town.").format(seat=target)
+    return _("Milk"), _("{seat} now knows you are Town.").format(seat=seat)
 
 
 def _seat_word(seat: int) -> str:

@@ -13,10 +13,13 @@ knows about buttons, screens or time.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..i18n import _
+from ..phone import seat_name
 from .referee import ARTIFACTS, PI_BECOMES, Game, Player, Verdict, judge
 from .roles import WEREWOLVES, role_name
 
@@ -153,8 +156,9 @@ class Entry:
                 artifacts[where] = str(answers[(ARTIFACT, n)])
         return Game(tuple(players), artifacts)
 
-    def verdict(self) -> Verdict:
-        return judge(self.game())
+    def verdict(self, names: Mapping[int, str] | None = None) -> Verdict:
+        """Who died and who won, a seat with a phone called by its player's name."""
+        return judge(dataclasses.replace(self.game(), names=names or {}))
 
     # ------------------------------------------------------------ the words
     def ask(self) -> str:
@@ -194,12 +198,22 @@ def _seat(value: object) -> int:
 
 def spoken_verdict(verdict: Verdict) -> list[str]:
     """What the box says: each death in order, then who won. Short fixed
-    lines (one per seat number), so every one can be rendered ahead."""
+    lines (one per seat number), so every one can be rendered ahead: a
+    seat is said by its number, never its player's name (no voice cache
+    holds a name typed tonight); the screens and phones show the name."""
     out = [seat_dies(s) for s in verdict.dead] or [_("Nobody dies.")]
     won = {"village": _("The village wins."), "werewolf": _("The werewolves win."),
            "tanner": _("The Tanner wins.")}
     out += [won[t] for t in verdict.teams] or [_("Nobody wins.")]
     return out
+
+
+def written_verdict(verdict: Verdict, names: Mapping[int, str]) -> list[str]:
+    """The spoken verdict as the phones write it, each seat that dies
+    called by its player's name ("Ann · 3 dies.")."""
+    spoken = spoken_verdict(verdict)
+    dead = [_("{seat} dies.").format(seat=seat_name(s, names)) for s in verdict.dead]
+    return dead + spoken[len(verdict.dead):] if dead else spoken
 
 
 def seat_dies(seat: int) -> str:

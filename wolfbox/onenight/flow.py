@@ -149,6 +149,9 @@ class Flow(PublicPhones):
     verdict_page: int = 0
     _to_say: list[str] = field(default_factory=list)   # the verdict's lines still to say
     phones: frozenset[int] = field(default_factory=frozenset)   # the seats holding a phone
+    # The names the players gave by seat (public), as the phones last said;
+    # a round keeps a name its phone let go of until its verdict is done.
+    names: dict[int, str] = field(default_factory=dict)
     rng: random.Random = field(default_factory=random.Random)    # the phones' deals
     table: PhoneNight | None = None     # the cards the box dealt to the phones, and the night
     _rounds: int = 0                    # games dealt on phones: names their tasks
@@ -250,6 +253,11 @@ class Flow(PublicPhones):
         was = resumed.saved
         self.settings = self.settings.with_deck(was.deck).with_phones(resumed.table is not None)
         self.table, self.own, self._rounds = resumed.table, resumed.own_cards(), was.round
+        if self.table is not None:          # the names saved, where a phone is not back yet
+            self.names = {**self.table.names, **self.names}
+            self.table.names = dict(self.names)
+        if self.own is not None:
+            self.own.names = dict(self.names)
         self._vote_at_dawn = was.vote_at_dawn
         self.entry, self.verdict, self._to_say = None, None, []
         effects: list[Effect] = [Warm(tuple(self.settings.lines()))]   # its deck's, its night's
@@ -291,8 +299,14 @@ class Flow(PublicPhones):
         it answers the task open now, and changes nothing otherwise."""
         if isinstance(event, PhonesSeated):
             self.phones = event.seats
+            heard = dict(event.names)
+            between = self.phase in (Phase.IDLE, Phase.SETTINGS)
+            self.names = heard if between else {**self.names, **heard}
             dealt = self.table
             self._deal_if_ready()
+            for kept in (self.table, self.own):
+                if kept is not None:
+                    kept.names = dict(self.names)
             if self.table is not dealt:         # its night's own dawn line, rendered ahead
                 return [Warm(tuple(self.settings.with_phones(True).lines()))]
         elif isinstance(event, PhoneChoice) and self.playing():
@@ -342,6 +356,7 @@ class Flow(PublicPhones):
             self._rounds += 1
             self.table = PhoneNight.deal(self.settings.deck, self.rng,
                                          self.settings.options.lone_wolf, self._rounds)
+            self.table.names = dict(self.names)
 
     def phone_note(self) -> str:
         """What the start screen says of phones, once one has joined."""
@@ -452,7 +467,7 @@ class Flow(PublicPhones):
             self.table = None
             if self.own_cards():
                 self._rounds += 1
-                self.own = OwnCards(self.settings.deck, self._rounds)
+                self.own = OwnCards(self.settings.deck, self._rounds, names=dict(self.names))
         self.settings = self.settings.with_phones(self.playing())
         self.phase = Phase.NIGHT
         self.step_index = 0
@@ -512,7 +527,7 @@ class Flow(PublicPhones):
         assert self.entry is not None
         if not self.entry.confirm():
             return []
-        self.verdict = self.entry.verdict()
+        self.verdict = self.entry.verdict(self.names)
         self.verdict_page = 0
         self.phase = Phase.VERDICT
         self._to_say = spoken_verdict(self.verdict)

@@ -12,11 +12,13 @@ answered and the answers fit the deck, it gives the referee its game.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..i18n import _, ngettext
-from ..phone import Task
+from ..phone import Task, seat_name
 from .deck import players_for
 from .referee import ARTIFACTS, NO_VOTE, PI_BECOMES, Game, Player, Verdict, judge
 from .roles import ROLES, WEREWOLVES, role_name
@@ -58,6 +60,7 @@ class OwnCards:
     entering: bool = False                  # the cards are being entered on the phones
     answers: dict[tuple[int, str], int] = field(default_factory=dict)
     problem: str = ""                       # why answers were cleared, for the box to show
+    names: dict[int, str] = field(default_factory=dict)    # the players' names, by seat
 
     @property
     def seats(self) -> range:
@@ -192,14 +195,14 @@ class OwnCards:
                 self._again(seats, ngettext(
                     "{seats} entered the {role}, but the deck has only {count}: enter again.",
                     "{seats} entered the {role}, but the deck has only {count}: enter again.",
-                    counts[card]).format(seats=_seats(seats), role=role_name(card),
+                    counts[card]).format(seats=_seats(seats, self.names), role=role_name(card),
                                          count=counts[card]))
                 return
         for token, seats in tokens.items():
             if len(seats) > 1:
                 self._again(seats, _("{seats} entered the {artifact}; there is one of each "
                                      "token: enter again.").format(
-                    seats=_seats(seats), artifact=_(ARTIFACTS[token])))
+                    seats=_seats(seats, self.names), artifact=_(ARTIFACTS[token])))
                 return
 
     def _again(self, seats: list[int], why: str) -> None:
@@ -221,11 +224,12 @@ class OwnCards:
         return Game(tuple(players), artifacts)
 
     def verdict(self) -> Verdict:
-        return judge(self.game())
+        """Who died and who won, each seat called by its player's name."""
+        return judge(dataclasses.replace(self.game(), names=dict(self.names)))
 
 
-def _seats(seats: list[int]) -> str:
-    names = [seat_word(s) for s in seats]
+def _seats(seats: list[int], called: Mapping[int, str]) -> str:
+    names = [seat_name(s, called) for s in seats]
     if len(names) == 1:
         return names[0]
     return _("{first} and {last}").format(first=_(", ").join(names[:-1]), last=names[-1])

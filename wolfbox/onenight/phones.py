@@ -33,12 +33,12 @@ Revealer's flip, who became what) are here, with the referee's tables.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ForbiddenAnswer
 from ..i18n import N_, _
-from ..phone import Task
+from ..phone import Task, seat_name
 from .deck import players_for
 from .night import center_wolf_card
 from .owncards import take_vote, vote_task
@@ -110,8 +110,11 @@ def doppelganger_shape(deck: Sequence[str]) -> Shape:
     return (((SEATS,), 1), (tuple(kinds), 1), (tuple(kinds), 1))
 
 
-def seat_word(seat: int) -> str:
-    return _("Seat {seat}").format(seat=seat)
+Names = Mapping[int, str]        # the names the players gave, by seat (PhonesSeated)
+
+
+def seat_word(seat: int, names: Names | None = None) -> str:
+    return seat_name(seat, names or "")
 
 
 def center_word(n: int) -> str:
@@ -120,13 +123,13 @@ def center_word(n: int) -> str:
     return _("Center card {n}").format(n=n)
 
 
-def place_word(place: int) -> str:
-    return seat_word(place) if place < CENTER else center_word(place - CENTER)
+def place_word(place: int, names: Names | None = None) -> str:
+    return seat_word(place, names) if place < CENTER else center_word(place - CENTER)
 
 
-def place_phrase(place: int) -> str:
+def place_phrase(place: int, names: Names | None = None) -> str:
     """A seat or a center card within a sentence."""
-    return seat_word(place) if place < CENTER else center_phrase(place - CENTER)
+    return seat_word(place, names) if place < CENTER else center_phrase(place - CENTER)
 
 
 def center_phrase(n: int) -> str:
@@ -136,12 +139,12 @@ def center_phrase(n: int) -> str:
     return _("center card {n}").format(n=n)
 
 
-def seat_list(seats: Sequence[int]) -> str:
-    """'Seat 2 and Seat 5', in the box's language."""
-    names = [seat_word(s) for s in seats]
-    if len(names) == 1:
-        return names[0]
-    return _("{first} and {last}").format(first=_(", ").join(names[:-1]), last=names[-1])
+def seat_list(seats: Sequence[int], names: Names | None = None) -> str:
+    """'Ann · 2 and Seat 5', in the box's language."""
+    words = [seat_word(s, names) for s in seats]
+    if len(words) == 1:
+        return words[0]
+    return _("{first} and {last}").format(first=_(", ").join(words[:-1]), last=words[-1])
 
 
 def _nothing() -> str:
@@ -192,6 +195,10 @@ class PhoneNight:
     voting: bool = False
     started: bool = False                  # the night has begun (not only dealt)
     dawn: bool = False                     # the night is over: the table sees its marks
+    # The players' names by seat, as the flow last heard them (and saved
+    # with the round): every seat this night names to the table is called
+    # by its player's name, in what it learns and in what happened.
+    names: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.cards:
@@ -269,14 +276,19 @@ class PhoneNight:
         # A copy that acted at once, or wakes with another call, is not called again.
         return self.card(seat) == call
 
-    def who(self, seat: int) -> str:
+    def _seat(self, seat: int) -> str:
+        """A seat as this table reads it: its player's name, or "Seat 3"."""
+        return seat_word(seat, self.names)
+
+    def who(self, seat: int, role: str | None = None) -> str:
         """A seat and the role it acts as, for what happened."""
-        if self._doppelganger(seat) and self.copied:
+        if role is None and self._doppelganger(seat) and self.copied:
             role = _("Doppelganger as {role}").format(role=role_name(self.copied))
-        else:
+        elif role is None:
             role = role_name(self.card(seat))
-        # TRANSLATORS: a player in what happened at night, e.g. "Seat 3 (Seer)".
-        return _("Seat {seat} ({role})").format(seat=seat, role=role)
+        # TRANSLATORS: a player in what happened at night: {seat} is "Ann · 3"
+        # or "Seat 3", e.g. "Ann · 3 (Seer)".
+        return _("{seat} ({role})").format(seat=self._seat(seat), role=role)
 
     # ------------------------------------------------------------ the calls
     def shape(self, call: str) -> Shape:
@@ -369,20 +381,20 @@ class PhoneNight:
         for place in places:
             if place in self.shields:
                 raise ForbiddenAnswer(_("{seat}'s card has the shield: it may not be looked at or "
-                                        "moved. Choose another.").format(seat=seat_word(place)))
+                                        "moved. Choose another.").format(seat=self._seat(place)))
 
     def _look(self, seat: int, target: int) -> str:
         self._free(target)
         self._touch(seat)
         role = self.cards[self._at(target)]
-        self._result(seat, _("{card}: {role}.").format(card=place_word(target),
+        self._result(seat, _("{card}: {role}.").format(card=place_word(target, self.names),
                                                       role=role_name(role)))
         if target >= CENTER:
             self.moves.append(_("{who} looked at {card}: {role}.").format(
                 who=self.who(seat), card=center_phrase(target - CENTER), role=role_name(role)))
         else:
-            self.moves.append(_("{who} looked at seat {seat}'s card: {role}.").format(
-                who=self.who(seat), seat=target, role=role_name(role)))
+            self.moves.append(_("{who} looked at {seat}'s card: {role}.").format(
+                who=self.who(seat), seat=self._seat(target), role=role_name(role)))
         return role
 
     def _swap(self, a: int, b: int) -> None:
@@ -396,25 +408,25 @@ class PhoneNight:
         self._swap(seat, target)
         role = role_name(self.cards[seat - 1])
         self._result(seat, _("You took {seat}'s card: you are now the {role}.").format(
-            seat=seat_word(target), role=role))
-        self.moves.append(_("{who} swapped cards with seat {seat} and took the {role}.").format(
-            who=self.who(seat), seat=target, role=role))
+            seat=self._seat(target), role=role))
+        self.moves.append(_("{who} swapped cards with {seat} and took the {role}.").format(
+            who=self.who(seat), seat=self._seat(target), role=role))
 
     def _trouble(self, seat: int, a: int, b: int) -> None:
         self._free(a, b)
         self._touch(seat)
         self._swap(a, b)
         self._result(seat, _("You swapped the cards of {first} and {second}.").format(
-            first=seat_word(a), second=seat_word(b)))
-        self.moves.append(_("{who} swapped the cards of seat {first} and seat {second}.").format(
-            who=self.who(seat), first=a, second=b))
+            first=self._seat(a), second=self._seat(b)))
+        self.moves.append(_("{who} swapped the cards of {first} and {second}.").format(
+            who=self.who(seat), first=self._seat(a), second=self._seat(b)))
 
     def _drink(self, seat: int, target: int) -> None:
         self._free(seat)
         self._touch(seat)
         self._swap(seat, target)
         self._result(seat, _("You took {card}, without looking.").format(
-            card=place_phrase(target)))
+            card=place_phrase(target, self.names)))
         self.moves.append(_("{who} swapped cards with {card} and took the {role}.").format(
             who=self.who(seat), card=center_phrase(target - CENTER),
             role=role_name(self.cards[seat - 1])))
@@ -424,23 +436,23 @@ class PhoneNight:
             raise ForbiddenAnswer(_("Choose another player's card, one without a shield."))
         self.shields.append(target)
         self._result(seat, _("You put the shield on {seat}'s card.").format(
-            seat=seat_word(target)))
-        self.moves.append(_("{who} put the shield on seat {seat}'s card.").format(
-            who=self.who(seat), seat=target))
+            seat=self._seat(target)))
+        self.moves.append(_("{who} put the shield on {seat}'s card.").format(
+            who=self.who(seat), seat=self._seat(target)))
 
     def _alpha(self, seat: int, target: int, wolves: Sequence[int]) -> None:
         """000: the center werewolf card for a non-werewolf player's card
         (not the Alpha Wolf's own, nor another werewolf's), unseen."""
         if target == seat or target in wolves:
             raise ForbiddenAnswer(_("{seat} is a werewolf: choose a player who is not.").format(
-                seat=seat_word(target)))
+                seat=self._seat(target)))
         self._free(target)
         self._touch(seat)
         self._swap(target, WOLF_CARD)
         self._result(seat, _("You swapped the center werewolf card with {seat}'s card, "
-                             "without looking.").format(seat=seat_word(target)))
-        self.moves.append(_("{who} gave seat {seat} the center werewolf card ({role}).").format(
-            who=self.who(seat), seat=target, role=role_name(self.cards[target - 1])))
+                             "without looking.").format(seat=self._seat(target)))
+        self.moves.append(_("{who} gave {seat} the center werewolf card ({role}).").format(
+            who=self.who(seat), seat=self._seat(target), role=role_name(self.cards[target - 1])))
 
     def _investigate(self, seat: int, stage: int, target: int, first: int | None) -> None:
         """000: up to two players' cards, one at a time; a werewolf or the
@@ -471,14 +483,14 @@ class PhoneNight:
         self._swap(earlier, option)
         if option == seat:
             self._result(seat, _("You took {card}: you are now the {role}.").format(
-                card=place_phrase(earlier), role=role_name(self.cards[seat - 1])))
+                card=place_phrase(earlier, self.names), role=role_name(self.cards[seat - 1])))
         else:
             self._result(seat, _("You swapped {card} with {seat}'s card.").format(
-                card=place_phrase(earlier), seat=seat_word(option)))
-        self.moves.append(_("{who} swapped {card} with seat {seat}'s card; seat {seat} now has "
+                card=place_phrase(earlier, self.names), seat=self._seat(option)))
+        self.moves.append(_("{who} swapped {card} with {seat}'s card; {seat} now has "
                             "the {role}.").format(who=self.who(seat),
                                               card=center_phrase(earlier - CENTER),
-                                              seat=option,
+                                              seat=self._seat(option),
                                               role=role_name(self.cards[option - 1])))
 
     def _idiot(self, seat: int, way: int) -> None:
@@ -507,39 +519,40 @@ class PhoneNight:
         role = self.cards[target - 1]
         if role in HIDDEN_WHEN_REVEALED:
             self._result(seat, _("{seat}'s card: {role}. You turned it face down again.").format(
-                seat=seat_word(target), role=role_name(role)))
-            self.moves.append(_("{who} turned up seat {seat}'s card, the {role}, and turned it "
-                                "down again.").format(who=self.who(seat), seat=target,
+                seat=self._seat(target), role=role_name(role)))
+            self.moves.append(_("{who} turned up {seat}'s card, the {role}, and turned it "
+                                "down again.").format(who=self.who(seat), seat=self._seat(target),
                                                       role=role_name(role)))
             return
         self.revealed[target] = role
         self._result(seat, _("{seat}'s card: {role}. It stays face up for everyone to "
-                             "see.").format(seat=seat_word(target), role=role_name(role)))
-        self.moves.append(_("{who} turned up seat {seat}'s card: the {role}.").format(
-            who=self.who(seat), seat=target, role=role_name(role)))
+                             "see.").format(seat=self._seat(target), role=role_name(role)))
+        self.moves.append(_("{who} turned up {seat}'s card: the {role}.").format(
+            who=self.who(seat), seat=self._seat(target), role=role_name(role)))
 
     def _curate(self, seat: int, target: int) -> None:
         """000: a random token face down on any card with no shield (and, for
         the Doppelganger-Curator, no token)."""
         if target in self.artifacts:
             raise ForbiddenAnswer(_("{seat}'s card has a token already: choose another.").format(
-                seat=seat_word(target)))
+                seat=self._seat(target)))
         if target in self.shields:
             raise ForbiddenAnswer(_("{seat}'s card has the shield: it may not have a token. Choose "
-                                    "another.").format(seat=seat_word(target)))
+                                    "another.").format(seat=self._seat(target)))
         token = self.tokens[len(self.artifacts)]
         self.artifacts[target] = token
         self._result(seat, _("You put an artifact token face down on {seat}'s card.").format(
-            seat=seat_word(target)))
-        self.moves.append(_("{who} put the {artifact} on seat {seat}'s card.").format(
-            who=self.who(seat), artifact=_(ARTIFACTS[token]), seat=target))
+            seat=self._seat(target)))
+        self.moves.append(_("{who} put the {artifact} on {seat}'s card.").format(
+            who=self.who(seat), artifact=_(ARTIFACTS[token]), seat=self._seat(target)))
 
     def _aura(self, seat: int) -> str:
         """000: the Aura Seer sees every player who looked at or moved a card."""
         seen = [s for s in self.touched if s != seat]
         if seen:
             return _tap_any(_("You are the Aura Seer. These players looked at or moved a "
-                              "card tonight: {seats}.").format(seats=seat_list(sorted(seen))))
+                              "card tonight: {seats}.").format(
+                seats=seat_list(sorted(seen), self.names)))
         return _tap_any(_("You are the Aura Seer. Nobody else looked at or moved a card "
                           "tonight."))
 
@@ -598,10 +611,10 @@ class PhoneNight:
             self.copied = self.cards[option - 1]
             role = role_name(self.copied)
             self._result(seat, _("{seat}'s card is the {role}: you are now the {role}.").format(
-                seat=seat_word(option), role=role))
-            self.moves.append(_("{who} copied seat {seat}'s card: {role}.").format(
-                who=_("Seat {seat} ({role})").format(seat=seat, role=role_name("doppelganger")),
-                seat=option, role=role))
+                seat=self._seat(option), role=role))
+            self.moves.append(_("{who} copied {seat}'s card: {role}.").format(
+                who=self.who(seat, role_name("doppelganger")), seat=self._seat(option),
+                role=role))
             return
         if stage == 1:
             self._copy_first(seat, option)
@@ -715,11 +728,11 @@ class PhoneNight:
         token (face down), a card turned face up."""
         if not self.dawn:
             return ()
-        out = [_("{seat}'s card has the shield.").format(seat=seat_word(s))
+        out = [_("{seat}'s card has the shield.").format(seat=self._seat(s))
                for s in sorted(self.shields)]
-        out += [_("{seat}'s card has an artifact token on it.").format(seat=seat_word(s))
+        out += [_("{seat}'s card has an artifact token on it.").format(seat=self._seat(s))
                 for s in sorted(self.artifacts)]
-        out += [_("{seat}'s card lies face up: {role}.").format(seat=seat_word(s),
+        out += [_("{seat}'s card lies face up: {role}.").format(seat=self._seat(s),
                                                                role=role_name(r))
                 for s, r in sorted(self.revealed.items())]
         return tuple(out)
@@ -737,17 +750,18 @@ class PhoneNight:
                 return _tap_any(_("You are the only werewolf."))
             case "werewolves":
                 return _tap_any(_("The werewolves: {seats}.").format(
-                    seats=seat_list(self.wolves())))
+                    seats=seat_list(self.wolves(), self.names)))
             case "minion" | "doppelganger_minion" if self.wolves():
                 return _tap_any(_("You are the Minion. The werewolves: {seats}.").format(
-                    seats=seat_list(self.wolves())))
+                    seats=seat_list(self.wolves(), self.names)))
             case "minion" | "doppelganger_minion":
                 return _tap_any(_("You are the Minion. No player is a werewolf."))
             case "masons":
                 masons = [s for s in self.seats if self._is(s, "mason")]
                 if len(masons) == 1:
                     return _tap_any(_("You are the only Mason among the players."))
-                return _tap_any(_("The Masons: {seats}.").format(seats=seat_list(masons)))
+                return _tap_any(_("The Masons: {seats}.").format(
+                    seats=seat_list(masons, self.names)))
             case "paranormal_investigator" if self.card(seat) in self.became:
                 return _nothing()
             case "aura_seer" | "doppelganger_aura_seer":
@@ -814,7 +828,7 @@ class PhoneNight:
             if card == "doppelganger" and became is None:
                 became = self.copied or "villager"
             players.append(Player(card, self.votes.get(seat, NO_VOTE), became))
-        return Game(tuple(players), dict(self.artifacts))
+        return Game(tuple(players), dict(self.artifacts), dict(self.names))
 
     def verdict(self) -> Verdict:
         return judge(self.game())
@@ -822,7 +836,8 @@ class PhoneNight:
     def happened(self) -> list[str]:
         """Every move of the night, public once the game is over: the deal,
         each action in order, the cards at dawn, and the votes."""
-        out = [_("Seat {seat} was dealt the {role}.").format(seat=s, role=role_name(self.card(s)))
+        out = [_("{seat} was dealt the {role}.").format(seat=self._seat(s),
+                                                        role=role_name(self.card(s)))
                for s in self.seats]
         out += [_("{card} was the {role}.").format(
             card=center_word(n), role=role_name(self.dealt[self._at(CENTER + n)]))
@@ -830,12 +845,13 @@ class PhoneNight:
         if any(self.card(s) == "doppelganger" for s in self.seats) and self.copied is None:
             out.append(_("The Doppelganger copied no card: she plays as a Villager."))
         out += self.moves
-        out += [_("At dawn seat {seat} has the {role}.").format(
-            seat=s, role=role_name(self.cards[s - 1])) for s in self.seats]
+        out += [_("At dawn {seat} has the {role}.").format(
+            seat=self._seat(s), role=role_name(self.cards[s - 1])) for s in self.seats]
         out += [_("At dawn {card} is the {role}.").format(card=center_phrase(n),
                                                           role=role_name(self.center(n)))
                 for n in self.centers]
-        out += [_("Seat {seat} voted for seat {target}.").format(seat=s, target=self.votes[s])
-                if s in self.votes else _("Seat {seat} did not vote.").format(seat=s)
+        out += [_("{seat} voted for {target}.").format(seat=self._seat(s),
+                                                       target=self._seat(self.votes[s]))
+                if s in self.votes else _("{seat} did not vote.").format(seat=self._seat(s))
                 for s in self.seats]
         return out

@@ -44,6 +44,7 @@ from ..errors import RefereeError as RefereeError
 from ..errors import UserError
 from ..i18n import N_, _, ngettext
 from ..jsontext import loads
+from ..phone import seat_name
 from ..schema import Misfit, at, convert
 from .deck import MIN_PLAYERS
 from .roles import ROLES, WEREWOLVES, Team, UnknownRole, role, role_name
@@ -96,6 +97,9 @@ class Player:
 class Game:
     players: tuple[Player, ...]
     artifacts: Mapping[int, str] = field(default_factory=dict)   # seat -> artifact id
+    # The players' names by seat, where they gave one on a phone: the
+    # verdict calls each seat by it ("Ann · 3"), else "Seat 3".
+    names: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -342,10 +346,14 @@ class _Table:
         self.role = {s: effective_role(p, game.artifacts.get(s))
                      for s, p in zip(self.seats, game.players, strict=True)}
         self.wolves = {s for s in self.seats if self.role[s] in WEREWOLVES}
+        self.names = game.names
+
+    def seat(self, seat: int) -> str:
+        """A seat as the table reads it: "Ann · 3", or "Seat 3"."""
+        return seat_name(seat, self.names)
 
     def label(self, seat: int) -> str:
-        # TRANSLATORS: a player in the verdict, e.g. "seat 3 (Werewolf)".
-        return _("seat {seat} ({role})").format(seat=seat, role=role_name(self.role[seat]))
+        return _("{seat} ({role})").format(seat=self.seat(seat), role=role_name(self.role[seat]))
 
     def labels(self, seats: Iterable[int]) -> str:
         names = [self.label(s) for s in seats]
@@ -375,13 +383,13 @@ def judge(game: Game) -> Verdict:
     protected = {t.vote[g] for g in guards if t.vote[g] in t.seats} | set(princes)
     for g in guards:
         if t.vote[g] not in t.seats:
-            why.append(_("The Bodyguard at seat {guard} pointed at nobody.").format(guard=g))
+            why.append(_("The Bodyguard, {guard}, pointed at nobody.").format(guard=t.seat(g)))
             continue
-        why.append(_("The Bodyguard at seat {guard} protects {seat}: that player cannot be "
+        why.append(_("The Bodyguard, {guard}, protects {seat}: that player cannot be "
                      "killed, and the Bodyguard's point is not a vote.").format(
-            guard=g, seat=t.label(t.vote[g])))
+            guard=t.seat(g), seat=t.label(t.vote[g])))
     for p in princes:
-        why.append(_("The Prince at seat {seat} cannot be killed.").format(seat=p))
+        why.append(_("The Prince, {seat}, cannot be killed.").format(seat=t.seat(p)))
     dead, steps = _vote_deaths(t, guards, protected)
     why += steps
     why += _hunter_steps(t, dead, protected)
@@ -400,13 +408,13 @@ def _artifact_steps(t: _Table, game: Game) -> list[str]:
         before = player.became or player.card
         after = ARTIFACT_ROLE[artifact]
         if before in _VOTE_POWERS and before != after:
-            steps.append(_("The {artifact} on seat {seat} makes that player a {role}; the "
+            steps.append(_("The {artifact} on {seat}'s card makes that player a {role}; the "
                            "{card} card's power no longer counts.").format(
-                artifact=_(ARTIFACTS[artifact]), seat=seat, role=role_name(after),
+                artifact=_(ARTIFACTS[artifact]), seat=t.seat(seat), role=role_name(after),
                 card=role_name(before)))
         else:
-            steps.append(_("The {artifact} on seat {seat} makes that player a {role}.").format(
-                artifact=_(ARTIFACTS[artifact]), seat=seat, role=role_name(after)))
+            steps.append(_("The {artifact} on {seat}'s card makes that player a {role}.").format(
+                artifact=_(ARTIFACTS[artifact]), seat=t.seat(seat), role=role_name(after)))
     return steps
 
 
@@ -427,11 +435,11 @@ def _cursed_steps(t: _Table) -> list[str]:
                 t.wolves.add(seat)
                 changed = True
                 steps.append(ngettext(
-                    "The Cursed at seat {seat} got a vote from {voters}, a werewolf, so the "
+                    "The Cursed, {seat}, got a vote from {voters}, a werewolf, so the "
                     "Cursed is now a werewolf.",
-                    "The Cursed at seat {seat} got votes from {voters}, werewolves, so the "
+                    "The Cursed, {seat}, got votes from {voters}, werewolves, so the "
                     "Cursed is now a werewolf.", len(voters)).format(
-                    seat=seat, voters=t.labels(voters)))
+                    seat=t.seat(seat), voters=t.labels(voters)))
     return steps
 
 
@@ -488,18 +496,18 @@ def _hunter_steps(t: _Table, dead: list[int], protected: set[int]) -> list[str]:
             continue
         target = t.vote[hunter]
         if target not in t.seats:
-            steps.append(_("The Hunter at seat {hunter} died and pointed at nobody.").format(
-                hunter=hunter))
+            steps.append(_("The Hunter, {hunter}, died and pointed at nobody.").format(
+                hunter=t.seat(hunter)))
         elif target in dead:
-            steps.append(_("The Hunter at seat {hunter} died and points at {seat}, who is "
-                           "already dead.").format(hunter=hunter, seat=t.label(target)))
+            steps.append(_("The Hunter, {hunter}, died and points at {seat}, who is "
+                           "already dead.").format(hunter=t.seat(hunter), seat=t.label(target)))
         elif target in protected:
-            steps.append(_("The Hunter at seat {hunter} died and points at {seat}, who cannot "
-                           "be killed.").format(hunter=hunter, seat=t.label(target)))
+            steps.append(_("The Hunter, {hunter}, died and points at {seat}, who cannot "
+                           "be killed.").format(hunter=t.seat(hunter), seat=t.label(target)))
         else:
             dead.append(target)
-            steps.append(_("The Hunter at seat {hunter} died, so {seat} dies too.").format(
-                hunter=hunter, seat=t.label(target)))
+            steps.append(_("The Hunter, {hunter}, died, so {seat} dies too.").format(
+                hunter=t.seat(hunter), seat=t.label(target)))
     return steps
 
 
@@ -542,8 +550,8 @@ def _outcome(t: _Table, dead: Sequence[int]) -> tuple[list[str], list[int], list
             if wolves_win:
                 steps.append(_("The werewolf team wins: no werewolf died."))
                 for m in (s for s in minions if s in dead):
-                    steps.append(_("The Minion at seat {seat} died but wins with the "
-                                   "werewolves.").format(seat=m))
+                    steps.append(_("The Minion, {seat}, died but wins with the "
+                                   "werewolves.").format(seat=t.seat(m)))
             elif dead_wolves:
                 steps.append(_("The werewolf team loses: a werewolf died."))
             else:
@@ -564,9 +572,9 @@ def _outcome(t: _Table, dead: Sequence[int]) -> tuple[list[str], list[int], list
     # if you die"): each Tanner wins by his own death, not another's.
     for s in tanners:
         if s in dead:
-            steps.append(_("The Tanner at seat {seat} died and wins.").format(seat=s))
+            steps.append(_("The Tanner, {seat}, died and wins.").format(seat=t.seat(s)))
         else:
-            steps.append(_("The Tanner at seat {seat} is alive and loses.").format(seat=s))
+            steps.append(_("The Tanner, {seat}, is alive and loses.").format(seat=t.seat(s)))
 
     # A team with nobody on it wins nothing: it has no seat to list.
     teams: list[str] = []

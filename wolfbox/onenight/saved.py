@@ -63,6 +63,10 @@ class SavedTable(msgspec.Struct, forbid_unknown_fields=True):
     tokens: tuple[str, ...]
     lone_wolf: bool
     answers: list[tuple[str, Seat, list[tuple[Place, ...]]]]    # call, seat, its picks
+    # The players' names (public: the table saw them join), so what the
+    # night played again tells is worded as it was, before the phones are back.
+    names: dict[Seat, Annotated[str, msgspec.Meta(max_length=200)]] = msgspec.field(
+        default_factory=dict)
 
 
 class SavedRound(msgspec.Struct, forbid_unknown_fields=True):
@@ -111,6 +115,7 @@ def state(stage: str, deck: Sequence[str], round: int, table: PhoneNight | None,
         out["table"] = {
             "dealt": list(table.dealt), "tokens": list(table.tokens),
             "lone_wolf": table.lone_wolf,
+            "names": {str(s): n for s, n in sorted(table.names.items())},
             "answers": [[call_, seat, [list(c) for c in picks]]
                         for (call_, seat), picks in table.answers.items() if picks]}
     return out
@@ -170,6 +175,7 @@ def _dealt(saved: SavedRound, table: SavedTable) -> PhoneNight:
     if sorted(table.tokens) != sorted(ARTIFACTS):
         raise CannotResume("the artifact tokens are not the six")
     night = PhoneNight(tuple(table.dealt), table.lone_wolf, saved.round, tuple(table.tokens))
+    night.names = dict(table.names)
     if night.players != players_for(deck):
         raise CannotResume("the seats dealt are not the deck's")
     return night

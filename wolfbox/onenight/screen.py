@@ -14,7 +14,7 @@ from ..phone import PhoneView, public
 from ..timer import clock_text
 from ..view import Phase, View
 from . import lines
-from .entry import spoken_verdict
+from .entry import written_verdict
 from .model import ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
@@ -191,8 +191,8 @@ def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
         assert game.verdict is not None
         return dataclasses.replace(
             base, title=_("Verdict"),
-            lines=(*spoken_verdict(game.verdict), *game.verdict.why, _("What happened:"),
-                   *table.happened()))
+            lines=(*written_verdict(game.verdict, game.names), *game.verdict.why,
+                   _("What happened:"), *table.happened()))
     if game.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
         task = table.vote_task(seat) if game.phase is Phase.VOTE else table.task(seat)
         # At night, the rule the box said at nightfall, the same on every phone;
@@ -218,8 +218,8 @@ def _own_cards_phone(game: Seen, base: PhoneView, seat: int) -> PhoneView:
     if seat not in own.seats:
         return base
     if game.phase is Phase.VERDICT and game.verdict is not None:
-        return dataclasses.replace(base, title=_("Verdict"),
-                                   lines=(*spoken_verdict(game.verdict), *game.verdict.why))
+        return dataclasses.replace(base, title=_("Verdict"), lines=(
+            *written_verdict(game.verdict, game.names), *game.verdict.why))
     if game.phase is Phase.VOTE:
         return dataclasses.replace(base, task=own.vote_task(seat))
     if game.phase is Phase.REFEREE:

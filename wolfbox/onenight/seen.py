@@ -8,6 +8,7 @@ module imports its screens and never the other way round.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 from ..engine.actions import Actions
@@ -58,6 +59,9 @@ class Seen(Protocol):
 
     @property
     def idle_since(self) -> float: ...
+
+    @property
+    def names(self) -> Mapping[int, str]: ...
 
     def on_phones(self) -> bool: ...
 
