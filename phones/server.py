@@ -79,6 +79,10 @@ SECURITY_HEADERS = {
 }
 MESSAGES_PER_SECOND = 10          # a phone sending more is closed: no person taps that fast
 START_SECONDS = 10.0              # how long the server may take to start listening
+# A socket that has not sent its phone's key this long after the box's is
+# closed: a page sends it at once, so what sits keyless holds a place a
+# phone may need (sockets handshaken and left idle kept phones out).
+KEY_SECONDS = 5.0
 REFUSED_WAIT = 60.0               # a phone the box refused a guarded seat waits this long
 ADDRESS_LOOK_SECONDS = 10.0       # how often the box's own addresses are looked up again
 PER_ADDRESS = 32                  # sockets one address may hold (a page load opens four)
@@ -86,6 +90,7 @@ MOST_SOCKETS = 256                # sockets in all: nine phones need a few dozen
 FILES_KEPT = 256                  # descriptors left for the box's own files, whatever comes
 LOG_EVERY = 60.0                  # a line a client can cause is said at most this often
 METHODS = ("GET", "HEAD")
+METHOD_BYTES = 16                # a request line's method is read within this many bytes
 # The names phones ask, over plain HTTP, whether a Wi-Fi reaches the
 # internet (Android and ChromeOS; iOS and macOS; Windows; GNOME, Firefox).
 # Where the box's own network answers every name with the box, each is
@@ -174,12 +179,38 @@ class _Gate:
 
 class _Door(ServerConnection):
     """A socket let in only through the gate (`let_in` and `let_go` are the
-    server's); one refused is closed before a byte is read from it."""
+    server's); one refused is closed before a byte is read from it. A
+    request of another method than the page's is answered 405 here, before
+    websockets reads it: its parser refuses a request with a body (a POST)
+    by closing the socket without a word."""
 
     let_in: Callable[[_Door], bool]
     let_go: Callable[[_Door], None]
+    refused_method: Callable[[_Door, str], None]
     address = ""
     started = False
+    _head = b""
+    _checked = False
+
+    def data_received(self, data: bytes) -> None:
+        if self._checked:
+            super().data_received(data)
+            return
+        self._head += data
+        method, space, _rest = self._head.partition(b" ")
+        if not space and len(self._head) < METHOD_BYTES:
+            return                                  # the method is not all here yet
+        self._checked = True
+        head, self._head = self._head, b""
+        if method.decode("ascii", "replace") in METHODS:
+            super().data_received(head)
+            return
+        type(self).refused_method(self, method[:10].decode("ascii", "replace"))
+        self.transport.write(
+            b"HTTP/1.1 405 Method Not Allowed\r\nAllow: " + ", ".join(METHODS).encode()
+            + b"\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 19"
+            + b"\r\nConnection: close\r\n\r\nMethod Not Allowed\n")
+        self.transport.close()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
@@ -241,7 +272,8 @@ class PhoneServer:
                  look_every: float = ADDRESS_LOOK_SECONDS,
                  keep: Callable[[dict[str, Any]], None] = lambda saved: None,
                  names: tuple[str, ...] = (), sockets_at_most: int | None = None,
-                 per_address: int = PER_ADDRESS) -> None:
+                 per_address: int = PER_ADDRESS, key_seconds: float = KEY_SECONDS) -> None:
+        self.key_seconds = key_seconds
         # `keep` is handed the room's saved form whenever a seat is taken or
         # let go, so the seats survive a power cut (link.py writes it out).
         self.room, self.post, self.changed, self.keep = room, post, changed, keep
@@ -281,7 +313,8 @@ class PhoneServer:
         self.said = Bounded(clock)
         self.gate = _Gate(socket_budget() if sockets_at_most is None else sockets_at_most,
                           per_address)
-        self._door = type("Door", (_Door,), {"let_in": self._let_in, "let_go": self.gate.leave})
+        self._door = type("Door", (_Door,), {"let_in": self._let_in, "let_go": self.gate.leave,
+                                             "refused_method": self._refused_method})
         self._loop.set_exception_handler(self._loop_trouble)
 
     # ------------------------------------------------------- the box's side
@@ -500,6 +533,18 @@ class PhoneServer:
         self._tasks.clear()
         self._watch = None
 
+    def _refused_method(self, door: _Door, method: str) -> None:
+        self.said.say("method", "refused a %s request (%s)", method, door.address[:60])
+
+    def _keyless(self, phone: _Phone) -> None:
+        """KEY_SECONDS after the box's key: a socket with no phone's key goes."""
+        if phone.channel is not None or phone.closing or phone not in self._phones:
+            return
+        self.said.say("keyless", "closed a socket that sent no key in %g s (%s)",
+                      self.key_seconds, phone.client)
+        phone.closing = True
+        self._keep(self._loop.create_task(phone.socket.close(1008, "no key")))
+
     def _let_in(self, door: _Door) -> bool:
         if self.gate.enter(door):
             return True
@@ -588,6 +633,7 @@ class PhoneServer:
         remote = socket.remote_address
         phone = _Phone(socket, str(remote[0]) if remote else "?")
         self._phones.add(phone)
+        keyless: asyncio.TimerHandle | None = None
         try:
             # The box's key, in the clear: a page opened from the typed
             # address has no other; one opened from the QR code checks it
@@ -595,6 +641,7 @@ class PhoneServer:
             await socket.send(protocol.encode("key", k=self.key.public, other=_(
                 "This page was opened for another start of the box: scan the QR code "
                 "on the box again.")), text=True)
+            keyless = self._loop.call_later(self.key_seconds, self._keyless, phone)
             async for raw in socket:
                 if phone.closing:
                     continue                    # read on to the close, dropping the rest
@@ -626,6 +673,8 @@ class PhoneServer:
         except ConnectionClosed:
             pass
         finally:
+            if keyless is not None:
+                keyless.cancel()
             self._phones.discard(phone)
             gone = [seat for seat, a in self._asking.items() if a.phone is phone]
             for seat in gone:                   # its question goes with it
