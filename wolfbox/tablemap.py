@@ -1,0 +1,67 @@
+"""A picture of the table seen from above: plain data a game fills and
+both the box's screen (device/tablemap.py) and the phones' page
+(phones/page/night.js) draw, so the two show the same thing.
+
+The seats go round the table as on the seat ring (seat 1 faces the
+screen, then clockwise), the center cards lie in the middle, and arrows
+join places: a move of the night (numbered in the night's order) or a
+vote. Every word is already in the table's language; the kinds are ids
+the drawings give a colour and a line each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CENTER = 100            # a center card's place: CENTER + k (as wolfbox.onenight.phones)
+
+# The kinds of arrow (and the mark of a seat that died), as the drawings know them.
+LOOK, COPY, SWAP, TAKE, SHIELD, TOKEN, REVEAL, SHIFT, VOTE, DIED = (
+    "look", "copy", "swap", "take", "shield", "token", "reveal", "shift", "vote", "died")
+KINDS = (LOOK, COPY, SWAP, TAKE, SHIELD, TOKEN, REVEAL, SHIFT, VOTE, DIED)
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A place on the table: a seat (1..n) or a center card (CENTER + k),
+    what it is called, and the card shown on it ("" for none)."""
+    place: int
+    name: str
+    card: str = ""
+    dead: bool = False
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """From one place to another. `number` is its move's place in the
+    night's order (1 up; 0 for an arrow without one, a vote). A swap points
+    both ways; a card taken points at the one who took it."""
+    kind: str
+    source: int
+    target: int
+    number: int = 0
+
+
+@dataclass(frozen=True)
+class MapPage:
+    """One picture: the seats and center cards with their cards, the
+    arrows, what each kind drawn means (`key`: kind, words) and the numbered
+    moves in words (`notes`, for a screen with room under the picture)."""
+    title: str
+    seats: tuple[Spot, ...]
+    centers: tuple[Spot, ...]
+    arrows: tuple[Arrow, ...] = ()
+    key: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableMap:
+    """The pictures in order, and the same game as a list of lines, one
+    tap away on a phone (`show_list` and `show_picture` are the words of
+    that tap)."""
+    pages: tuple[MapPage, ...]
+    list_title: str = ""
+    list: tuple[str, ...] = ()
+    show_list: str = ""
+    show_picture: str = ""
