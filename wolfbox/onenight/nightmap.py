@@ -5,9 +5,11 @@ deal the box holds (phones.py: its cards, its moves, its votes) and the
 referee's verdict, once the game is over and all of it is public.
 
 A small table gets two pictures (the deal and the night; dawn and the
-votes). From SMALL_TABLE seats on, a seat's name and card leave the
-box's screen no room for arrows, so each picture is split in two: the
-cards on one, the arrows (over the names alone) on the next.
+votes). Above SMALL_TABLE seats, the seats' names and cards leave the
+box's screen (480×320, at its size floor) no room for the center cards
+and the arrows, so each picture is split in two: the cards on one, the
+arrows (between the names alone, the center cards as they were then) on
+the next.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from .phones import WOLF_CARD, PhoneNight
 from .referee import Verdict
 from .roles import role_name
 
-SMALL_TABLE = 6          # seats up to which a picture holds both the cards and the arrows
+SMALL_TABLE = 4          # seats up to which a picture holds both the cards and the arrows
 
 # What each kind means, under the picture that draws it (short: a word or two).
 KEY_WORDS = {
@@ -95,17 +97,13 @@ def night_map(table: PhoneNight, verdict: Verdict, names: Mapping[int, str]) -> 
                     vote_key))
     else:
         pages = (
-            MapPage(_("The deal"), spots(dealt, False), centers_dealt),
-            MapPage(_("The night"), spots(None, False), _bare(centers_dealt), arrows,
+            MapPage(_("The deal"), spots(dealt, False), ()),
+            MapPage(_("The night"), spots(None, False), centers_dealt, arrows,
                     night_key, notes),
-            MapPage(_("Dawn"), spots(dawn, True), centers_dawn, (), _key((), died=bool(dead))),
-            MapPage(_("The votes"), spots(None, True), _bare(centers_dawn), votes, vote_key))
+            MapPage(_("Dawn"), spots(dawn, True), (), (), _key((), died=bool(dead))),
+            MapPage(_("The votes"), spots(None, True), centers_dawn, votes, vote_key))
     return TableMap(pages, _("What happened:"), tuple(table.happened()),
                     _("Show the list"), _("Show the picture"))
-
-
-def _bare(centers: tuple[Spot, ...]) -> tuple[Spot, ...]:
-    return tuple(Spot(c.place, c.name) for c in centers)
 
 
 def _night_arrows(table: PhoneNight) -> tuple[tuple[Arrow, ...], tuple[str, ...]]:
