@@ -29,7 +29,7 @@ def vote(t: Table, votes: dict[int, int]) -> None:
     t.until(lambda: t.f.phase is Phase.VERDICT)
 
 
-def test_five_seats_two_pictures_the_deal_with_the_night_then_dawn_with_the_votes():
+def test_five_seats_the_deal_the_night_dawn_and_the_votes():
     t = Table(["werewolf", "seer", "robber", "troublemaker", "werewolf"],
               ["villager", "villager", "drunk"])
     named(t, {1: "Ann", 2: "Bo", 4: "Dee", 5: "Eve"})        # seat 3 gave no name
@@ -44,28 +44,35 @@ def test_five_seats_two_pictures_the_deal_with_the_night_then_dawn_with_the_vote
     vote(t, {1: 3, 2: 3, 3: 1, 4: 3, 5: 3})
     picture = t.f.picture()
     assert picture is not None
-    deal, dawn = picture.pages
+    deal, night, dawn, votes = picture.pages
+    names = ("Ann", "Bo", "Seat 3", "Dee", "Eve")
+    centers = (Spot(C1, "Center 1", "Villager"), Spot(C2, "Center 2", "Villager"),
+               Spot(C3, "Center 3", "Drunk"))
     assert deal == MapPage(
-        "The deal and the night",
-        (Spot(1, "Ann", "Werewolf"), Spot(2, "Bo", "Seer"), Spot(3, "Seat 3", "Robber"),
-         Spot(4, "Dee", "Troublemaker"), Spot(5, "Eve", "Werewolf")),
-        (Spot(C1, "Center 1", "Villager"), Spot(C2, "Center 2", "Villager"),
-         Spot(C3, "Center 3", "Drunk")),
+        "The deal",
+        tuple(Spot(n, name, card) for n, name, card in zip(
+            range(1, 6), names, ("Werewolf", "Seer", "Robber", "Troublemaker", "Werewolf"),
+            strict=True)),
+        ())
+    assert night == MapPage(
+        "The night", tuple(Spot(n, name) for n, name in enumerate(names, 1)), centers,
         (Arrow("look", 2, C1, 1), Arrow("look", 2, C2, 2),      # the Seer, card by card
          Arrow("take", 5, 3, 3),                                # the Robber takes from 5
          Arrow("swap", 1, 2, 4)),                               # the Troublemaker
         (("look", "looked"), ("swap", "swapped"), ("take", "took")),
-        deal.notes)
-    assert [n[:3] for n in deal.notes] == ["1. ", "2. ", "3. ", "4. "]
-    assert deal.notes[3] == "4. Seat 4 (Troublemaker) swapped the cards of seat 1 and seat 2."
+        night.notes)
+    assert [n[:3] for n in night.notes] == ["1. ", "2. ", "3. ", "4. "]
+    assert night.notes[3] == "4. Seat 4 (Troublemaker) swapped the cards of seat 1 and seat 2."
     # At dawn: 1 and 2 swapped (Seer, Werewolf), 3 has 5's Werewolf, 5 the Robber.
     assert dawn == MapPage(
-        "Dawn and the votes",
+        "Dawn",
         (Spot(1, "Ann", "Seer"), Spot(2, "Bo", "Werewolf"),
          Spot(3, "Seat 3", "Werewolf", dead=True), Spot(4, "Dee", "Troublemaker"),
          Spot(5, "Eve", "Robber")),
-        (Spot(C1, "Center 1", "Villager"), Spot(C2, "Center 2", "Villager"),
-         Spot(C3, "Center 3", "Drunk")),
+        (), (), (("died", "died"),))
+    assert votes == MapPage(
+        "The votes",
+        tuple(Spot(n, name, dead=n == 3) for n, name in enumerate(names, 1)), centers,
         (Arrow("vote", 1, 3), Arrow("vote", 2, 3), Arrow("vote", 3, 1), Arrow("vote", 4, 3),
          Arrow("vote", 5, 3)),
         (("vote", "vote"), ("died", "died")))
@@ -75,8 +82,29 @@ def test_five_seats_two_pictures_the_deal_with_the_night_then_dawn_with_the_vote
         assert t.f.phone_view(seat, t.now).picture == picture
 
 
+def test_four_seats_two_pictures_cards_and_arrows_together():
+    t = Table(["seer", "robber", "werewolf", "villager"], ["werewolf", "troublemaker",
+                                                            "villager"])
+    t.press(START)
+    t.call("robber")
+    t.choose(2, 4)                                           # takes seat 4's Villager
+    vote(t, {1: 3, 2: 3, 3: 1, 4: 3})
+    picture = t.f.picture()
+    assert picture is not None
+    deal, dawn = picture.pages
+    assert (deal.title, dawn.title) == ("The deal and the night", "Dawn and the votes")
+    assert [(s.name, s.card) for s in deal.seats] == [
+        ("Seat 1", "Seer"), ("Seat 2", "Robber"), ("Seat 3", "Werewolf"), ("Seat 4", "Villager")]
+    assert [c.card for c in deal.centers] == ["Werewolf", "Troublemaker", "Villager"]
+    assert deal.arrows == (Arrow("take", 4, 2, 1),)
+    assert [(s.card, s.dead) for s in dawn.seats] == [
+        ("Seer", False), ("Villager", False), ("Werewolf", True), ("Robber", False)]
+    assert dawn.arrows == (Arrow("vote", 1, 3), Arrow("vote", 2, 3), Arrow("vote", 3, 1),
+                           Arrow("vote", 4, 3))
+
+
 def test_seven_seats_four_pictures_cards_apart_from_arrows():
-    """From seven seats the cards and the arrows take a picture each. The
+    """Above four seats the cards and the arrows take a picture each. The
     Witch's swap and the Village Idiot's move, every other card one place
     on, shielded none: 1→2→4→5→6→7→1, the Idiot's own seat 3 left out."""
     t = Table(["werewolf", "witch", "village_idiot", "villager", "seer", "werewolf",
@@ -97,8 +125,8 @@ def test_seven_seats_four_pictures_cards_apart_from_arrows():
     assert [s.card for s in deal.seats] == ["Werewolf", "Witch", "Village Idiot", "Villager",
                                             "Seer", "Werewolf", "Villager"]
     assert [s.name for s in deal.seats] == [f"Seat {n}" for n in range(1, 8)]
-    assert [c.card for c in deal.centers] == ["Tanner", "Hunter", "Mason"]
-    assert deal.arrows == () and votes.seats[0].card == "" and night.seats[0].card == ""
+    assert deal.arrows == deal.centers == () and votes.seats[0].card == night.seats[0].card == ""
+    assert [c.card for c in night.centers] == ["Tanner", "Hunter", "Mason"]
     assert night.arrows == (
         Arrow("look", 5, 1, 1), Arrow("look", 2, C1, 2), Arrow("swap", C1, 4, 3),
         Arrow("shift", 1, 2, 4), Arrow("shift", 2, 4, 4), Arrow("shift", 4, 5, 4),
@@ -107,7 +135,7 @@ def test_seven_seats_four_pictures_cards_apart_from_arrows():
     # Seat 4 had the Tanner before the move on; at dawn seat 5 has it, and dies.
     assert [s.card for s in dawn.seats] == ["Villager", "Werewolf", "Village Idiot", "Witch",
                                             "Tanner", "Seer", "Werewolf"]
-    assert [c.card for c in dawn.centers] == ["Villager", "Hunter", "Mason"]
+    assert [c.card for c in votes.centers] == ["Villager", "Hunter", "Mason"]
     assert [s.place for s in dawn.seats if s.dead] == [5] == [
         s.place for s in votes.seats if s.dead]
     assert votes.arrows == tuple(Arrow("vote", v, 1 if v == 5 else 5) for v in range(1, 8))

@@ -461,11 +461,11 @@ def test_the_phones_vote_and_the_referee_settles_the_game_from_the_cards_at_dawn
     assert "Seat 3 (Robber) swapped cards with seat 5 and took the Werewolf." in listed
     assert "Seat 4 voted for seat 1." in listed and phone.task is None
     titles = []
-    for _page in range(len(t.f.verdict_pages()) + 2):
+    for _page in range(len(t.f.verdict_pages()) + 4):
         titles.append(t.f.view(t.now).title)
         t.press(NEXT)
     assert titles[0].startswith("Verdict") and titles[-1].startswith("What happened")
-    assert "The deal and the night · 1/2" in titles and "Dawn and the votes · 2/2" in titles
+    assert titles[1:5] == ["The deal · 1/4", "The night · 2/4", "Dawn · 3/4", "The votes · 4/4"]
     assert t.f.view(t.now).title == titles[0]          # round again
     assert Button.BACK not in dict(t.f.view(t.now).legend)   # no entry to correct
     t.press(START)
