@@ -228,13 +228,13 @@ class TableMapDrawing(Canvas):
     def _key_rows(self, page: MapPage, width: int,
                   px: int) -> tuple[list[list[tuple[str, str, int]]] | None, int]:
         """The key's items in rows across `width` (two at most) and their height."""
-        if not page.key:
+        if not page.legend:
             return [], 0
         font = self.p.font(px, Face.CONDENSED)
         sample, space = self.px(22), self.px(14)
         rows: list[list[tuple[str, str, int]]] = [[]]
         used = 0
-        for kind, words in page.key:
+        for kind, words in page.legend:
             item = sample + self.px(4) + font.size(words)[0]
             if rows[-1] and used + space + item > width:
                 rows.append([])
@@ -245,7 +245,7 @@ class TableMapDrawing(Canvas):
             rows[-1].append((kind, words, item))
         if len(rows) > 2:
             return None, 0
-        step = font.step(is_wide_text([w for _k, w in page.key]))
+        step = font.step(is_wide_text([w for _k, w in page.legend]))
         return rows, len(rows) * step + self.px(2)
 
     # ----------------------------------------------------------------- draw
@@ -372,7 +372,7 @@ class TableMapDrawing(Canvas):
 
     def _key(self, page: MapPage, plan: _Plan) -> None:
         font = self.p.font(plan.card_px, Face.CONDENSED)
-        step = font.step(is_wide_text([w for _k, w in page.key]))
+        step = font.step(is_wide_text([w for _k, w in page.legend]))
         space, sample = self.px(14), self.px(22)
         y = plan.key_top
         for row in plan.key_rows:

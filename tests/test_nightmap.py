@@ -131,7 +131,7 @@ def test_seven_seats_four_pictures_cards_apart_from_arrows():
         Arrow("look", 5, 1, 1), Arrow("look", 2, C1, 2), Arrow("swap", C1, 4, 3),
         Arrow("shift", 1, 2, 4), Arrow("shift", 2, 4, 4), Arrow("shift", 4, 5, 4),
         Arrow("shift", 5, 6, 4), Arrow("shift", 6, 7, 4), Arrow("shift", 7, 1, 4))
-    assert night.key == (("look", "looked"), ("swap", "swapped"), ("shift", "moved on"))
+    assert night.legend == (("look", "looked"), ("swap", "swapped"), ("shift", "moved on"))
     # Seat 4 had the Tanner before the move on; at dawn seat 5 has it, and dies.
     assert [s.card for s in dawn.seats] == ["Villager", "Werewolf", "Village Idiot", "Witch",
                                             "Tanner", "Seer", "Werewolf"]
@@ -139,4 +139,4 @@ def test_seven_seats_four_pictures_cards_apart_from_arrows():
     assert [s.place for s in dawn.seats if s.dead] == [5] == [
         s.place for s in votes.seats if s.dead]
     assert votes.arrows == tuple(Arrow("vote", v, 1 if v == 5 else 5) for v in range(1, 8))
-    assert votes.key == (("vote", "vote"), ("died", "died"))
+    assert votes.legend == (("vote", "vote"), ("died", "died"))

@@ -45,13 +45,13 @@ class Arrow:
 @dataclass(frozen=True)
 class MapPage:
     """One picture: the seats and center cards with their cards, the
-    arrows, what each kind drawn means (`key`: kind, words) and the numbered
+    arrows, what each kind drawn means (`legend`: kind, words) and the numbered
     moves in words (`notes`, for a screen with room under the picture)."""
     title: str
     seats: tuple[Spot, ...]
     centers: tuple[Spot, ...]
     arrows: tuple[Arrow, ...] = ()
-    key: tuple[tuple[str, str], ...] = ()
+    legend: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
 
 
