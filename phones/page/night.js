@@ -58,7 +58,7 @@
     html("h2", "", page.title, section);
     var n = page.seats.length, big = n > 6;
     var seatH = page.seats.some(function (s) { return s.card; }) ? 2 * LINE + 2 * PAD : LINE + 2 * PAD;
-    var height = big ? 430 : 330;
+    var height = big ? 430 : page.centers.length ? 330 : 270;
     var svg = node("svg", { viewBox: "0 0 " + WIDTH + " " + height, role: "img",
                             "aria-label": page.title }, section);
     var defs = node("defs", {}, svg);
