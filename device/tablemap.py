@@ -352,6 +352,16 @@ class TableMapDrawing(Canvas):
             if disc.collidelist(avoid) < 0 and screen.contains(disc):
                 spot = disc
                 break
+        if spot is None:                  # round the arrow's middle, nearest first
+            mx, my = curve.at(0.5)
+            for ring, k in itertools.product(range(1, 12), range(12)):
+                disc = pygame.Rect(0, 0, 2 * r, 2 * r)
+                angle = math.pi * k / 6
+                disc.center = (round(mx + ring * r * math.cos(angle)),
+                               round(my + ring * r * math.sin(angle)))
+                if disc.collidelist(avoid) < 0 and plan.field.contains(disc):
+                    spot = disc
+                    break
         if spot is None:
             spot = pygame.Rect(0, 0, 2 * r, 2 * r)
             spot.center = tuple(round(v) for v in curve.at(0.5))
