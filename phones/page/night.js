@@ -17,7 +17,7 @@
   var DASHED = { look: true, copy: true, reveal: true };
   var SIGNS = { look: "⇢", copy: "⇢", reveal: "⇢", swap: "↔", died: "■" };
   var WIDTH = 360, BOX = 86, LINE = 16, PAD = 5, CENTER = 100;
-  var listShown = false;        // kept while the views come and go
+  var listShown = false;        // kept while one game's verdict views come and go
 
   function node(name, attrs, parent) {
     var e = document.createElementNS(NS, name);
@@ -131,7 +131,7 @@
   window.wolfboxNight = function (box, map) {
     box.textContent = "";
     box.hidden = !map;
-    if (!map) { return; }
+    if (!map) { listShown = false; return; }         // the next game opens on its pictures
     var toggle = html("button", "night-toggle", "", box);
     var pictures = html("div", "night-pictures", undefined, box);
     map.pages.forEach(function (page, i) { pictures.appendChild(picture(page, i)); });
