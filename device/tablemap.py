@@ -106,8 +106,7 @@ class TableMapDrawing(Canvas):
     # ----------------------------------------------------------------- plan
     def _lines(self, spot: Spot, center: bool) -> list[tuple[str, Face, Color]]:
         if center:
-            number = str(spot.place % 100)
-            return [(f"{number} · {spot.card or spot.name}", Face.CONDENSED, TEXT)]
+            return [(spot.label or spot.name, Face.CONDENSED, TEXT)]
         lines = [(spot.name, Face.BOLD, TEXT)]
         if spot.card:
             lines.append((spot.card, Face.CONDENSED, TEXT))

@@ -46,8 +46,9 @@ def test_five_seats_the_deal_the_night_dawn_and_the_votes():
     assert picture is not None
     deal, night, dawn, votes = picture.pages
     names = ("Ann", "Bo", "Seat 3", "Dee", "Eve")
-    centers = (Spot(C1, "Center 1", "Villager"), Spot(C2, "Center 2", "Villager"),
-               Spot(C3, "Center 3", "Drunk"))
+    centers = (Spot(C1, "Center 1", "Villager", label="1 · Villager"),
+               Spot(C2, "Center 2", "Villager", label="2 · Villager"),
+               Spot(C3, "Center 3", "Drunk", label="3 · Drunk"))
     assert deal == MapPage(
         "The deal",
         tuple(Spot(n, name, card) for n, name, card in zip(

@@ -79,7 +79,7 @@ def words(view: View) -> list[str]:
     page = view.picture
     assert page is not None
     out = [s.name for s in page.seats] + [s.card for s in page.seats if s.card]
-    out += [c.card or c.name for c in page.centers]
+    out += [c.label for c in page.centers]
     out += sorted({str(a.number) for a in page.arrows if a.number})
     out += [w for _k, w in page.legend]
     return out

@@ -24,11 +24,13 @@ KINDS = (LOOK, COPY, SWAP, TAKE, SHIELD, TOKEN, REVEAL, SHIFT, VOTE, DIED)
 @dataclass(frozen=True)
 class Spot:
     """A place on the table: a seat (1..n) or a center card (CENTER + k),
-    what it is called, and the card shown on it ("" for none)."""
+    what it is called, the card shown on it ("" for none), and for a center
+    card the one line a drawing writes on it (its number and its card)."""
     place: int
     name: str
     card: str = ""
     dead: bool = False
+    label: str = ""
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@
                      fill: s.dead ? "#5c1c20" : center ? "#283042" : "#0e1422",
                      stroke: s.dead ? COLORS.died : "#96a0b0", "stroke-width": s.dead ? 2 : 1 }, svg);
       if (center) {
-        label(svg, (s.place % CENTER) + " · " + (s.card || s.name), r.x + r.w / 2, r.y + r.h / 2, 12, false, "#eceef2", r.w - 6);
+        label(svg, s.label || s.name, r.x + r.w / 2, r.y + r.h / 2, 12, false, "#eceef2", r.w - 6);
         return;
       }
       var top = s.card ? r.y + PAD + LINE / 2 : r.y + r.h / 2;

@@ -69,15 +69,21 @@ def center_label(n: int) -> str:
     return _("Center {n}").format(n=n)
 
 
+def _center(n: int, card: str) -> Spot:
+    # TRANSLATORS: a center card's line in the night's picture: its number, its card.
+    line = _("{n} · {card}").format(n=center_label(n) if CENTER + n == WOLF_CARD else n,
+                                    card=role_name(card))
+    return Spot(CENTER + n, center_label(n), role_name(card), label=line)
+
+
 def night_map(table: PhoneNight, verdict: Verdict, names: Mapping[int, str]) -> TableMap:
     """The game's pictures, in order, and its list of what happened."""
     seats = tuple(table.seats)
     dealt = {s: role_name(table.card(s)) for s in seats}
     dawn = {s: role_name(table.cards[s - 1]) for s in seats}
-    centers_dealt = tuple(Spot(CENTER + n, center_label(n), role_name(table.dealt[
-        table.players + n - 1])) for n in table.centers)
-    centers_dawn = tuple(Spot(CENTER + n, center_label(n), role_name(table.center(n)))
-                         for n in table.centers)
+    centers_dealt = tuple(_center(n, table.dealt[table.players + n - 1])
+                          for n in table.centers)
+    centers_dawn = tuple(_center(n, table.center(n)) for n in table.centers)
     dead = set(verdict.dead)
 
     def spots(cards: Mapping[int, str] | None, marked: bool) -> tuple[Spot, ...]:
