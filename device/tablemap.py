@@ -83,23 +83,28 @@ class TableMapDrawing(Canvas):
         assert page is not None
         area = pygame.Rect(self.left, self.y(TOP) + self.px(4), self.width,
                            self.bottom - self.y(TOP) - self.px(4))
-        plan = None
         floor_name, floor_card = self.p.floor_px(self.s, Face.BOLD), \
             self.p.floor_px(self.s, Face.CONDENSED)
+        n = len(page.seats)
+        # The table keeps its shape from one picture to the next (each seat
+        # where it was): smaller text before another shape.
+        shapes = [SHAPES.get(n) or _forced(n)]
+        plan = None
         for lift in LIFT:
-            plan = self._plan(page, area, floor_name + self.px(lift), floor_card + self.px(lift))
+            plan = self._plan(page, area, floor_name + self.px(lift),
+                              floor_card + self.px(lift), shapes)
             if plan is not None:
                 break
         if plan is None:
             self.p.warn(" / ".join(s.name for s in page.seats))
             for under in UNDER:
                 plan = self._plan(page, area, floor_name - self.px(under),
-                                  floor_card - self.px(under))
+                                  floor_card - self.px(under), shapes)
                 if plan is not None:
                     break
         if plan is None:
             plan = self._plan(page, area, floor_name - self.px(UNDER[-1]),
-                              floor_card - self.px(UNDER[-1]), force=True)
+                              floor_card - self.px(UNDER[-1]), _splits(n), force=True)
         assert plan is not None
         self._draw(page, plan)
 
@@ -121,7 +126,7 @@ class TableMapDrawing(Canvas):
         return w + 2 * self.px(PAD), h + 2 * self.px(PAD)
 
     def _plan(self, page: MapPage, area: pygame.Rect, name_px: int, card_px: int,
-              force: bool = False) -> _Plan | None:
+              shapes: list[tuple[int, int, int, int]], force: bool = False) -> _Plan | None:
         gap = self.px(GAP)
         rows, key_h = self._key_rows(page, area.width, card_px)
         if rows is None:
@@ -133,7 +138,7 @@ class TableMapDrawing(Canvas):
         centers = [self._size(c, True, name_px, card_px) for c in page.centers]
         n = len(page.seats)
         best: dict[int, pygame.Rect] | None = None
-        for left, top, bottom, right in _splits(n):
+        for left, top, bottom, right in shapes:
             boxes = self._slots(field, w, h, gap, left, top, bottom, right)
             if boxes is None:
                 continue
@@ -450,6 +455,13 @@ def _leave(box: pygame.Rect, inside: tuple[float, float],
     t = min((t for t in ts if t > 0), default=0.0)
     t = min(t, 1.0)
     return x0 + dx * t, y0 + dy * t
+
+
+# The table's shape for n seats, (left, top, bottom, right): seats on each
+# side, seat 1 at the middle of the foot; the sides hold one seat with its
+# card, the foot and the head up to three.
+SHAPES = {3: (0, 2, 1, 0), 4: (1, 1, 1, 1), 5: (1, 2, 1, 1), 6: (1, 2, 2, 1),
+          7: (1, 3, 2, 1), 8: (1, 3, 3, 1), 9: (2, 3, 2, 2), 10: (2, 3, 3, 2)}
 
 
 def _splits(n: int) -> list[tuple[int, int, int, int]]:
