@@ -131,7 +131,11 @@ class TableMapDrawing(Canvas):
         rows, key_h = self._key_rows(page, area.width, card_px)
         if rows is None:
             return None
-        field = pygame.Rect(area.left, area.top, area.width, area.height - key_h)
+        # Every picture keeps a key's row, used or not, so the seats stand
+        # in nearly the same places on each.
+        one_row = self.p.font(card_px, Face.CONDENSED).step(False) + self.px(2)
+        field = pygame.Rect(area.left, area.top, area.width,
+                            area.height - max(key_h, one_row))
         sizes = [self._size(s, False, name_px, card_px) for s in page.seats]
         w = max(x for x, _y in sizes)
         h = max(y for _x, y in sizes)
@@ -147,9 +151,15 @@ class TableMapDrawing(Canvas):
                 continue
             boxes.update({c.place: r for c, r in zip(page.centers, middle, strict=True)})
             best = boxes
-            for spot, (x, _y) in zip(page.seats, sizes, strict=True):     # each its own width
-                best[spot.place] = pygame.Rect(0, 0, x, h).move(
-                    best[spot.place].centerx - x // 2, best[spot.place].top)
+            for spot, (x, y) in zip(page.seats, sizes, strict=True):    # each its own size
+                slot = best[spot.place]
+                box = pygame.Rect(0, 0, x, y)
+                box.midtop = slot.midtop
+                if slot.left == field.left:                   # the sides keep to the edges
+                    box.left = slot.left
+                elif slot.right == field.right:
+                    box.right = slot.right
+                best[spot.place] = box
             break
         if best is None and force:        # the smallest size: as it comes, never off the screen
             best = self._slots(field, w, h, 0, *_forced(n), clamp=True) or {}

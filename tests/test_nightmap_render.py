@@ -138,3 +138,30 @@ def test_a_picture_is_a_picture(painter):  # noqa: F811
                  if surface.unmap_rgb(pixels[x, y])[:3] == swap_orange)
     del pixels
     assert orange > 50                       # the Troublemaker's swap, drawn
+
+
+@pytest.mark.parametrize("make", [five, ten], ids=["five", "ten"])
+def test_each_seat_keeps_its_place_from_picture_to_picture(painter, make):  # noqa: F811
+    """The table keeps its shape: a seat's name is drawn in (nearly) the
+    same place on every picture, so a table follows a player from the deal
+    to the vote."""
+    places: dict[str, list[pygame.Rect]] = {}
+    for view in pictures(make()):
+        render_view(view, (480, 320), "", painter)
+        names = {s.name for s in view.picture.seats}
+        for d in painter.drawn:
+            if d.text in names:
+                places.setdefault(d.text, []).append(d.area)    # its line in its box
+    assert len(places) >= 5 and all(len(r) == 4 for r in places.values())
+
+    def same(values: list[int], by: int = 2) -> bool:
+        return max(values) - min(values) <= by
+
+    # Each box keeps its outer edge at a side, or its middle in the head
+    # and the foot (a box is as wide as its words), and its height to a
+    # line (a box of a name alone is a line shorter than one with a card).
+    moved = {name: areas for name, areas in places.items()
+             if not same([a.top for a in areas], 30)
+             or not any(same([edge(a) for a in areas]) for edge in (
+                 lambda a: a.left, lambda a: a.right, lambda a: a.centerx))}
+    assert not moved, moved
