@@ -36,7 +36,9 @@
 
   // A text at most `room` wide: smaller for a long word, never cut.
   function label(svg, words, x, y, size, bold, color, room) {
-    var fit = Math.min(size, room / Math.max(1, 0.6 * words.length));
+    var ems = 0;                        // a Chinese character is an em wide, a letter some 0.6
+    for (var i = 0; i < words.length; i++) { ems += words.charCodeAt(i) >= 0x2e80 ? 1 : 0.6; }
+    var fit = Math.min(size, room / Math.max(1, ems));
     var t = node("text", { x: x, y: y, "font-size": fit.toFixed(1), fill: color,
                            "text-anchor": "middle", "dominant-baseline": "middle",
                            "font-weight": bold ? "bold" : "normal" }, svg);
@@ -53,12 +55,41 @@
     return [cx + dx * t, cy + dy * t];
   }
 
+  // The table's shape for n seats, as the box draws it (device/tablemap.py
+  // SHAPES): seats on the left, the head, the foot and the right.
+  var SHAPES = { 3: [0, 2, 1, 0], 4: [1, 1, 1, 1], 5: [1, 2, 1, 1], 6: [1, 2, 2, 1],
+                 7: [1, 3, 2, 1], 8: [1, 3, 3, 1], 9: [2, 3, 2, 2], 10: [2, 3, 3, 2] };
+
+  // Each seat's box: seat 1 in the middle of the foot, then clockwise
+  // (leftwards along the foot, up the left side, along the head, down the right).
+  function slots(n, height, h) {
+    var side = Math.max(0, Math.floor((n - 4) / 4)), top = Math.floor((n - 2 * side) / 2);
+    var shape = SHAPES[n] || [side, top, n - 2 * side - top, side];
+    var row = Math.max(shape[1], shape[2], 1), w = Math.min(BOX, WIDTH / row - 6), gap = 6;
+    function along(count, start, length) {
+      var out = [];
+      for (var k = 0; k < count; k++) { out.push(start + length / count * (k + 0.5)); }
+      return out;
+    }
+    var foot = along(shape[2], 0, WIDTH), head = along(shape[1], 0, WIDTH);
+    var lefts = along(shape[0], h + gap, height - 2 * h - 2 * gap);
+    var rights = along(shape[3], h + gap, height - 2 * h - 2 * gap);
+    var middle = Math.floor(shape[2] / 2), out = [];
+    function box(x, y) { out.push({ x: x - w / 2, y: y - h / 2, w: w, h: h }); }
+    foot.slice(0, middle + 1).reverse().forEach(function (x) { box(x, height - h / 2 - 2); });
+    lefts.slice().reverse().forEach(function (y) { box(w / 2 + 2, y); });
+    head.forEach(function (x) { box(x, h / 2 + 2); });
+    rights.forEach(function (y) { box(WIDTH - w / 2 - 2, y); });
+    foot.slice(middle + 1).reverse().forEach(function (x) { box(x, height - h / 2 - 2); });
+    return out;
+  }
+
   function picture(page, index) {
     var section = html("section", "night-page");
     html("h2", "", page.title, section);
     var n = page.seats.length, big = n > 6;
     var seatH = page.seats.some(function (s) { return s.card; }) ? 2 * LINE + 2 * PAD : LINE + 2 * PAD;
-    var height = big ? 430 : page.centers.length ? 330 : 270;
+    var height = big ? 400 : 300;
     var svg = node("svg", { viewBox: "0 0 " + WIDTH + " " + height, role: "img",
                             "aria-label": page.title }, section);
     var defs = node("defs", {}, svg);
@@ -67,12 +98,8 @@
                                markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" }, defs);
       node("path", { d: "M0,0 L10,5 L0,10 z", fill: COLORS[kind] }, m);
     });
-    var boxes = {}, a = (WIDTH - BOX) / 2 - 3, b = (height - seatH) / 2 - 3;
-    page.seats.forEach(function (s, k) {      // seat 1 at the bottom, then clockwise
-      var angle = 2 * Math.PI * k / n;
-      var cx = WIDTH / 2 - a * Math.sin(angle), cy = height / 2 + b * Math.cos(angle);
-      boxes[s.place] = { x: cx - BOX / 2, y: cy - seatH / 2, w: BOX, h: seatH };
-    });
+    var boxes = {}, spots = slots(n, height, seatH);
+    page.seats.forEach(function (s, k) { boxes[s.place] = spots[k]; });
     var cw = 92, ch = LINE + 2 * PAD, gap = 6, count = page.centers.length;
     page.centers.forEach(function (c, k) {    // a column in the middle of the table
       boxes[c.place] = { x: WIDTH / 2 - cw / 2, y: height / 2 - (count * ch + (count - 1) * gap) / 2 + k * (ch + gap),
