@@ -115,10 +115,10 @@ def _verdict_view(game: Seen, base: View) -> View:
     if page >= len(shown) - happened:       # a game on phones: what happened, after the reasons
         title = _("What happened · {page}/{pages}").format(
             page=page - (len(shown) - happened) + 1, pages=happened)
-    elif len(shown) == 1:
+    elif reasons == 1:
         title = _("Verdict")
     else:
-        title = _("Verdict · {page}/{pages}").format(page=page + 1, pages=len(shown))
+        title = _("Verdict · {page}/{pages}").format(page=page + 1, pages=reasons)
     return dataclasses.replace(base, title=title, details=shown[page], caption="")
 
 
