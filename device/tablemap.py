@@ -20,9 +20,13 @@ from dataclasses import dataclass
 import pygame
 
 from wolfbox.tablemap import (
+    BLOCK,
     COPY,
     DIED,
+    JAIL,
+    KILL,
     LOOK,
+    PROTECT,
     REVEAL,
     SHIELD,
     SHIFT,
@@ -51,6 +55,10 @@ COLORS: dict[str, Color] = {
     SHIFT: (160, 200, 170),
     VOTE: (240, 90, 80),
     DIED: (240, 90, 80),
+    KILL: (240, 90, 80),
+    PROTECT: (110, 205, 120),
+    BLOCK: (245, 150, 60),
+    JAIL: (215, 175, 120),
 }
 DASHED = frozenset({LOOK, COPY, REVEAL})        # seen, not moved
 BOTH_WAYS = frozenset({SWAP})
@@ -61,7 +69,8 @@ LIFT = (3, 1, 0)         # px above the floor tried, largest first
 UNDER = (2, 4, 6, 8)     # px below it, if the floor does not fit
 # How far an arrow's middle may be bent off the straight line, as shares of
 # its length, tried in turn until it passes clear of the boxes between.
-BENDS = (0.0, 0.2, -0.2, 0.35, -0.35, 0.5, -0.5)
+BENDS = (0.0, 0.2, -0.2, 0.35, -0.35, 0.5, -0.5, 0.8, -0.8, 1.2, -1.2)
+MIN_ARROW = 40           # logical px: an arrow shorter than this is bent out to be seen
 
 
 @dataclass
@@ -299,12 +308,18 @@ class TableMapDrawing(Canvas):
         others = [r for r in boxes if r != a and r != b]
         best: tuple[int, _Curve] | None = None
         for bend in BENDS[k % len(BENDS):] + BENDS[:k % len(BENDS)]:
-            control = (mx + nx * bend * d, my + ny * bend * d)
+            reach = bend * max(d, self.px(MIN_ARROW * 2))     # a neighbour bends past the boxes
+            control = (mx + nx * reach, my + ny * reach)
             curve = _Curve(_leave(a, a.center, control), control, _leave(b, b.center, control))
             dots = [pygame.Rect(round(x) - 1, round(y) - 1, 3, 3)
                     for x, y in (curve.at(t / 20) for t in range(1, 20))]
             hits = sum(1 for dot in dots if dot.collidelist(others) >= 0) \
                 + 5 * sum(1 for dot in dots if not field.contains(dot))
+            # Neighbours' boxes nearly touch: an arrow too short to see bends out.
+            length = sum(math.dist(p, q) for p, q in zip(
+                [curve.at(t / 8) for t in range(9)], [curve.at(t / 8) for t in range(1, 9)],
+                strict=False))
+            hits += 4 if length < self.px(MIN_ARROW) else 0
             if best is None or hits < best[0]:
                 best = (hits, curve)
             if hits == 0:

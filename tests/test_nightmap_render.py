@@ -8,6 +8,7 @@ go below it (said once in the log) but is never cut."""
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 
 import pygame
@@ -17,6 +18,7 @@ from test_nightmap import named, vote
 from test_onenight_phones import NEXT, START, Table
 
 from wolfbox.device.render import render_view
+from wolfbox.device.style import LEGEND_Y
 from wolfbox.onenight.phones import CENTER, PAIR
 from wolfbox.view import View
 
@@ -98,7 +100,10 @@ def drawn_whole(painter, view: View, size: tuple[int, int]) -> None:  # noqa: F8
     for text in words(view):
         assert any(text in line for line in shown), f"{text!r} not drawn at {size}: {shown}"
     title = [d for d in drawn if d.text == view.title]
-    legend = [d for d in drawn if d.text in dict(view.legend).values()]
+    scale = min(size[0] / 480, size[1] / 320)
+    above = (size[1] - 320 * scale) / 2
+    legend_top = round(above + LEGEND_Y * scale) + math.floor(above)   # as the canvas sets it
+    legend = [d for d in drawn if d.area.top >= legend_top - 1]
     assert title and legend
     top, bottom = max(d.rect.bottom for d in title), min(d.area.top for d in legend)
     for d in drawn:
@@ -165,3 +170,24 @@ def test_each_seat_keeps_its_place_from_picture_to_picture(painter, make):  # no
              or not any(same([edge(a) for a in areas]) for edge in (
                  lambda a: a.left, lambda a: a.right, lambda a: a.centerx))}
     assert not moved, moved
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_timed_games_night_is_drawn_whole_at_its_end(painter, size, language):  # noqa: F811
+    from test_newd3_game import A1, finish_night, play_night, resumed
+
+    from wolfbox.buttons import Button
+    from wolfbox.newd3.model import Stage
+    table = resumed("night", A1, dead=(5, 6, 7, 8), night=2)
+    play_night(table, {"alchemist": 3, "seer": 1, "guard": 3}, victims=[9], knives=[1])
+    finish_night(table)
+    table.until(lambda: table.g.stage is Stage.END)
+    drawn = []
+    for _page in range(4):
+        view = table.view()
+        if view.picture is not None:
+            drawn.append(view)
+            check(painter, view, size)
+            drawn_whole(painter, view, size)
+        table.tap(Button.NEXT)
+    assert drawn

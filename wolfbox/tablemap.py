@@ -15,10 +15,13 @@ from dataclasses import dataclass
 
 CENTER = 100            # a center card's place: CENTER + k (as wolfbox.onenight.phones)
 
-# The kinds of arrow (and the mark of a seat that died), as the drawings know them.
+# The kinds of arrow (and the mark of a seat that died), as the drawings know them;
+# the last four are the timed game's night (a kill, a protection, a block, a jail).
 LOOK, COPY, SWAP, TAKE, SHIELD, TOKEN, REVEAL, SHIFT, VOTE, DIED = (
     "look", "copy", "swap", "take", "shield", "token", "reveal", "shift", "vote", "died")
-KINDS = (LOOK, COPY, SWAP, TAKE, SHIELD, TOKEN, REVEAL, SHIFT, VOTE, DIED)
+KILL, PROTECT, BLOCK, JAIL = "kill", "protect", "block", "jail"
+KINDS = (LOOK, COPY, SWAP, TAKE, SHIELD, TOKEN, REVEAL, SHIFT, VOTE, DIED, KILL, PROTECT,
+         BLOCK, JAIL)
 
 
 @dataclass(frozen=True)

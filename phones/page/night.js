@@ -12,7 +12,8 @@
   var NS = "http://www.w3.org/2000/svg";
   var COLORS = {
     look: "#58c4dc", copy: "#be96f5", swap: "#f5963c", take: "#fad250", shield: "#6ecd78",
-    token: "#d7af78", reveal: "#eceef2", shift: "#a0c8aa", vote: "#f05a50", died: "#f05a50"
+    token: "#d7af78", reveal: "#eceef2", shift: "#a0c8aa", vote: "#f05a50", died: "#f05a50",
+    kill: "#f05a50", protect: "#6ecd78", block: "#f5963c", jail: "#d7af78"
   };
   var DASHED = { look: true, copy: true, reveal: true };
   var SIGNS = { look: "⇢", copy: "⇢", reveal: "⇢", swap: "↔", died: "■" };
@@ -171,6 +172,7 @@
       list.hidden = !listShown;
     }
     toggle.onclick = function () { listShown = !listShown; show(); };
+    toggle.hidden = !map.list.length;          // a game whose list is on the page already
     show();
   };
 })();
