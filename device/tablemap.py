@@ -63,7 +63,7 @@ COLORS: dict[str, Color] = {
 DASHED = frozenset({LOOK, COPY, REVEAL})        # seen, not moved
 BOTH_WAYS = frozenset({SWAP})
 DEAD_FILL = (92, 28, 32)
-PAD, GAP = 3, 3          # logical px: inside a box, between boxes
+PAD, GAP = 2, 3          # logical px: inside a box, between boxes
 BADGE_R = 13             # logical px: a move's number in its disc
 LIFT = (3, 1, 0)         # px above the floor tried, largest first
 UNDER = (2, 4, 6, 8)     # px below it, if the floor does not fit
@@ -140,11 +140,7 @@ class TableMapDrawing(Canvas):
         rows, key_h = self._key_rows(page, area.width, card_px)
         if rows is None:
             return None
-        # Every picture keeps a key's row, used or not, so the seats stand
-        # in nearly the same places on each.
-        one_row = self.p.font(card_px, Face.CONDENSED).step(False) + self.px(2)
-        field = pygame.Rect(area.left, area.top, area.width,
-                            area.height - max(key_h, one_row))
+        field = pygame.Rect(area.left, area.top, area.width, area.height - key_h)
         sizes = [self._size(s, False, name_px, card_px) for s in page.seats]
         w = max(x for x, _y in sizes)
         h = max(y for _x, y in sizes)

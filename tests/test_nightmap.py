@@ -70,7 +70,7 @@ def test_five_seats_the_deal_the_night_dawn_and_the_votes():
         (Spot(1, "Ann", "Seer"), Spot(2, "Bo", "Werewolf"),
          Spot(3, "Seat 3", "Werewolf", dead=True), Spot(4, "Dee", "Troublemaker"),
          Spot(5, "Eve", "Robber")),
-        (), (), (("died", "died"),))
+        ())
     assert votes == MapPage(
         "The votes",
         tuple(Spot(n, name, dead=n == 3) for n, name in enumerate(names, 1)), centers,

@@ -106,7 +106,7 @@ def night_map(table: PhoneNight, verdict: Verdict, names: Mapping[int, str]) -> 
             MapPage(_("The deal"), spots(dealt, False), ()),
             MapPage(_("The night"), spots(None, False), centers_dealt, arrows,
                     night_key, notes),
-            MapPage(_("Dawn"), spots(dawn, True), (), (), _key((), died=bool(dead))),
+            MapPage(_("Dawn"), spots(dawn, True), ()),         # the dead's red: the next key
             MapPage(_("The votes"), spots(None, True), centers_dawn, votes, vote_key))
     return TableMap(pages, _("What happened:"), tuple(table.happened()),
                     _("Show the list"), _("Show the picture"))
