@@ -63,7 +63,7 @@ COLORS: dict[str, Color] = {
 DASHED = frozenset({LOOK, COPY, REVEAL})        # seen, not moved
 BOTH_WAYS = frozenset({SWAP})
 DEAD_FILL = (92, 28, 32)
-PAD, GAP = 2, 3          # logical px: inside a box, between boxes
+PAD, GAP = 3, 3          # logical px: inside a box, between boxes
 BADGE_R = 13             # logical px: a move's number in its disc
 LIFT = (3, 1, 0)         # px above the floor tried, largest first
 UNDER = (2, 4, 6, 8)     # px below it, if the floor does not fit
@@ -374,7 +374,7 @@ class TableMapDrawing(Canvas):
             (x, y), (ux, uy) = curve.at(t), curve.direction(t)
             disc = pygame.Rect(0, 0, 2 * r, 2 * r)
             disc.center = (round(x - uy * side * r), round(y + ux * side * r))
-            if disc.collidelist(avoid) < 0 and screen.contains(disc):
+            if disc.collidelist(avoid) < 0 and plan.field.contains(disc):
                 spot = disc
                 break
         if spot is None:                  # round the arrow's middle, nearest first
