@@ -12,6 +12,7 @@ the drawings give a colour and a line each.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 CENTER = 100            # a center card's place: CENTER + k (as wolfbox.onenight.phones)
 
@@ -24,11 +25,12 @@ KINDS = (LOOK, COPY, SWAP, TAKE, SHIELD, TOKEN, REVEAL, SHIFT, VOTE, DIED, KILL,
          BLOCK, JAIL)
 
 
-@dataclass(frozen=True)
-class Spot:
+class Spot(NamedTuple):
     """A place on the table: a seat (1..n) or a center card (CENTER + k),
     what it is called, the card shown on it ("" for none), and for a center
-    card the one line a drawing writes on it (its number and its card)."""
+    card the one line a drawing writes on it (its number and its card).
+    A tuple, so a phone's frame carries it as a short array (the frames
+    have a fixed size: phones/protocol.py), in this order."""
     place: int
     name: str
     card: str = ""
@@ -36,11 +38,11 @@ class Spot:
     label: str = ""
 
 
-@dataclass(frozen=True)
-class Arrow:
+class Arrow(NamedTuple):
     """From one place to another. `number` is its move's place in the
     night's order (1 up; 0 for an arrow without one, a vote). A swap points
-    both ways; a card taken points at the one who took it."""
+    both ways; a card taken points at the one who took it. A short array
+    on the air, as Spot."""
     kind: str
     source: int
     target: int

@@ -155,6 +155,10 @@
     return section;
   }
 
+  // A place and an arrow come as arrays (wolfbox/tablemap.py Spot, Arrow).
+  function spot(a) { return { place: a[0], name: a[1], card: a[2], dead: a[3], label: a[4] }; }
+  function arrow(a) { return { kind: a[0], source: a[1], target: a[2], number: a[3] }; }
+
   // The hook app.js calls with each view: the pictures (or nothing).
   window.wolfboxNight = function (box, map) {
     box.textContent = "";
@@ -162,7 +166,11 @@
     if (!map) { listShown = false; return; }         // the next game opens on its pictures
     var toggle = html("button", "night-toggle", "", box);
     var pictures = html("div", "night-pictures", undefined, box);
-    map.pages.forEach(function (page, i) { pictures.appendChild(picture(page, i)); });
+    map.pages.forEach(function (page, i) {
+      pictures.appendChild(picture({ title: page.title, seats: page.seats.map(spot),
+                                     centers: page.centers.map(spot), arrows: page.arrows.map(arrow),
+                                     legend: page.legend, notes: page.notes }, i));
+    });
     var list = html("div", "night-list", undefined, box);
     html("p", "night-list-title", map.list_title, list);
     map.list.forEach(function (line) { html("p", "", line, list); });
