@@ -49,13 +49,14 @@ from .style import (
     URGENT,
     VALUE_PX,
 )
+from .tablemap import TableMapDrawing
 from .texts import Block, Fit
 
 if TYPE_CHECKING:
     from .painter import Painter
 
 
-class Layout(JoinCardDrawing):
+class Layout(JoinCardDrawing, TableMapDrawing):
     """One draw of a view, laid out by its phase (and its join card by `plan`)."""
 
     def __init__(self, painter: Painter, surface: pygame.Surface, view: View,
@@ -79,6 +80,8 @@ class Layout(JoinCardDrawing):
         if view.between and view.phase is not Phase.IDLE:
             self.setup_notices()            # the start screen stacks its own
         match view.phase:
+            case _ if view.picture is not None:
+                self.table_map()
             case _ if view.seats:
                 self.seat_ring()
             case Phase.IDLE:

@@ -21,7 +21,7 @@ import pygame
 from wolfbox import menu
 from wolfbox.buttons import Button, Hold, Tap
 from wolfbox.config import Config
-from wolfbox.events import PhonesSeated
+from wolfbox.events import PhoneChoice, PhonesSeated
 from wolfbox.games import Games
 from wolfbox.i18n import _, language
 from wolfbox.mode import Playable
@@ -125,6 +125,7 @@ def round_views(config: Config) -> Iterator[tuple[str, View, str]]:
     now = _until(flow, now, lambda: flow.phase is not Phase.VOTE, 0.25)
     yield "8-reveal", flow.view(now), ""
     yield from referee_views(flow, now)
+    yield from night_picture_views()
     yield from special_views()
     yield from settings_views(config)
     yield from dark_arts_views()
@@ -437,6 +438,50 @@ def settings_views(config: Config) -> Iterator[tuple[str, View, str]]:
     while flow.screen is not None and flow.screen.item().key != "voice.length_scale":
         flow.handle(Tap(Button.NEXT), 0.0)
     yield "a-settings-fixed", flow.view(0.0), ""
+
+
+# A game on five phones for the night's pictures: the deal (seats, then
+# the center) and each seat's name as typed at join (seat 3 typed none).
+PICTURE_DEAL = ("werewolf", "seer", "robber", "troublemaker", "werewolf",
+                "villager", "villager", "drunk")
+PICTURE_NAMES = ((1, "Anna"), (2, "Bo"), (4, "Dee"), (5, "Eve"))
+# The night: each call's acting seat and its taps (the Seer two center
+# cards, the Robber seat 5, the Troublemaker seats 1 and 2); then the votes.
+PICTURE_NIGHT = {"seer": (2, (212,)), "robber": (3, (5,)), "troublemaker": (4, (1, 2))}
+PICTURE_VOTES = {1: 3, 2: 3, 3: 1, 4: 3, 5: 3}
+
+
+def night_picture_views() -> Iterator[tuple[str, View, str]]:
+    """One Night on phones after its verdict: the night's pictures."""
+    from wolfbox.onenight.phones import PhoneNight
+    flow = Flow(RoundSettings.for_deck(PICTURE_DEAL))
+    seats = frozenset(range(1, 6))
+    flow.handle(PhonesSeated(seats, PICTURE_NAMES), 0.0)
+    flow.table = PhoneNight(PICTURE_DEAL, round=flow.table.round if flow.table else 1)
+    now = 0.0
+    flow.handle(Tap(Button.START), now)
+    for call, (seat, taps) in PICTURE_NIGHT.items():
+        def acting(c: str = call) -> bool:
+            return _step(flow) == c and flow.stage == "wait"
+        now = _until(flow, now, acting)
+        task = flow.phone_view(seat, now).task
+        assert task is not None
+        flow.handle(PhoneChoice(seat, task.step, taps), now)
+    now = _until(flow, now, lambda: flow.phase is Phase.DISCUSSION)
+    flow.handle(Tap(Button.VOTE), now)
+    now = _until(flow, now, lambda: flow.table is not None and flow.table.voting, 0.25)
+    for seat, target in PICTURE_VOTES.items():
+        task = flow.phone_view(seat, now).task
+        assert task is not None
+        flow.handle(PhoneChoice(seat, task.step, (target,)), now)
+    now = _until(flow, now, lambda: flow.phase is Phase.VERDICT, 0.25)
+    flow.handle(Tap(Button.NEXT), now)
+    shown = 0
+    while flow.view(now).picture is not None:
+        shown += 1
+        yield f"b-night-picture-{shown}", flow.view(now), ""
+        flow.handle(Tap(Button.NEXT), now)
+    assert shown
 
 
 def special_views() -> Iterator[tuple[str, View, str]]:

@@ -67,6 +67,8 @@ wire_log.setLevel(logging.WARNING)
 PAGE_FILES = {"/": ("index.html", "text/html; charset=utf-8"),
               "/app.js": ("app.js", "text/javascript; charset=utf-8"),
               "/app.css": ("app.css", "text/css; charset=utf-8"),
+              "/night.js": ("night.js", "text/javascript; charset=utf-8"),
+              "/night.css": ("night.css", "text/css; charset=utf-8"),
               "/nacl-fast.min.js": ("nacl-fast.min.js", "text/javascript; charset=utf-8")}
 SOCKET_PATH = "/ws"
 SECURITY_HEADERS = {
@@ -85,7 +87,7 @@ START_SECONDS = 10.0              # how long the server may take to start listen
 KEY_SECONDS = 5.0
 REFUSED_WAIT = 60.0               # a phone the box refused a guarded seat waits this long
 ADDRESS_LOOK_SECONDS = 10.0       # how often the box's own addresses are looked up again
-PER_ADDRESS = 32                  # sockets one address may hold (a page load opens four)
+PER_ADDRESS = 32                  # sockets one address may hold (a page load opens six)
 MOST_SOCKETS = 256                # sockets in all: nine phones need a few dozen
 FILES_KEPT = 256                  # descriptors left for the box's own files, whatever comes
 LOG_EVERY = 60.0                  # a line a client can cause is said at most this often

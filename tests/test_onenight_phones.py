@@ -457,13 +457,16 @@ def test_the_phones_vote_and_the_referee_settles_the_game_from_the_cards_at_dawn
     t.until(lambda: not t.f._to_say and t.f.speech.line is None)
     phone = t.f.phone_view(4, t.now)
     assert phone.lines[:2] == ("Seat 3 dies.", "The village wins.")
-    assert "Seat 3 (Robber) swapped cards with Seat 5 and took the Werewolf." in phone.lines
-    assert "Seat 4 voted for Seat 1." in phone.lines and phone.task is None
+    listed = phone.picture.list                       # one tap away from the pictures
+    assert "Seat 3 (Robber) swapped cards with Seat 5 and took the Werewolf." in listed
+    assert "Seat 4 voted for Seat 1." in listed and phone.task is None
     titles = []
-    for _page in range(len(t.f.verdict_pages())):
+    for _page in range(len(t.f.verdict_pages()) + 4):
         titles.append(t.f.view(t.now).title)
         t.press(NEXT)
-    assert titles[0].startswith("Verdict") and titles[-1].startswith("What happened")
+    assert titles[0] == "Verdict" and titles[-1].startswith("What happened")
+    assert titles[1:5] == ["The deal · 1/4", "The night · 2/4", "Dawn · 3/4", "The votes · 4/4"]
+    assert t.f.view(t.now).title == titles[0]          # round again
     assert Button.BACK not in dict(t.f.view(t.now).legend)   # no entry to correct
     t.press(START)
     assert t.f.phase is Phase.IDLE and not t.f.busy()
@@ -478,6 +481,7 @@ def test_the_night_is_not_told_before_the_game_ends():
     for seat in range(1, 6):
         view = t.f.phone_view(seat, t.now)
         assert not any("swapped" in line for line in (*view.lines, *view.secret))
+        assert view.picture is None and t.f.picture() is None
 
 
 def test_a_seat_that_does_not_vote_casts_no_vote():
@@ -488,7 +492,7 @@ def test_a_seat_that_does_not_vote_casts_no_vote():
     t.choose(3, 2)                                    # two votes; three seats silent
     t.until(lambda: t.f.phase is Phase.VERDICT)
     assert t.f.verdict is not None and t.f.verdict.dead == (2,)
-    assert "Seat 4 did not vote." in t.f.phone_view(4, t.now).lines
+    assert "Seat 4 did not vote." in t.f.phone_view(4, t.now).picture.list
 
 
 def test_the_referee_counts_no_vote_for_a_seat_that_did_not_vote():

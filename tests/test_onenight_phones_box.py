@@ -184,8 +184,8 @@ def play(tmp_path, pilots, sent, monkeypatch, seed: int,  # noqa: F811
         pilot.until(lambda: game.phase is Phase.VERDICT, step=1.0)
         assert game.busy() and not pilot.view.join       # the phones keep their seats
         for seat in SEATS:                               # the verdict and what happened
-            shown = receive(phones[seat], "view", lambda m: "What happened:" in m["lines"])
-            assert shown["lines"][-len(table.happened()):] == table.happened()
+            shown = receive(phones[seat], "view", lambda m: m["picture"] is not None)
+            assert shown["picture"]["list"] == table.happened()
     for seat in SEATS:
         own.setdefault(seat, set()).add("Your card: " + role_name(table.dealt[seat - 1]))
     check_privacy(frames_by_seat(sent), chosen, own)

@@ -1,7 +1,8 @@
 """One Night on phones in a real browser (issue 22): five Chromium phones
 at the real box on loopback. The box deals, each card shows only while
 its cover is held; the Troublemaker taps two seats and the box swaps
-them; the phones vote; every phone shows the verdict and what happened."""
+them; the phones vote; every phone shows the verdict and the night drawn,
+its list one tap away."""
 
 from __future__ import annotations
 
@@ -123,13 +124,50 @@ def test_five_browsers_play_one_night_on_their_phones(tmp_path, pilots, browser)
     shoot(pages[maker][0], "en-onenight-vote.png")
     pilot.until(lambda: game.phase is Phase.VERDICT, step=0.5)
     assert game.verdict is not None and target in game.verdict.dead
-    for seat in SEATS:
-        lines = pages[seat][0].locator("#lines")
-        playwright.expect(lines).to_contain_text("What happened:", timeout=WAIT_MS)
-        playwright.expect(lines).to_contain_text(
+    for seat in SEATS:                                 # every phone: the night drawn
+        night_drawn(pages[seat][0], a, b)
+    shoot(pages[maker][0], "en-onenight-night-drawn.png", full_page=True)
+    for seat in SEATS:                                 # the list, one tap away
+        page = pages[seat][0]
+        listed = page.locator("#night .night-list")
+        playwright.expect(listed).to_be_hidden()
+        page.locator("#night .night-toggle").click(timeout=WAIT_MS)
+        playwright.expect(listed).to_contain_text("What happened:", timeout=WAIT_MS)
+        playwright.expect(listed).to_contain_text(
             f"swapped the cards of P{a} · {a} and P{b} · {b}", timeout=WAIT_MS)
+        playwright.expect(page.locator("#night svg").first).to_be_hidden()
     shoot(pages[maker][0], "en-onenight-what-happened.png")
+    page = pages[maker][0]                             # and back to the pictures
+    page.locator("#night .night-toggle").click(timeout=WAIT_MS)
+    playwright.expect(page.locator("#night svg").first).to_be_visible(timeout=WAIT_MS)
     assert all(problems == [] for _page, problems in pages.values())
+
+
+def night_drawn(page, a: int, b: int) -> None:
+    """The page shows the night's pictures: every seat by its player's name
+    in each, the four pictures' titles, the Troublemaker's swap of `a` and
+    `b` as a numbered arrow, the votes as arrows, and the list hidden."""
+    night = page.locator("#night")
+    playwright.expect(night).to_be_visible(timeout=WAIT_MS)
+    pictures = night.locator("svg")
+    playwright.expect(pictures).to_have_count(4, timeout=WAIT_MS)
+    titles = night.locator("h2").all_inner_texts()
+    assert titles == ["The deal", "The night", "Dawn", "The votes"]
+    for i in range(4):
+        svg = pictures.nth(i)
+        texts = svg.locator("text").all_text_contents()
+        assert all(f"P{seat}" in texts for seat in SEATS), texts
+        box = svg.bounding_box()
+        assert box is not None and box["width"] >= 300           # drawn, not collapsed
+    deal = pictures.nth(0).locator("text").all_text_contents()
+    assert "Troublemaker" in deal and "Werewolf" in deal
+    night_arrows = pictures.nth(1).locator("path[marker-start]")   # a swap points both ways
+    assert night_arrows.count() >= 1
+    assert pictures.nth(3).locator("path[marker-end]").count() == len(SEATS)  # a vote a seat
+    notes = night.locator(".night-note").all_inner_texts()
+    assert any(f"swapped the cards of seat {a} and seat {b}" in n and n[0].isdigit()
+               for n in notes), notes
+    playwright.expect(night.locator(".night-list")).to_be_hidden()
 
 
 AURA = ["aura_seer", "seer", "werewolf", "werewolf", "villager", "villager", "robber",

@@ -388,10 +388,15 @@ def test_a_whole_one_night_on_nine_browsers(tmp_path, pilots, browser, sent):  #
     for page, _problems in pages.values():                    # the verdict and what happened
         lines = page.locator("#lines")
         expect(page.locator("#title")).to_have_text("Verdict", timeout=WAIT_MS)
-        expect(lines).to_contain_text("What happened:", timeout=WAIT_MS)
         for line in won:
             expect(lines).to_contain_text(line, timeout=WAIT_MS)
-        shown = page.locator("#lines p").all_inner_texts()
+        night = page.locator("#night")                        # the night drawn
+        expect(night.locator("svg")).to_have_count(4, timeout=WAIT_MS)
+        assert all(f"P{s}" in night.locator("svg").nth(1).locator("text").all_text_contents()
+                   for s in NIGHT_SEATS)
+        night.locator(".night-toggle").click(timeout=WAIT_MS)  # its list, one tap away
+        expect(night.locator(".night-list")).to_contain_text("What happened:", timeout=WAIT_MS)
+        shown = night.locator(".night-list p").all_inner_texts()
         assert shown[-len(table.happened()):] == table.happened()
         for other in NIGHT_SEATS:                             # every card, once it is over
             assert f"P{other} · {other} was dealt the {role_name(table.dealt[other - 1])}." \

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .i18n import N_, _
+from .tablemap import TableMap
 from .view import View
 
 # What every phone says while the box calls the roles at night.
@@ -56,6 +57,8 @@ class PhoneView:
     dim: bool = False
     task: Task | None = None
     label: str = ""            # what the phone calls its seat, where not "Seat N" (the Mayor)
+    # Pictures of the table, the same on every phone (public: the game is over).
+    picture: TableMap | None = None
 
 
 def seat_name(seat: int, name: str | Mapping[int, str] = "") -> str:

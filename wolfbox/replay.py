@@ -13,6 +13,7 @@ no voice.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -180,10 +181,13 @@ def parse_events(lines: Iterable[str], source: str) -> list[TimedPress]:
 
 
 def _screen(view: View, phase: str) -> dict[str, Any]:
-    return {"phase": phase, "title": view.title, "big": view.big,
-            "caption": view.caption, "details": list(view.details), "paused": view.paused,
-            "legend": {b.value: label for b, label in view.legend},
-            "lights": {b.value: light.value for b, light in lights(view).items()}}
+    out = {"phase": phase, "title": view.title, "big": view.big,
+           "caption": view.caption, "details": list(view.details), "paused": view.paused,
+           "legend": {b.value: label for b, label in view.legend},
+           "lights": {b.value: light.value for b, light in lights(view).items()}}
+    if view.picture is not None:
+        out["picture"] = dataclasses.asdict(view.picture)
+    return out
 
 
 def _phone(view: PhoneView) -> dict[str, Any]:
@@ -211,6 +215,8 @@ def _phone(view: PhoneView) -> dict[str, Any]:
         if task.actions:
             shown["actions"] = [list(a) for a in task.actions]
         out["task"] = shown
+    if view.picture is not None:
+        out["picture"] = dataclasses.asdict(view.picture)
     return out
 
 

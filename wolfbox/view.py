@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .buttons import Button
+from .tablemap import MapPage
 
 
 class Phase(StrEnum):
@@ -112,6 +113,9 @@ class View:
     # says what its holds do): where the box's notices and status show,
     # and where a hold of BACK opens the phones' screen.
     between: bool = False
+    # A picture of the table (wolfbox.tablemap), drawn in the middle with
+    # the title above it (One Night's night, after the verdict).
+    picture: MapPage | None = None
 
     def label(self, button: Button) -> str:
         return dict(self.legend).get(button, "")

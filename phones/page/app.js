@@ -202,6 +202,7 @@
       p.textContent = line;
       lines.appendChild(p);
     });
+    if (window.wolfboxNight) { window.wolfboxNight($("night"), m.picture); }   // night.js
     var secret = $("secret"), cover = $("cover");
     secret.textContent = "";
     m.secret.forEach(function (line, i) {        // the card first, large; then its notes

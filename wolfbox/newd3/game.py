@@ -60,6 +60,7 @@ from ..i18n import _, sentences
 from ..mode import PublicPhones
 from ..phone import PhoneView, seat_name
 from ..settings_screen import ANY, SettingsScreen
+from ..tablemap import TableMap
 from ..timer import Countdown
 from ..view import View
 from . import rules, said, saved
@@ -81,6 +82,7 @@ from .model import (
     Options,
     Stage,
 )
+from .nightmap import NightKept, nights_map
 from .resolve import Kill, Night, resolve
 from .roles import (
     ROLES,
@@ -150,6 +152,7 @@ class Game(PublicPhones):
     _early_hold: bool = False
     phones: frozenset[int] = frozenset()        # the seats that hold a phone (public)
     names: dict[int, str] = field(default_factory=dict)    # their players' names (public)
+    kept: list[NightKept] = field(default_factory=list)    # this game's nights, for its end
     phone_votes: dict[int, int] = field(default_factory=dict)   # today's: voter -> seat, or SKIP
     # A night on phones: each living seat's answer in the window open now
     # (an actor's target, a Wolf's last tap, a decoy's), shown on its phone
@@ -356,7 +359,7 @@ class Game(PublicPhones):
                         Button.BACK: Action(_("Recount"), self._recount)}
             case Stage.END:
                 return paged({Button.START: Action(_("New game"), self._to_setup)},
-                             len(self.end_pages()), self._next_page)
+                             self._end_count(), self._next_page)
         return {}
 
     def _turn_taps(self) -> Actions:
@@ -413,6 +416,7 @@ class Game(PublicPhones):
         self.rng.shuffle(roles)
         self.setup, self.seats, self.dead = name, tuple(roles), {}
         self.night, self.winner, self.ended_early = 0, None, False
+        self.kept = []
         return [Warm(tuple(self.lines()))] + self._begin_deal(now)
 
     def _to_setup(self, now: float) -> list[Effect]:
@@ -680,6 +684,9 @@ class Game(PublicPhones):
         self.stage = Stage.DAWN
         if self.killed is not None:
             self.dead[self.killed] = self.seats[self.killed - 1]
+        if self.outcome is not None:
+            self.kept = [k for k in self.kept if k.number != self.night] + [NightKept(
+                self.night, dict(self.actions), self.kill, self.outcome, frozenset(self.dead))]
         effects: list[Effect] = [Ambience(False), self._take_checkpoint()]
         return effects + self._dawn_lines(now)
 
@@ -810,9 +817,20 @@ class Game(PublicPhones):
         return []
 
     def _next_page(self, now: float) -> list[Effect]:
-        shown = self.tracker_pages() if self.reading else self.end_pages()
-        self.page = (self.page + 1) % len(shown)
+        count = len(self.tracker_pages()) if self.reading else self._end_count()
+        self.page = (self.page + 1) % count
         return []
+
+    def _end_count(self) -> int:
+        """The end's screens: its cards and deaths, then a picture a night."""
+        picture = self.picture()
+        return len(self.end_pages()) + (len(picture.pages) if picture else 0)
+
+    def picture(self) -> TableMap | None:
+        """Each night as a picture, once the game is over (public then)."""
+        if self.stage is not Stage.END:
+            return None
+        return nights_map(self.seats, self.names, self.kept)
 
     def possible(self) -> list[str]:
         """The setups the dead's roles still allow (public facts only)."""

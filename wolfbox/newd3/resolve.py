@@ -98,6 +98,10 @@ class Night:
     result per information role that acted, None where it was blocked."""
     killed: int | None
     results: dict[int, Result | None] = field(default_factory=dict)
+    # For the night's picture at the game's end, beside the outcome (not part of it):
+    # the seats whose action failed (the Alchemist's, the Chef's), the Guard's seat.
+    blocked: frozenset[int] = field(default=frozenset(), compare=False)
+    protected: int | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, object]:
         """The outcome as issue 12's `wolfbox resolve` prints it: JSON object
@@ -252,7 +256,7 @@ def resolve(players: Sequence[str], dead: Set[int], actions: Mapping[int, int],
             results[actor] = {"told": target}
         else:   # Ability.WATCH
             results[actor] = {"visited": visited.get(target)}
-    return Night(killed, results)
+    return Night(killed, results, frozenset(blocked), protected)
 
 
 class _KillIn(msgspec.Struct, forbid_unknown_fields=True):

@@ -242,7 +242,8 @@ def _phone_screen(game: Seen, base: PhoneView) -> PhoneView:
         return dataclasses.replace(base, title=_("Setups still possible"),
                                    lines=tuple(game.tracker_items()))
     if game.stage is Stage.END:
-        return dataclasses.replace(base, title=_end_title(game), lines=tuple(game.end_items()))
+        return dataclasses.replace(base, title=_end_title(game), lines=tuple(game.end_items()),
+                                   picture=game.picture())
     return base
 
 
@@ -385,8 +386,16 @@ def _end_title(game: Seen) -> str:
 
 
 def _end_view(game: Seen, v: View) -> View:
+    """The cards and deaths, then each night drawn."""
     shown = game.end_pages()
-    page = game.page % len(shown)
+    picture = game.picture()
+    drawn = picture.pages if picture is not None else ()
+    page = game.page % (len(shown) + len(drawn))
+    if page >= len(shown):
+        night = drawn[page - len(shown)]
+        title = _("{title} · {page}/{pages}").format(title=night.title, page=page - len(shown)
+                                                    + 1, pages=len(drawn))
+        return dataclasses.replace(v, phase=Phase.VERDICT, title=title, picture=night)
     title = _end_title(game)
     if len(shown) > 1:
         title = _("{title} · {page}/{pages}").format(title=title, page=page + 1,

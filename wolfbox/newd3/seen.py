@@ -14,6 +14,7 @@ from typing import Protocol
 from ..engine.actions import Actions
 from ..engine.checkpoints import Checkpoints
 from ..settings_screen import SettingsScreen
+from ..tablemap import TableMap
 from ..timer import Countdown
 from .model import Stage
 from .resolve import Kill
@@ -52,6 +53,8 @@ class Seen(Protocol):
     def end_items(self) -> list[str]: ...
 
     def end_pages(self) -> tuple[tuple[str, ...], ...]: ...
+
+    def picture(self) -> TableMap | None: ...
 
     def holds(self) -> Actions: ...
 

@@ -39,6 +39,7 @@ from ..mode import PublicPhones
 from ..pages import PER_WORD
 from ..phone import PhoneView
 from ..settings_screen import SettingsScreen
+from ..tablemap import TableMap
 from ..timer import Countdown
 from ..view import Phase, View
 from . import lines, saved, section
@@ -50,6 +51,7 @@ from .model import ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
 from .night import NightOptions, Step, night_script, setup_notes
+from .nightmap import night_map
 from .owncards import OwnCards
 from .phones import PhoneNight
 from .picker import Picker
@@ -440,7 +442,7 @@ class Flow(PublicPhones):
                 taps = {Button.START: Action(_("Done"), self._to_idle)}
                 if self.entry is not None:          # a verdict on phones has no entry
                     taps[Button.BACK] = Action(_("Correct"), self._correct)
-                if len(self.verdict_pages()) > 1:
+                if self._verdict_count() > 1:
                     taps[Button.NEXT] = Action(_("More"), self._next_verdict_page)
                 return taps
             case Phase.SETTINGS:
@@ -609,8 +611,20 @@ class Flow(PublicPhones):
         return [PlayCue(Cue.CHIME)] + self._say_next(now)
 
     def _next_verdict_page(self, now: float) -> list[Effect]:
-        self.verdict_page = (self.verdict_page + 1) % len(self.verdict_pages())
+        self.verdict_page = (self.verdict_page + 1) % self._verdict_count()
         return []
+
+    def _verdict_count(self) -> int:
+        """The verdict's screens: its reasons, the night's pictures, the list."""
+        picture = self.picture()
+        return len(self.verdict_pages()) + (len(picture.pages) if picture else 0)
+
+    def picture(self) -> TableMap | None:
+        """The night as pictures, once a game on phones has its verdict."""
+        if self.verdict is None or not self.playing():
+            return None
+        assert self.table is not None
+        return night_map(self.table, self.verdict, self.names)
 
     # -------------------------------------------------------------- settings
     def _open_settings(self, now: float) -> list[Effect]:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from ..errors import ForbiddenAnswer
 from ..i18n import N_, _
 from ..phone import Task, seat_name
+from ..tablemap import COPY, LOOK, REVEAL, SHIELD, SHIFT, SWAP, TAKE, TOKEN
 from .deck import players_for
 from .night import center_wolf_card
 from .owncards import take_vote, vote_task
@@ -98,6 +99,22 @@ ARTIFACT_TEXT = {
     "shroud": N_("Turn your chair, body and face away from the others: you may speak, but "
                  "not look at them."),
 }
+
+
+# A move the night's picture draws no arrow for: a change of role.
+BECAME = "became"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of the night as the picture draws it: who made it, what
+    kind (wolfbox.tablemap's, or BECAME), and the places it joins (seats
+    1..n, center cards CENTER+k) in the order the cards went (a card
+    taken: from the first to the actor; the Village Idiot's: each place's
+    card to the next place listed)."""
+    kind: str
+    actor: int
+    places: tuple[int, ...]
 
 
 def doppelganger_shape(deck: Sequence[str]) -> Shape:
@@ -191,6 +208,7 @@ class PhoneNight:
     results: dict[int, list[str]] = field(default_factory=dict)   # this call's, per seat
     refused: dict[int, str] = field(default_factory=dict)         # this call's, per seat
     moves: list[str] = field(default_factory=list)                # the whole night's
+    drawn: list[Move] = field(default_factory=list)   # the same moves, for the picture
     votes: dict[int, int] = field(default_factory=dict)
     voting: bool = False
     started: bool = False                  # the night has begun (not only dealt)
@@ -390,9 +408,11 @@ class PhoneNight:
         self._result(seat, _("{card}: {role}.").format(card=place_word(target, self.names),
                                                       role=role_name(role)))
         if target >= CENTER:
+            self.drawn.append(Move(LOOK, seat, (target,)))
             self.moves.append(_("{who} looked at {card}: {role}.").format(
                 who=self.who(seat), card=center_phrase(target - CENTER), role=role_name(role)))
         else:
+            self.drawn.append(Move(LOOK, seat, (target,)))
             self.moves.append(_("{who} looked at {seat}'s card: {role}.").format(
                 who=self.who(seat), seat=self._seat(target), role=role_name(role)))
         return role
@@ -409,6 +429,7 @@ class PhoneNight:
         role = role_name(self.cards[seat - 1])
         self._result(seat, _("You took {seat}'s card: you are now the {role}.").format(
             seat=self._seat(target), role=role))
+        self.drawn.append(Move(TAKE, seat, (target, seat)))
         self.moves.append(_("{who} swapped cards with {seat} and took the {role}.").format(
             who=self.who(seat), seat=self._seat(target), role=role))
 
@@ -418,6 +439,7 @@ class PhoneNight:
         self._swap(a, b)
         self._result(seat, _("You swapped the cards of {first} and {second}.").format(
             first=self._seat(a), second=self._seat(b)))
+        self.drawn.append(Move(SWAP, seat, (a, b)))
         self.moves.append(_("{who} swapped the cards of {first} and {second}.").format(
             who=self.who(seat), first=self._seat(a), second=self._seat(b)))
 
@@ -427,6 +449,7 @@ class PhoneNight:
         self._swap(seat, target)
         self._result(seat, _("You took {card}, without looking.").format(
             card=place_phrase(target, self.names)))
+        self.drawn.append(Move(TAKE, seat, (target, seat)))
         self.moves.append(_("{who} swapped cards with {card} and took the {role}.").format(
             who=self.who(seat), card=center_phrase(target - CENTER),
             role=role_name(self.cards[seat - 1])))
@@ -437,6 +460,7 @@ class PhoneNight:
         self.shields.append(target)
         self._result(seat, _("You put the shield on {seat}'s card.").format(
             seat=self._seat(target)))
+        self.drawn.append(Move(SHIELD, seat, (target,)))
         self.moves.append(_("{who} put the shield on {seat}'s card.").format(
             who=self.who(seat), seat=self._seat(target)))
 
@@ -451,6 +475,7 @@ class PhoneNight:
         self._swap(target, WOLF_CARD)
         self._result(seat, _("You swapped the center werewolf card with {seat}'s card, "
                              "without looking.").format(seat=self._seat(target)))
+        self.drawn.append(Move(SWAP, seat, (WOLF_CARD, target)))
         self.moves.append(_("{who} gave {seat} the center werewolf card ({role}).").format(
             who=self.who(seat), seat=self._seat(target), role=role_name(self.cards[target - 1])))
 
@@ -468,6 +493,7 @@ class PhoneNight:
             self.became[card] = found
             self._result(seat, _("You stop: you are now a {role}.").format(
                 role=role_name(found)))
+            self.drawn.append(Move(BECAME, seat, (seat,)))
             self.moves.append(_("{who} became a {role}.").format(who=self.who(seat),
                                                                   role=role_name(found)))
 
@@ -487,6 +513,7 @@ class PhoneNight:
         else:
             self._result(seat, _("You swapped {card} with {seat}'s card.").format(
                 card=place_phrase(earlier, self.names), seat=self._seat(option)))
+        self.drawn.append(Move(TAKE if option == seat else SWAP, seat, (earlier, option)))
         self.moves.append(_("{who} swapped {card} with {seat}'s card; {seat} now has "
                             "the {role}.").format(who=self.who(seat),
                                               card=center_phrase(earlier - CENTER),
@@ -505,10 +532,12 @@ class PhoneNight:
                 self.cards[places[(k + step) % len(places)] - 1] = card
         if way == UP:
             self._result(seat, _("Every other card moved one seat to the left (1 → 2)."))
+            self.drawn.append(Move(SHIFT, seat, tuple(places)))
             self.moves.append(_("{who} moved every other card one seat to the left "
                                 "(1 → 2).").format(who=self.who(seat)))
         else:
             self._result(seat, _("Every other card moved one seat to the right (2 → 1)."))
+            self.drawn.append(Move(SHIFT, seat, tuple(reversed(places))))
             self.moves.append(_("{who} moved every other card one seat to the right "
                                 "(2 → 1).").format(who=self.who(seat)))
 
@@ -520,6 +549,7 @@ class PhoneNight:
         if role in HIDDEN_WHEN_REVEALED:
             self._result(seat, _("{seat}'s card: {role}. You turned it face down again.").format(
                 seat=self._seat(target), role=role_name(role)))
+            self.drawn.append(Move(REVEAL, seat, (target,)))
             self.moves.append(_("{who} turned up {seat}'s card, the {role}, and turned it "
                                 "down again.").format(who=self.who(seat), seat=self._seat(target),
                                                       role=role_name(role)))
@@ -527,6 +557,7 @@ class PhoneNight:
         self.revealed[target] = role
         self._result(seat, _("{seat}'s card: {role}. It stays face up for everyone to "
                              "see.").format(seat=self._seat(target), role=role_name(role)))
+        self.drawn.append(Move(REVEAL, seat, (target,)))
         self.moves.append(_("{who} turned up {seat}'s card: the {role}.").format(
             who=self.who(seat), seat=self._seat(target), role=role_name(role)))
 
@@ -543,6 +574,7 @@ class PhoneNight:
         self.artifacts[target] = token
         self._result(seat, _("You put an artifact token face down on {seat}'s card.").format(
             seat=self._seat(target)))
+        self.drawn.append(Move(TOKEN, seat, (target,)))
         self.moves.append(_("{who} put the {artifact} on {seat}'s card.").format(
             who=self.who(seat), artifact=_(ARTIFACTS[token]), seat=self._seat(target)))
 
@@ -612,6 +644,7 @@ class PhoneNight:
             role = role_name(self.copied)
             self._result(seat, _("{seat}'s card is the {role}: you are now the {role}.").format(
                 seat=self._seat(option), role=role))
+            self.drawn.append(Move(COPY, seat, (option,)))
             self.moves.append(_("{who} copied {seat}'s card: {role}.").format(
                 who=self.who(seat, role_name("doppelganger")), seat=self._seat(option),
                 role=role))

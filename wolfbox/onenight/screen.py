@@ -101,16 +101,29 @@ def _own_cards_view(game: Seen, base: View) -> View:
 
 
 def _verdict_view(game: Seen, base: View) -> View:
+    """The reasons, then (a game on phones) the night's pictures, then what
+    happened as a list."""
     shown = game.verdict_pages()
-    page = game.verdict_page % len(shown)
     happened = len(game.happened_pages())
+    reasons = len(shown) - happened
+    picture = game.picture()
+    drawn = picture.pages if picture is not None else ()
+    page = game.verdict_page % (len(shown) + len(drawn))
+    if reasons <= page < reasons + len(drawn):
+        at = page - reasons
+        # TRANSLATORS: a picture of the night on the box: its title, then which of how many.
+        title = _("{title} · {page}/{pages}").format(title=drawn[at].title, page=at + 1,
+                                                     pages=len(drawn))
+        return dataclasses.replace(base, title=title, picture=drawn[at], caption="")
+    if page >= reasons:
+        page -= len(drawn)
     if page >= len(shown) - happened:       # a game on phones: what happened, after the reasons
         title = _("What happened · {page}/{pages}").format(
             page=page - (len(shown) - happened) + 1, pages=happened)
-    elif len(shown) == 1:
+    elif reasons == 1:
         title = _("Verdict")
     else:
-        title = _("Verdict · {page}/{pages}").format(page=page + 1, pages=len(shown))
+        title = _("Verdict · {page}/{pages}").format(page=page + 1, pages=reasons)
     return dataclasses.replace(base, title=title, details=shown[page], caption="")
 
 
@@ -189,10 +202,11 @@ def phone_view(game: Seen, seat: int, now: float) -> PhoneView:
         return base
     if game.phase is Phase.VERDICT:
         assert game.verdict is not None
+        # What happened is drawn (night.js), its list one tap away.
         return dataclasses.replace(
             base, title=_("Verdict"),
-            lines=(*written_verdict(game.verdict, game.names), *game.verdict.why,
-                   _("What happened:"), *table.happened()))
+            lines=(*written_verdict(game.verdict, game.names), *game.verdict.why),
+            picture=game.picture())
     if game.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
         task = table.vote_task(seat) if game.phase is Phase.VOTE else table.task(seat)
         # At night, the rule the box said at nightfall, the same on every phone;

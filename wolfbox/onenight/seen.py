@@ -13,6 +13,7 @@ from typing import Protocol
 
 from ..engine.actions import Actions
 from ..settings_screen import SettingsScreen
+from ..tablemap import TableMap
 from ..timer import Countdown
 from ..view import Phase
 from .entry import Entry
@@ -73,6 +74,8 @@ class Seen(Protocol):
 
     @property
     def phase(self) -> Phase: ...
+
+    def picture(self) -> TableMap | None: ...
 
     @property
     def picker(self) -> Picker | None: ...
