@@ -70,7 +70,9 @@ def test_one_night_names_the_players_in_the_verdict_and_what_happened_on_phones_
         t.choose(voter, target)
     t.until(lambda: t.f.phase is Phase.VERDICT)
     t.until(lambda: not t.f._to_say and t.f.speech.line is None)
-    phone = t.f.phone_view(2, t.now).lines
+    view = t.f.phone_view(2, t.now)
+    assert view.picture is not None                   # what happened: one tap from the pictures
+    phone = view.lines + view.picture.list
     assert phone[:2] == ("Cy · 3 dies.", "The village wins.")
     assert "The most votes (3) went to Cy · 3 (Werewolf), who dies." in phone
     assert "Cy · 3 (Robber) swapped cards with Seat 5 and took the Werewolf." in phone
@@ -191,7 +193,9 @@ def test_one_night_names_the_players_in_the_next_round_too():
     t.until(lambda: t.f.phase is Phase.DISCUSSION)
     t.press(VOTE)
     t.until(lambda: t.f.phase is Phase.VERDICT)
-    lines = t.f.phone_view(5, t.now).lines
+    view = t.f.phone_view(5, t.now)
+    assert view.picture is not None
+    lines = view.lines + view.picture.list
     for seat, name in NAMES.items():
         assert any(line.startswith(f"{name} · {seat} was dealt the ") for line in lines)
     assert any(line.startswith("Seat 5 was dealt the ") for line in lines)

@@ -63,7 +63,7 @@ def test_five_seats_the_deal_the_night_dawn_and_the_votes():
         (("look", "looked"), ("swap", "swapped"), ("take", "took")),
         night.notes)
     assert [n[:3] for n in night.notes] == ["1. ", "2. ", "3. ", "4. "]
-    assert night.notes[3] == "4. Seat 4 (Troublemaker) swapped the cards of seat 1 and seat 2."
+    assert night.notes[3] == "4. Dee · 4 (Troublemaker) swapped the cards of Ann · 1 and Bo · 2."
     # At dawn: 1 and 2 swapped (Seer, Werewolf), 3 has 5's Werewolf, 5 the Robber.
     assert dawn == MapPage(
         "Dawn",
@@ -78,7 +78,7 @@ def test_five_seats_the_deal_the_night_dawn_and_the_votes():
          Arrow("vote", 5, 3)),
         (("vote", "vote"), ("died", "died")))
     assert picture.list == tuple(t.f.table.happened())       # the list, one tap away
-    assert "Seat 3 voted for seat 1." in picture.list
+    assert "Seat 3 voted for Ann · 1." in picture.list
     for seat in range(1, 6):                                 # every phone, the same pictures
         assert t.f.phone_view(seat, t.now).picture == picture
 

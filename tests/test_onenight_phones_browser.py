@@ -165,7 +165,7 @@ def night_drawn(page, a: int, b: int) -> None:
     assert night_arrows.count() >= 1
     assert pictures.nth(3).locator("path[marker-end]").count() == len(SEATS)  # a vote a seat
     notes = night.locator(".night-note").all_inner_texts()
-    assert any(f"swapped the cards of seat {a} and seat {b}" in n and n[0].isdigit()
+    assert any(f"swapped the cards of P{a} · {a} and P{b} · {b}" in n and n[0].isdigit()
                for n in notes), notes
     playwright.expect(night.locator(".night-list")).to_be_hidden()
 
