@@ -241,6 +241,9 @@ class _Phone:
     refused_once: bool = False
     closing: bool = False
     channel: seal.Channel | None = None     # sealed from the phone's key on (seal.py)
+    # Its seat went to a newer socket of the same token (another tab of the
+    # same phone): it may not take a second seat (one phone, one seat).
+    superseded: bool = False
 
 
 @dataclass(frozen=True)
@@ -714,6 +717,10 @@ class PhoneServer:
                     await self._deliver(phone, protocol.encode("joined", seat=phone.seat,
                                                                token=token))
                 self._send(phone, force=True)
+            case protocol.Join() if phone.superseded:
+                await self._deliver(phone, protocol.encode("refused", why=_(
+                    "This phone's seat is open on another page: use that one, or reload "
+                    "this page to take it back here.")))
             case protocol.Join() if self._seat_held(phone) is not None:
                 await self._deliver(phone, protocol.encode("refused", why=_(
                     "This phone holds seat {seat} already: one phone, one seat.").format(
@@ -791,7 +798,7 @@ class PhoneServer:
         socket goes back to the lobby and hears no more of the seat."""
         for other in self._phones:
             if other is not phone and other.seat == phone.seat:
-                other.seat = None
+                other.seat, other.superseded = None, True
                 self._send(other, force=True)
 
     def _publish(self, views: dict[int, bytes], lobby: dict[str, object]) -> None:

@@ -148,6 +148,15 @@ def test_one_phone_holds_one_seat_and_its_newest_socket_sees_it(tmp_path, pilots
             ann.send('{"t": "choose", "step": "x", "choice": [1]}')
             ann.send('{"t": "hello"}')
             assert receive(ann, "lobby")["taken"] == {"1": ""}   # the old: still out
+            # Issue 41.6: the old socket (tab 1 of the same phone) may not
+            # take a second seat, a friend's who is not here yet.
+            ann.send(json.dumps({"t": "join", "pin": pin, "seat": 2, "name": "Bo"}))
+            assert receive(ann, "refused")["why"] == (
+                "This phone's seat is open on another page: use that one, or reload this "
+                "page to take it back here.")
+            pilot.settle()
+            assert pilot.view.join is None or pilot.view.join.seated == ((1, "Ann"),)
+            assert set(pilot.parts.phones.phones.server.room.held) == {1}
 
 
 def test_a_lost_phone_gets_its_seat_and_card_back_mid_game_from_the_box(tmp_path, pilots):
