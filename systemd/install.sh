@@ -39,6 +39,8 @@ HOTSPOT_UNIT=$ROOT/etc/systemd/system/wolfbox-hotspot.service
 NM_PROFILE=$ROOT/etc/NetworkManager/system-connections/wolfbox-hotspot.nmconnection
 CAPTIVE_DNS=$ROOT/etc/NetworkManager/dnsmasq-shared.d/wolfbox-captive.conf
 CAPTIVE_NFT=$ROOT/etc/wolfbox/captive.nft
+# The unit's root helper: makes the Wi-Fi's name and passphrase, root's.
+WIFI_HELPER=$ROOT/usr/local/lib/wolfbox/wolfbox-wifi
 UDEV_RULE=$ROOT/etc/udev/rules.d/60-wolfbox-gpio.rules
 DEV=${WOLFBOX_DEV:-/dev}
 USER_NAME=${WOLFBOX_USER:-wolfbox}
@@ -479,7 +481,7 @@ EOF
 step_hotspot() {
     if ! phones_on; then
         local path
-        for path in "$HOTSPOT_UNIT" "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT"; do
+        for path in "$HOTSPOT_UNIT" "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT" "$WIFI_HELPER"; do
             if [ -e "$path" ]; then act rm -f "$path"; fi
         done
         return
@@ -492,6 +494,8 @@ step_hotspot() {
 address=/#/10.42.0.1
 EOF
     put_file "$CAPTIVE_NFT" 0644 < "$SOURCE/systemd/captive.nft"
+    # Root's, as everything a root unit runs or reads (never the box's user's).
+    put_file "$WIFI_HELPER" 0755 < "$SOURCE/systemd/wolfbox-wifi"
     put_file "$HOTSPOT_UNIT" 0644 < "$SOURCE/systemd/wolfbox-hotspot.service"
     if [ -z "$ROOT" ] && [ -d /run/systemd/system ] &&
             systemctl is-active --quiet NetworkManager.service 2>/dev/null; then
@@ -573,10 +577,10 @@ uninstall_all() {
         act systemctl stop wolfbox-hotspot.service
     fi
     for path in "$UNIT" "$PHONES_DROPIN" "$POLKIT_RULE" "$UDEV_RULE" "$HOTSPOT_UNIT" \
-            "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT"; do
+            "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT" "$WIFI_HELPER"; do
         if [ -e "$path" ]; then act rm -f "$path"; else say "ok: no $path"; fi
     done
-    for path in "$PREFIX" "$CACHE" "$STATE"; do
+    for path in "$PREFIX" "$CACHE" "$STATE" "$ROOT/var/lib/wolfbox-wifi"; do
         if [ -e "$path" ] || [ -L "$path" ]; then act rm -rf "$path"; else say "ok: no $path"; fi
     done
     for path in "$PREFIX"-????????????; do

@@ -19,15 +19,16 @@
 # own ("phone"), the home access point's in another ("home"); the box keeps
 # the first radio, which NetworkManager runs. The phone joins with the name
 # and passphrase the box's QR code holds (WOLFBOX_SSID and WOLFBOX_PSK, as
-# the host read them off the screen), else the ones the box keeps in its
-# state, where the code is made from; given both, they must agree.
+# the host read them off the screen), else the ones the hotspot unit keeps
+# in /var/lib/wolfbox-wifi, where the code is made from; given both, they
+# must agree.
 # Needs: the kernel's mac80211_hwsim module, iw, wpasupplicant (station and
 # access point), dnsmasq (NetworkManager's), python3, and a DHCP client
 # (dhclient, busybox's udhcpc, or klibc's ipconfig, which the image has
 # through initramfs-tools).
 set -euo pipefail
 
-STATE=${WOLFBOX_STATE:-/var/lib/wolfbox}
+STATE=${WOLFBOX_WIFI_DIR:-/var/lib/wolfbox-wifi}      # the hotspot unit's, root's
 ADDRESS=10.42.0.1
 PORT=${WOLFBOX_PORT:-8080}
 NS=phone

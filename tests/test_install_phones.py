@@ -21,6 +21,7 @@ HOTSPOT_FILES = {
     "etc/NetworkManager/system-connections/wolfbox-hotspot.nmconnection": 0o600,
     "etc/NetworkManager/dnsmasq-shared.d/wolfbox-captive.conf": 0o644,
     "etc/wolfbox/captive.nft": 0o644,
+    "usr/local/lib/wolfbox/wolfbox-wifi": 0o755,
 }
 PHONE_PACKAGES = ["network-manager", "dnsmasq-base", "wpasupplicant", "nftables"]
 
@@ -124,6 +125,7 @@ def test_the_own_wifi_is_one_address_one_connection_one_port():
         PSK_KEY,
         SECRETS_FILE,
         UNIT,
+        WIFI_DIR,
     )
     profile = (ROOT / "systemd/wolfbox-hotspot.nmconnection").read_text()
     unit = (ROOT / "systemd" / UNIT).read_text()
@@ -139,10 +141,12 @@ def test_the_own_wifi_is_one_address_one_connection_one_port():
     channel = int(next(line for line in profile.splitlines()
                        if line.startswith("channel=")).split("=")[1])
     assert "band=bg" in profile and 1 <= channel <= 9
-    # The box's own file, handed to the unit by systemd (its root cannot open it).
-    assert f"LoadCredential={SECRETS_FILE}:/var/lib/wolfbox/{SECRETS_FILE}\n" in unit
-    assert f"connection up id {CONNECTION} passwd-file %d/{SECRETS_FILE}\n" in unit
-    assert f"EnvironmentFile=/var/lib/wolfbox/{ENV_FILE}" in unit
+    # The name and passphrase: the unit's own (root's) state, where the box reads them.
+    helper = (ROOT / "systemd/wolfbox-wifi").read_text()
+    assert f"StateDirectory={WIFI_DIR.name}\n" in unit and WIFI_DIR.parent == Path("/var/lib")
+    assert "ExecStart=/usr/local/lib/wolfbox/wolfbox-wifi up\n" in unit
+    assert f"NAME_FILE=$DIR/{ENV_FILE} " in helper and f"SECRETS_FILE=$DIR/{SECRETS_FILE} " in helper
+    assert f"CONNECTION={CONNECTION}\n" in helper and f"PSK_KEY={PSK_KEY}\n" in helper
     assert PSK_KEY == "802-11-wireless-security.psk"
     assert f'action.lookup("unit") == "{UNIT}"' in installer_text
 
@@ -188,8 +192,8 @@ def test_the_hotspot_unit_is_root_with_one_capability_and_hardened():
 def test_the_twins_wifi_check_is_shellcheck_clean():
     """systemd/wifi-check.sh runs in the twin on simulated radios; here it is
     only checked as a script (this machine has no mac80211_hwsim)."""
-    result = subprocess.run(["shellcheck", str(ROOT / "systemd/wifi-check.sh")],
-                            capture_output=True, text=True)
+    result = subprocess.run(["shellcheck", str(ROOT / "systemd/wifi-check.sh"),
+                             str(ROOT / "systemd/wolfbox-wifi")], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
 
 
