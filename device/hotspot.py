@@ -51,10 +51,11 @@ PSK_KEY = "802-11-wireless-security.psk"
 SSID_PREFIX = "Wolfbox-"
 # The passphrase the unit's helper makes (systemd/wolfbox-wifi: the same,
 # tested), and the only one the box shows. No 0/o, 1/l/i: read off a small
-# screen and typed on a phone without doubt. Twelve of them, 31^12 (about 59 bits: years of a GPU's guessing at a
-# captured handshake), and no separator: with the name, the Wi-Fi code's
-# text is then 42 bytes, a version 3 code (29 modules) at error correction
-# M, which the box's smallest screens still draw at 3 px a module.
+# screen and typed on a phone without doubt. Twelve of them, 31^12 (about 59
+# bits: years of a GPU's guessing at a captured handshake), and no
+# separator: with the name, the Wi-Fi code's text is then 42 bytes, a
+# version 3 code (29 modules) at error correction M, which the box's
+# smallest screens still draw at 3 px a module.
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 LENGTH = 12
 TIMEOUT_S = 10.0                        # nmcli's own reading of NetworkManager

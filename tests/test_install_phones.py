@@ -145,7 +145,8 @@ def test_the_own_wifi_is_one_address_one_connection_one_port():
     helper = (ROOT / "systemd/wolfbox-wifi").read_text()
     assert f"StateDirectory={WIFI_DIR.name}\n" in unit and WIFI_DIR.parent == Path("/var/lib")
     assert "ExecStart=/usr/local/lib/wolfbox/wolfbox-wifi up\n" in unit
-    assert f"NAME_FILE=$DIR/{ENV_FILE} " in helper and f"SECRETS_FILE=$DIR/{SECRETS_FILE} " in helper
+    assert f"NAME_FILE=$DIR/{ENV_FILE} " in helper
+    assert f"SECRETS_FILE=$DIR/{SECRETS_FILE} " in helper
     assert f"CONNECTION={CONNECTION}\n" in helper and f"PSK_KEY={PSK_KEY}\n" in helper
     assert PSK_KEY == "802-11-wireless-security.psk"
     assert f'action.lookup("unit") == "{UNIT}"' in installer_text
