@@ -6,6 +6,7 @@ as polkitd would."""
 
 from __future__ import annotations
 
+import configparser
 import json
 import shutil
 import subprocess
@@ -219,3 +220,45 @@ def test_the_port_80_rule_loads_twice_and_goes_away(tmp_path):
     assert loaded.count("table inet wolfbox_captive") == 1
     assert "ip daddr 10.42.0.1 tcp dport 80 redirect to :8080" in loaded
     assert after.strip() == ""
+
+
+def _profile() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_string((ROOT / "systemd/wolfbox-hotspot.nmconnection").read_text())
+    return parser
+
+
+def test_the_own_wifi_isolates_its_guests_and_shares_no_ipv6():
+    """ap-isolation (NetworkManager 1.28 on; Debian 12 has 1.42): the radio
+    passes no frame from one phone to another, so a phone reaches the box
+    alone (what the box itself would route between them, captive.nft drops:
+    tests/test_own_wifi_netns.py)."""
+    profile = _profile()
+    assert profile["wifi"]["mode"] == "ap" and profile["wifi"]["ap-isolation"] == "1"
+    assert profile["ipv6"]["method"] == "disabled"
+
+
+def _offline_nmcli() -> bool:
+    """A real nmcli that reads a profile without NetworkManager (1.40 on)."""
+    if shutil.which("nmcli") is None:
+        return False
+    return subprocess.run(["nmcli", "--offline", "connection", "add", "type", "dummy",
+                           "ifname", "x"], capture_output=True, timeout=30).returncode == 0
+
+
+@pytest.mark.skipif(not _offline_nmcli(), reason="needs nmcli 1.40 or later (--offline)")
+def test_network_manager_reads_the_profile_with_its_isolation():
+    """NetworkManager's own keyfile reader, as the box's will read it: a key
+    it does not know is dropped without a word, so this is where a misspelt
+    one shows."""
+    text = "\n".join(line for line in
+                     (ROOT / "systemd/wolfbox-hotspot.nmconnection").read_text().splitlines()
+                     if not line.startswith("#"))
+    done = subprocess.run(["nmcli", "--offline", "connection", "modify",
+                           "802-11-wireless.ssid", "Wolfbox-AB12"], input=text,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    read = configparser.ConfigParser(interpolation=None)
+    read.read_string(done.stdout)
+    assert read["wifi"]["ap-isolation"] == "1" and read["wifi"]["mode"] == "ap"
+    assert read["ipv4"]["method"] == "shared" and read["ipv4"]["address1"] == "10.42.0.1/24"
