@@ -473,11 +473,12 @@ EOF
 
 # The box's own Wi-Fi, for phones where no network it knows is in reach
 # ([phones] network = "auto" or "own"; device/hotspot.py): NetworkManager's
-# connection (a Wi-Fi access point sharing 10.42.0.1/24, WPA2-PSK with CCMP,
-# the passphrase given by nmcli's passwd-file each time, never stored by
-# NetworkManager), the unit that brings it up with this box's name and
-# passphrase, and its captive portal: every DNS name answered with the box,
-# port 80 sent to the page's 8080 while it is up.
+# connection (a Wi-Fi access point on 10.42.0.1/24 that isolates its guests,
+# WPA2-PSK with CCMP, the passphrase given by nmcli's passwd-file each time,
+# never stored by NetworkManager), the root unit and its helper that make
+# this box's name and passphrase (root's; the box only reads them) and bring
+# it up, and its rules: every DNS name answered with the box, port 80 sent
+# to the page's 8080, and nothing forwarded from or to it while it is up.
 step_hotspot() {
     if ! phones_on; then
         local path
