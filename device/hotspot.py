@@ -6,11 +6,15 @@ settings or start any connection (polkit cannot tell NetworkManager's
 connections apart: its actions carry no connection), so the installer
 (`systemd/install.sh --phones`) puts a root unit, wolfbox-hotspot.service,
 beside the box's, with a polkit rule that lets the box start and stop that
-one unit and nothing else. The unit brings the `wolfbox-hotspot` connection
-up with the name and passphrase this module keeps in the box's state (the
+one unit and nothing else. The unit's root helper (systemd/wolfbox-wifi)
+makes the Wi-Fi's name and passphrase in the unit's own state directory,
+root's, and brings the `wolfbox-hotspot` connection up with them (the
 passphrase in a `passwd-file` for nmcli: never on a command line, never in
-NetworkManager's files, never in the log). What the box only reads
-(whether NetworkManager runs, which connections are up) it asks `nmcli`.
+NetworkManager's files, never in the log). The box only reads them there,
+through its group, to show them: a root unit that read a file of the box's
+own (an EnvironmentFile could carry LD_PRELOAD) would let the box's user
+run code as root. What the box only reads (whether NetworkManager runs,
+which connections are up) it asks `nmcli`.
 
 "auto" leaves the choice of a network to NetworkManager, which joins the
 networks it knows on its own: home while one of them is up; the box's own
@@ -25,17 +29,14 @@ no known network came.
 from __future__ import annotations
 
 import enum
-import hashlib
 import logging
 import os
-import secrets
 import subprocess
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from wolfbox.audio.cache import write_atomic
 from wolfbox.view import WifiCard
 
 log = logging.getLogger("wolfbox.device")
@@ -43,15 +44,18 @@ log = logging.getLogger("wolfbox.device")
 CONNECTION = "wolfbox-hotspot"          # the installer's NetworkManager connection
 ADDRESS = "10.42.0.1"                   # the box on its own Wi-Fi (the connection's)
 UNIT = "wolfbox-hotspot.service"        # the installer's root unit that starts it
-ENV_FILE = "wifi.env"                   # WOLFBOX_SSID=..., read by the unit
-SECRETS_FILE = "wifi.secrets"           # nmcli's passwd-file, read by the unit
+WIFI_DIR = Path("/var/lib/wolfbox-wifi")  # the unit's StateDirectory: root's, the box's group reads
+ENV_FILE = "wifi.env"                   # WOLFBOX_SSID=..., made by the unit's helper
+SECRETS_FILE = "wifi.secrets"           # nmcli's passwd-file, made by the unit's helper
 PSK_KEY = "802-11-wireless-security.psk"
 SSID_PREFIX = "Wolfbox-"
-# No 0/o, 1/l/i: read off a small screen and typed on a phone without doubt.
-# Twelve of them, 31^12 (about 59 bits: years of a GPU's guessing at a
-# captured handshake), and no separator: with the name, the Wi-Fi code's
-# text is then 42 bytes, a version 3 code (29 modules) at error correction
-# M, which the box's smallest screens still draw at 3 px a module.
+# The passphrase the unit's helper makes (systemd/wolfbox-wifi: the same,
+# tested), and the only one the box shows. No 0/o, 1/l/i: read off a small
+# screen and typed on a phone without doubt. Twelve of them, 31^12 (about 59
+# bits: years of a GPU's guessing at a captured handshake), and no
+# separator: with the name, the Wi-Fi code's text is then 42 bytes, a
+# version 3 code (29 modules) at error correction M, which the box's
+# smallest screens still draw at 3 px a module.
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 LENGTH = 12
 TIMEOUT_S = 10.0                        # nmcli's own reading of NetworkManager
@@ -131,19 +135,18 @@ def terse_fields(line: str) -> list[str]:
     return [*fields, field]
 
 
-def credentials(state_dir: Path) -> WifiCard:
-    """The box's Wi-Fi name and passphrase, made once for this box (the
-    passphrase with `secrets`) and kept in its state, owner-only, where the
-    unit reads them; the same ever after."""
-    env, pw = state_dir / ENV_FILE, state_dir / SECRETS_FILE
-    ssid = _kept(env, "WOLFBOX_SSID=")
-    passphrase = _kept(pw, PSK_KEY + ":")
-    if not (ssid and len(ssid) <= 32 and all(c.isalnum() or c == "-" for c in ssid)):
-        ssid = SSID_PREFIX + _box_tag()
-        _write_private(env, f"WOLFBOX_SSID={ssid}\n")
-    if passphrase is None or not 8 <= len(passphrase) <= 63:
-        passphrase = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
-        _write_private(pw, f"{PSK_KEY}:{passphrase}\n")
+def credentials(wifi_dir: Path) -> WifiCard | None:
+    """The box's Wi-Fi name and passphrase, as the unit's root helper made
+    them (once for this box, the same ever after); None while there are
+    none of their shapes to show."""
+    ssid = _kept(wifi_dir / ENV_FILE, "WOLFBOX_SSID=")
+    passphrase = _kept(wifi_dir / SECRETS_FILE, PSK_KEY + ":")
+    if ssid is None or not (0 < len(ssid) <= 32
+                            and all(c.isascii() and (c.isalnum() or c == "-") for c in ssid)):
+        return None
+    if passphrase is None or not (8 <= len(passphrase) <= 63
+                                  and set(passphrase) <= set(ALPHABET)):
+        return None
     return WifiCard(ssid, passphrase)
 
 
@@ -155,28 +158,6 @@ def _kept(path: Path, key: str) -> str | None:
     return next((line[len(key):] for line in lines if line.startswith(key)), None)
 
 
-def _write_private(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    old = os.umask(0o077)
-    try:
-        write_atomic(path, text.encode())
-    finally:
-        os.umask(old)
-    os.chmod(path, 0o600)
-
-
-def _box_tag() -> str:
-    """Four letters of this box alone: from its machine id, which the image
-    leaves blank for each box's first boot to fill; random without one."""
-    try:
-        machine = Path("/etc/machine-id").read_text().strip()
-    except OSError:
-        machine = ""
-    if not machine or machine == "uninitialized":
-        return secrets.token_hex(2).upper()
-    return hashlib.sha256(machine.encode()).hexdigest()[:4].upper()
-
-
 class Hotspot:
     """Chooses the phones' network as `network` says and keeps it so, a
     look at a time (`step`, with the time now and whether the box is idle:
@@ -184,9 +165,10 @@ class Hotspot:
     not come up, is said once and leaves the phones on the box's known
     networks; a look that fails is said once and made again."""
 
-    def __init__(self, network: str, state_dir: Path, say: Callable[[str], None],
-                 tools: Tools | None = None) -> None:
-        self.network, self.state_dir, self.say = network, state_dir, say
+    def __init__(self, network: str, say: Callable[[str], None],
+                 tools: Tools | None = None, wifi_dir: Path | None = None) -> None:
+        self.network, self.say = network, say
+        self.wifi_dir = WIFI_DIR if wifi_dir is None else wifi_dir
         self.tools = tools or Tools()
         self.where = Where.HOME if network == "home" else Where.SETTLING
         self.wifi: WifiCard | None = None     # shown on the screens while OWN
@@ -277,12 +259,19 @@ class Hotspot:
         return False
 
     def _up(self, now: float) -> None:
-        wifi = credentials(self.state_dir)
         try:
             self.tools.run([self.tools.systemctl, "--no-ask-password", "start", UNIT],
                            long=True)
         except _ToolFailed as e:
             raise _UpFailed(str(e)) from e
+        wifi = credentials(self.wifi_dir)
+        if wifi is None:
+            # Up, but nothing to show the table: down again, said as a failure.
+            try:
+                self._down()
+            except _ToolFailed:
+                pass
+            raise _UpFailed(f"no Wi-Fi name and passphrase to show in {self.wifi_dir}")
         self.where, self.wifi, self._since = Where.OWN, wifi, now
         self._up_fails = 0
         log.info("phones: the box's own Wi-Fi %s is up", wifi.ssid)

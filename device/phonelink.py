@@ -140,7 +140,7 @@ class PhoneLink:
         def cannot(why: str) -> None:
             self.notice(_(NO_OWN_WIFI), ())
 
-        hotspot = Hotspot(self.config.network, self.seats_file.parent, cannot)
+        hotspot = Hotspot(self.config.network, cannot)
         self.hotspot = HotspotThread(hotspot, self.clock, idle, self.wake)
         self.hotspot.start()
 

@@ -894,7 +894,9 @@ class Checks:
         Wi-Fi's code and the page's off the screen; systemd/wifi-check.sh,
         written into the twin through its shell, joins with them as a phone
         would (a wrong passphrase first) and checks the lease, DNS, the
-        captive probes and the page; nine simulated phones
+        captive probes and the page, then a second phone on the third
+        radio, isolated from the first, neither reaching a machine on the
+        box's cable (a veth); nine simulated phones
         (image/phones_sim.py) take every seat and are dealt a timed game.
         Then the box on "auto" joins the home Wi-Fi, a phone there takes a
         seat, home goes away and the box opens its own again."""
@@ -933,6 +935,12 @@ class Checks:
                 return "FAIL", " / ".join([*said, *out.splitlines()[-3:]])
             said += [line.strip() for line in out.splitlines()
                      if line.startswith(("a wrong", "OK")) or ": 302" in line][:6]
+            # A second phone (the third radio, the home's later): isolated
+            # from the first, and no phone reaches the box's cable.
+            code, out = self.wifi_step("guests")
+            if code != 0:
+                return "FAIL", " / ".join([*said, *out.splitlines()[-3:]])
+            said += [line.strip() for line in out.splitlines() if line.startswith("OK")]
             # Nine phones on the box's own Wi-Fi: every seat, and the deal.
             pin = self.pin()
             self.sim(url, pin, 9, deal=True)

@@ -39,6 +39,8 @@ HOTSPOT_UNIT=$ROOT/etc/systemd/system/wolfbox-hotspot.service
 NM_PROFILE=$ROOT/etc/NetworkManager/system-connections/wolfbox-hotspot.nmconnection
 CAPTIVE_DNS=$ROOT/etc/NetworkManager/dnsmasq-shared.d/wolfbox-captive.conf
 CAPTIVE_NFT=$ROOT/etc/wolfbox/captive.nft
+# The unit's root helper: makes the Wi-Fi's name and passphrase, root's.
+WIFI_HELPER=$ROOT/usr/local/lib/wolfbox/wolfbox-wifi
 UDEV_RULE=$ROOT/etc/udev/rules.d/60-wolfbox-gpio.rules
 DEV=${WOLFBOX_DEV:-/dev}
 USER_NAME=${WOLFBOX_USER:-wolfbox}
@@ -471,15 +473,16 @@ EOF
 
 # The box's own Wi-Fi, for phones where no network it knows is in reach
 # ([phones] network = "auto" or "own"; device/hotspot.py): NetworkManager's
-# connection (a Wi-Fi access point sharing 10.42.0.1/24, WPA2-PSK with CCMP,
-# the passphrase given by nmcli's passwd-file each time, never stored by
-# NetworkManager), the unit that brings it up with this box's name and
-# passphrase, and its captive portal: every DNS name answered with the box,
-# port 80 sent to the page's 8080 while it is up.
+# connection (a Wi-Fi access point on 10.42.0.1/24 that isolates its guests,
+# WPA2-PSK with CCMP, the passphrase given by nmcli's passwd-file each time,
+# never stored by NetworkManager), the root unit and its helper that make
+# this box's name and passphrase (root's; the box only reads them) and bring
+# it up, and its rules: every DNS name answered with the box, port 80 sent
+# to the page's 8080, and nothing forwarded from or to it while it is up.
 step_hotspot() {
     if ! phones_on; then
         local path
-        for path in "$HOTSPOT_UNIT" "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT"; do
+        for path in "$HOTSPOT_UNIT" "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT" "$WIFI_HELPER"; do
             if [ -e "$path" ]; then act rm -f "$path"; fi
         done
         return
@@ -492,6 +495,8 @@ step_hotspot() {
 address=/#/10.42.0.1
 EOF
     put_file "$CAPTIVE_NFT" 0644 < "$SOURCE/systemd/captive.nft"
+    # Root's, as everything a root unit runs or reads (never the box's user's).
+    put_file "$WIFI_HELPER" 0755 < "$SOURCE/systemd/wolfbox-wifi"
     put_file "$HOTSPOT_UNIT" 0644 < "$SOURCE/systemd/wolfbox-hotspot.service"
     if [ -z "$ROOT" ] && [ -d /run/systemd/system ] &&
             systemctl is-active --quiet NetworkManager.service 2>/dev/null; then
@@ -573,10 +578,10 @@ uninstall_all() {
         act systemctl stop wolfbox-hotspot.service
     fi
     for path in "$UNIT" "$PHONES_DROPIN" "$POLKIT_RULE" "$UDEV_RULE" "$HOTSPOT_UNIT" \
-            "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT"; do
+            "$NM_PROFILE" "$CAPTIVE_DNS" "$CAPTIVE_NFT" "$WIFI_HELPER"; do
         if [ -e "$path" ]; then act rm -f "$path"; else say "ok: no $path"; fi
     done
-    for path in "$PREFIX" "$CACHE" "$STATE"; do
+    for path in "$PREFIX" "$CACHE" "$STATE" "$ROOT/var/lib/wolfbox-wifi"; do
         if [ -e "$path" ] || [ -L "$path" ]; then act rm -rf "$path"; else say "ok: no $path"; fi
     done
     for path in "$PREFIX"-????????????; do

@@ -7,6 +7,10 @@
 #                                    as network = "own" or "auto" opens it): a
 #                                    wrong passphrase refused, the lease, DNS,
 #                                    the captive probes and the page
+#   systemd/wifi-check.sh guests     after own: a second phone (the third
+#                                    radio) reaches neither the first nor
+#                                    a machine on the box's cable, nor can
+#                                    it answer for the box's address
 #   systemd/wifi-check.sh home-up    a "home" Wi-Fi (WOLFBOX_HOME_SSID/_PSK) on
 #                                    a third radio, with its own DHCP server
 #   systemd/wifi-check.sh join-home BOX   the phone joins it, gets a lease and
@@ -19,15 +23,16 @@
 # own ("phone"), the home access point's in another ("home"); the box keeps
 # the first radio, which NetworkManager runs. The phone joins with the name
 # and passphrase the box's QR code holds (WOLFBOX_SSID and WOLFBOX_PSK, as
-# the host read them off the screen), else the ones the box keeps in its
-# state, where the code is made from; given both, they must agree.
+# the host read them off the screen), else the ones the hotspot unit keeps
+# in /var/lib/wolfbox-wifi, where the code is made from; given both, they
+# must agree.
 # Needs: the kernel's mac80211_hwsim module, iw, wpasupplicant (station and
 # access point), dnsmasq (NetworkManager's), python3, and a DHCP client
 # (dhclient, busybox's udhcpc, or klibc's ipconfig, which the image has
 # through initramfs-tools).
 set -euo pipefail
 
-STATE=${WOLFBOX_STATE:-/var/lib/wolfbox}
+STATE=${WOLFBOX_WIFI_DIR:-/var/lib/wolfbox-wifi}      # the hotspot unit's, root's
 ADDRESS=10.42.0.1
 PORT=${WOLFBOX_PORT:-8080}
 NS=phone
@@ -35,6 +40,8 @@ HOME_NS=home
 HOME_SSID=${WOLFBOX_HOME_SSID:-Twin-Home}
 HOME_PSK=${WOLFBOX_HOME_PSK:-home-twin-passphrase}
 HOME_NET=192.168.77
+CABLE_NS=cable
+CABLE_NET=192.168.88
 WAIT=${WOLFBOX_WAIT:-120}
 RUN=/run/wolfbox-check
 
@@ -112,18 +119,28 @@ join() {
     printf '%s' "$state"
 }
 
+# A DHCP lease on network $1 (10.42.0: its first three numbers) for the
+# radio $3 in namespace $2 (the phone's, unless given).
 lease() {
+    local net=$1 ns=${2:-$NS} dev=${3:-$phone_dev}
+    local in=(ip netns exec "$ns")
     if command -v dhclient >/dev/null; then
-        in_phone dhclient -1 "$phone_dev" || fail "no DHCP lease (dhclient)"
+        "${in[@]}" dhclient -1 "$dev" || fail "no DHCP lease (dhclient)"
     elif command -v udhcpc >/dev/null; then
-        in_phone udhcpc -n -q -i "$phone_dev" || fail "no DHCP lease (udhcpc)"
+        "${in[@]}" udhcpc -n -q -i "$dev" || fail "no DHCP lease (udhcpc)"
     elif [ -x /usr/lib/klibc/bin/ipconfig ]; then     # initramfs-tools' own (the image)
-        in_phone /usr/lib/klibc/bin/ipconfig -t 30 "$phone_dev" || fail "no DHCP lease (ipconfig)"
+        "${in[@]}" /usr/lib/klibc/bin/ipconfig -t 30 "$dev" || fail "no DHCP lease (ipconfig)"
     else
         fail "no DHCP client (dhclient, udhcpc or klibc's ipconfig) to act as the phone"
     fi
-    in_phone ip -4 addr show "$phone_dev" | grep -q "inet ${1//./\\.}\." \
-        || fail "no $1.x address"
+    "${in[@]}" ip -4 addr show "$dev" | grep -q "inet ${net//./\\.}\." \
+        || fail "no $net.x address"
+}
+
+# The IPv4 address of interface $2 in namespace $1.
+address_in() {
+    ip netns exec "$1" ip -4 -o addr show dev "$2" | sed -n 's/.* inet \([0-9.]*\)\/.*/\1/p' \
+        | head -n 1
 }
 
 own() {
@@ -186,6 +203,130 @@ assert r.status == 200 and b"<html" in r.read().lower(), r.status
 print(f"  {page}: 200")
 EOF
     say "OK: the box's own Wi-Fi, its lease, its DNS, its probes and its page"
+}
+
+# A guest on the own Wi-Fi reaches the box alone. A second phone (the
+# third radio, in the home's namespace until home-up makes it the home's
+# access point) joins: it cannot reach the first phone, nor make the first
+# take it for the box (ARP: the radio's client isolation); and a machine on
+# a cable of the box's (a veth into a namespace of its own) is out of every
+# phone's reach (the box forwards nothing: captive.nft), though the box
+# itself reaches it. Run after `own`.
+guests() {
+    setup
+    local ssid psk dev state mine other phone_mac box_mac seen i
+    local conf=$RUN/guest-wpa.conf
+    ssid=$(sed -n 's/^WOLFBOX_SSID=//p' "$STATE/wifi.env")
+    psk=$(sed -n 's/^802-11-wireless-security.psk://p' "$STATE/wifi.secrets")
+    mine=$(address_in "$NS" "$phone_dev")
+    [ -n "$mine" ] || fail "the first phone has no address (run the own step first)"
+    if ! has_ns "$HOME_NS"; then
+        say "a second phone, on the third radio"
+        take_radio "$HOME_NS" >/dev/null
+    fi
+    dev=$(radio_in "$HOME_NS")
+    [ -n "$dev" ] || fail "the second phone's namespace holds no radio"
+
+    say "a second phone joins the box's own Wi-Fi"
+    umask 077
+    printf 'ctrl_interface=%s/guest-wpa\nnetwork={\n ssid="%s"\n psk="%s"\n key_mgmt=WPA-PSK\n}\n' \
+        "$RUN" "$ssid" "$psk" > "$conf"
+    in_home wpa_supplicant -B -P "$RUN/guest-wpa.pid" -i "$dev" -c "$conf" >/dev/null
+    state=""
+    for ((i = 0; i < 30; i++)); do
+        state=$(in_home wpa_cli -p "$RUN/guest-wpa" -i "$dev" status 2>/dev/null \
+                | sed -n 's/^wpa_state=//p')
+        [ "$state" = COMPLETED ] && break
+        sleep 1
+    done
+    [ "$state" = COMPLETED ] || fail "the second phone could not join (wpa_state=$state)"
+    lease 10.42.0 "$HOME_NS" "$dev"
+    other=$(address_in "$HOME_NS" "$dev")
+    say "  the first phone is $mine, the second $other"
+
+    say "the second phone cannot reach the first"
+    ip netns exec "$NS" python3 -c '
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], 8080))
+s.listen()
+while True:
+    s.accept()[0].close()
+' "$mine" &
+    local listener=$!
+    until_ok "the first phone's listener did not start" \
+        in_phone python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 8080), 5)' "$mine"
+    if in_home python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 8080), 5)' \
+            "$mine" 2>/dev/null; then
+        kill "$listener" 2>/dev/null || true
+        fail "the second phone reached the first"
+    fi
+    kill "$listener" 2>/dev/null || true
+
+    say "the second phone claims the box's address; the first still finds the box"
+    in_phone python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 8080), 10)' \
+        "$ADDRESS" || fail "the first phone cannot reach the box"
+    box_mac=$(in_phone ip neigh show "$ADDRESS" dev "$phone_dev" | sed -n 's/.* lladdr \([0-9a-f:]*\).*/\1/p')
+    [ -n "$box_mac" ] || fail "the first phone knows no address for the box"
+    phone_mac=$(in_phone cat "/sys/class/net/$phone_dev/address")
+    sleep 2           # past the kernel's ARP locktime (1 s), which would ignore a lie too
+    # Gratuitous ARP replies, "10.42.0.1 is at the second phone", to everyone
+    # and to the first phone's own address, five of each.
+    in_home python3 -c '
+import socket, sys, time
+dev, box, phone_mac, phone = sys.argv[1:5]
+mine = bytes.fromhex(open(f"/sys/class/net/{dev}/address").read().strip().replace(":", ""))
+them = bytes.fromhex(phone_mac.replace(":", ""))
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((dev, 0))
+for to, target, target_ip in ((b"\xff" * 6, b"\xff" * 6, box), (them, them, phone)):
+    arp = (b"\x00\x01\x08\x00\x06\x04\x00\x02" + mine + socket.inet_aton(box)
+           + target + socket.inet_aton(target_ip))
+    for _ in range(5):
+        s.send(to + mine + b"\x08\x06" + arp)
+        time.sleep(0.2)
+' "$dev" "$ADDRESS" "$phone_mac" "$mine" || fail "the second phone could not send its ARP"
+    seen=$(in_phone ip neigh show "$ADDRESS" dev "$phone_dev" | sed -n 's/.* lladdr \([0-9a-f:]*\).*/\1/p')
+    [ "$seen" = "$box_mac" ] || fail "the first phone took the second for the box ($seen, not $box_mac)"
+
+    say "the box forwards nothing: a machine on its cable is out of the phones' reach"
+    nft list table inet wolfbox_captive | grep -q "hook forward" \
+        || fail "no forward rule of the box's own Wi-Fi (captive.nft)"
+    ip netns add "$CABLE_NS"
+    ip link add twcable type veth peer name eth0 netns "$CABLE_NS"
+    nmcli device set twcable managed no >/dev/null 2>&1 || true
+    ip addr add "$CABLE_NET.1/24" dev twcable
+    ip link set twcable up
+    ip netns exec "$CABLE_NS" ip addr add "$CABLE_NET.2/24" dev eth0
+    ip netns exec "$CABLE_NS" ip link set eth0 up
+    ip netns exec "$CABLE_NS" ip link set lo up
+    ip netns exec "$CABLE_NS" python3 -m http.server --bind "$CABLE_NET.2" 8080 \
+        >/dev/null 2>&1 &
+    local machine=$!
+    until_ok "the box cannot reach the machine on its cable" \
+        python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 8080), 5)' \
+        "$CABLE_NET.2"
+    local reached=""
+    if in_phone python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 8080), 5)' \
+            "$CABLE_NET.2" 2>/dev/null; then
+        reached="the first phone"
+    elif in_home python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 8080), 5)' \
+            "$CABLE_NET.2" 2>/dev/null; then
+        reached="the second phone"
+    fi
+    kill "$machine" 2>/dev/null || true
+    ip netns del "$CABLE_NS"
+    [ -z "$reached" ] || fail "$reached reached $CABLE_NET.2 on the box's cable"
+
+    say "the second phone leaves (its radio is the home's next)"
+    in_home pkill -F "$RUN/guest-wpa.pid" 2>/dev/null || true
+    for ((i = 0; i < 10; i++)); do
+        [ -e "$RUN/guest-wpa/$dev" ] || break
+        sleep 0.5
+    done
+    in_home ip -4 addr flush dev "$dev"
+    say "OK: the own Wi-Fi's guests reach the box alone (isolated, nothing forwarded)"
 }
 
 home_up() {
@@ -255,14 +396,16 @@ clean() {
     home_down >/dev/null
     ip netns del "$NS" 2>/dev/null || true
     ip netns del "$HOME_NS" 2>/dev/null || true
+    ip netns del "$CABLE_NS" 2>/dev/null || true
     rm -rf "$RUN" /etc/netns/"$NS"
 }
 
 case ${1:-own} in
     own) own ;;
+    guests) guests ;;
     home-up) home_up ;;
     join-home) [ -n "${2:-}" ] || fail "join-home needs the box's address"; join_home "$2" ;;
     home-down) home_down ;;
     clean) clean ;;
-    *) fail "unknown step '$1' (own, home-up, join-home BOX, home-down, clean)" ;;
+    *) fail "unknown step '$1' (own, guests, home-up, join-home BOX, home-down, clean)" ;;
 esac

@@ -2,7 +2,9 @@
 on PATH: scripts that record their argv and answer as the real ones do
 (nmcli's terse `-t` output and its "Error: ..." lines and exit codes from
 its man page; systemctl's "Failed to start ..." for a unit it lacks),
-including nmcli failing, hanging and missing."""
+including nmcli failing, hanging and missing. Starting the unit runs its
+real root helper (systemd/wolfbox-wifi), which makes the name and
+passphrase the box then reads."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import json
 import logging
 import os
 import stat
+import subprocess
 import sys
 import threading
 import time
@@ -23,9 +26,11 @@ from helpers import phones_config
 from wolfbox.device.hotspot import (
     ADDRESS,
     CONNECTION,
+    LENGTH,
     LOOK_S,
     RETRY_S,
     SETTLE_S,
+    SSID_PREFIX,
     UNIT,
     UP_TRIES,
     Hotspot,
@@ -40,8 +45,10 @@ from wolfbox.games import Games
 from wolfbox.onenight.flow import Flow
 from wolfbox.view import JoinCard, WifiCard
 
+HELPER = Path(__file__).parent.parent / "systemd" / "wolfbox-wifi"
+
 FAKE = '''#!{python}
-import json, os, sys, time
+import json, os, subprocess, sys, time
 here = os.path.dirname(os.path.abspath(__file__))
 name = os.path.basename(sys.argv[0])
 with open(os.path.join(here, "calls.jsonl"), "a") as f:
@@ -78,6 +85,11 @@ elif name == "systemctl":
         sys.stderr.write("Job for %s failed.\\n" % args[1])
         sys.exit(1)
     if args[0] == "start":
+        # The unit's root helper, as the unit runs it (its state directory).
+        os.makedirs(world["wifi_dir"], exist_ok=True)
+        if not world.get("no_keys"):
+            subprocess.run(["sh", "{helper}", "keys"], check=True,
+                           env={{**os.environ, "STATE_DIRECTORY": world["wifi_dir"]}})
         world["active"] = world.get("active", []) + ["{own}:802-11-wireless:wlan0"]
     elif args[0] == "stop":
         world["active"] = [a for a in world.get("active", []) if not a.startswith("{own}:")]
@@ -98,6 +110,7 @@ class Fakes:
         self.folder = folder
 
     def world(self, **world: Any) -> None:
+        world.setdefault("wifi_dir", str(self.folder.parent / "wifi"))
         (self.folder / "world.json").write_text(json.dumps(world))
 
     def calls(self) -> list[list[str]]:
@@ -116,9 +129,10 @@ def fakes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fakes:
     folder.mkdir()
     for name in ("nmcli", "systemctl"):
         path = folder / name
-        path.write_text(FAKE.format(python=sys.executable, own=CONNECTION))
+        path.write_text(FAKE.format(python=sys.executable, own=CONNECTION, helper=HELPER))
         path.chmod(path.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr("wolfbox.device.hotspot.WIFI_DIR", tmp_path / "wifi")
     made = Fakes(folder)
     made.world(active=[LO])
     return made
@@ -130,33 +144,98 @@ class Said(list[str]):
 
 
 def hotspot(network: str, tmp_path: Path, said: Said, **tools: Any) -> Hotspot:
-    return Hotspot(network, tmp_path / "state", said, Tools(**tools))
+    return Hotspot(network, said, Tools(**tools), wifi_dir=tmp_path / "wifi")
 
 
-def test_credentials_are_made_once_for_the_box_and_kept_owner_only(tmp_path: Path) -> None:
+def keys(folder: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """The unit's root helper making (or checking) the name and passphrase
+    (in its state directory, which systemd makes)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(["sh", str(HELPER), "keys"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "STATE_DIRECTORY": str(folder), **env})
+
+
+def test_the_units_helper_makes_them_once_for_the_box_group_readable(tmp_path: Path) -> None:
+    assert keys(tmp_path).returncode == 0
     first = credentials(tmp_path)
-    assert first.ssid.startswith("Wolfbox-") and len(first.ssid) == len("Wolfbox-") + 4
-    assert len(first.passphrase) == 12 and first.passphrase.isalnum()
+    assert first is not None
+    assert first.ssid.startswith(SSID_PREFIX) and len(first.ssid) == len(SSID_PREFIX) + 4
+    assert len(first.passphrase) == LENGTH == 12 and first.passphrase.isalnum()
     assert not set(first.passphrase) & set("0o1li")
     # The Wi-Fi code stays a version 3 code (29 modules), which fits the
     # box's smallest screens beside their texts.
     assert segno.make(first.qr_text(), error="m", micro=False).version == 3
-    assert credentials(tmp_path) == first
-    assert credentials(tmp_path / "other").passphrase != first.passphrase
-    for name in ("wifi.env", "wifi.secrets"):
-        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
-    # What the unit reads: an EnvironmentFile line and nmcli's passwd-file line.
+    assert keys(tmp_path).returncode == 0 and credentials(tmp_path) == first
+    assert keys(tmp_path / "other").returncode == 0
+    other = credentials(tmp_path / "other")
+    assert other is not None and other.passphrase != first.passphrase
+    for name in ("wifi.env", "wifi.secrets"):       # root's; the box's group reads
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o640
+    # nmcli's passwd-file line, and the name's.
     assert (tmp_path / "wifi.env").read_text() == f"WOLFBOX_SSID={first.ssid}\n"
     assert (tmp_path / "wifi.secrets").read_text() == \
         f"802-11-wireless-security.psk:{first.passphrase}\n"
+    # The name is this box's: four hex digits of its machine id's SHA-256.
+    machine = Path("/etc/machine-id").read_text().strip() if Path("/etc/machine-id").exists() \
+        else ""
+    if machine and machine != "uninitialized":
+        import hashlib
+        assert first.ssid == SSID_PREFIX + hashlib.sha256(machine.encode()).hexdigest()[:4] \
+            .upper()
 
 
-def test_a_damaged_passphrase_file_is_made_anew(tmp_path: Path) -> None:
-    first = credentials(tmp_path)
-    (tmp_path / "wifi.secrets").write_text("802-11-wireless-security.psk:short\n")
+@pytest.mark.parametrize("name, secret, kept", [
+    ("WOLFBOX_SSID=Wolfbox-AB12\n", "802-11-wireless-security.psk:short\n", False),
+    ("WOLFBOX_SSID=Wolfbox-AB12\n", "802-11-wireless-security.psk:$(id>/tmp/x)abcdefgh\n",
+     False),
+    ("WOLFBOX_SSID=Wolfbox-AB12\n",
+     "802-11-wireless-security.psk:abcdefghjkmn\n802-1x.password:x\n", True),
+    ("WOLFBOX_SSID=a b;c\nLD_PRELOAD=/tmp/evil.so\n", "802-11-wireless-security.psk:ab\n",
+     False),
+])
+def test_a_damaged_file_is_made_anew_and_only_the_checked_values_go_on(
+        tmp_path: Path, name: str, secret: str, kept: bool) -> None:
+    (tmp_path / "wifi.env").write_text(name)
+    (tmp_path / "wifi.secrets").write_text(secret)
+    assert keys(tmp_path).returncode == 0
     again = credentials(tmp_path)
-    assert again.ssid == first.ssid and 8 <= len(again.passphrase) <= 63
-    assert again.passphrase != "short"
+    assert again is not None and again.ssid.startswith("Wolfbox-") and " " not in again.ssid
+    assert len(again.passphrase) == 12 and (again.passphrase in secret) == kept
+    assert (tmp_path / "wifi.env").read_text().count("\n") == 1
+    assert (tmp_path / "wifi.secrets").read_text() == \
+        f"802-11-wireless-security.psk:{again.passphrase}\n"
+
+
+@pytest.mark.parametrize("name, secret", [
+    ("", ""),
+    ("WOLFBOX_SSID=Wolfbox-AB12\n", "802-11-wireless-security.psk:short\n"),
+    ("WOLFBOX_SSID=Wolf box\n", "802-11-wireless-security.psk:abcdefghjkmn\n"),
+    ("WOLFBOX_SSID=Wolfbox-AB12\n", "802-11-wireless-security.psk:ABCDEFGHJKMN\n"),
+])
+def test_the_box_shows_nothing_it_would_not_have_made(tmp_path: Path, name: str,
+                                                      secret: str) -> None:
+    (tmp_path / "wifi.env").write_text(name)
+    (tmp_path / "wifi.secrets").write_text(secret)
+    assert credentials(tmp_path) is None
+
+
+def test_the_helper_brings_the_connection_up_with_the_checked_name_and_passphrase_file(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    nmcli = folder / "nmcli"
+    nmcli.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$*\" >> {tmp_path}/calls\n")
+    nmcli.chmod(0o755)
+    (tmp_path / "wifi").mkdir()
+    up = subprocess.run(["sh", str(HELPER), "up"], capture_output=True, text=True, timeout=60,
+                        env={**os.environ, "STATE_DIRECTORY": str(tmp_path / "wifi"),
+                             "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"})
+    assert up.returncode == 0, up.stderr
+    wifi = credentials(tmp_path / "wifi")
+    assert wifi is not None and wifi.passphrase not in up.stdout + up.stderr
+    assert (tmp_path / "calls").read_text().splitlines() == [
+        f"connection modify id {CONNECTION} 802-11-wireless.ssid {wifi.ssid}",
+        f"--wait 45 connection up id {CONNECTION} passwd-file {tmp_path}/wifi/wifi.secrets"]
 
 
 def test_own_opens_the_access_point_through_the_unit_and_never_shows_the_passphrase(
@@ -166,7 +245,7 @@ def test_own_opens_the_access_point_through_the_unit_and_never_shows_the_passphr
     with caplog.at_level(logging.DEBUG):
         spot.step(0.0, idle=True)
     assert spot.where is Where.OWN and said == []
-    assert spot.wifi == credentials(tmp_path / "state")
+    assert spot.wifi is not None and spot.wifi == credentials(tmp_path / "wifi")
     assert fakes.starts() == [START]
     passphrase = spot.wifi.passphrase
     assert all(passphrase not in " ".join(c) for c in fakes.calls())
@@ -175,6 +254,16 @@ def test_own_opens_the_access_point_through_the_unit_and_never_shows_the_passphr
     assert fakes.starts() == [START]
     spot.close()
     assert fakes.starts()[-1] == STOP and spot.wifi is None
+
+
+def test_a_wifi_up_with_nothing_to_show_goes_down_again(fakes: Fakes, tmp_path: Path) -> None:
+    """The unit came up but left no name and passphrase the box can read
+    (a box not in the unit's group): no Wi-Fi the table cannot join."""
+    fakes.world(active=[LO], no_keys=True)
+    spot = hotspot("own", tmp_path, Said())
+    spot.step(0.0, idle=True)
+    assert spot.where is not Where.OWN and spot.wifi is None
+    assert fakes.starts() == [START, STOP]
 
 
 def test_auto_stays_home_while_a_known_network_is_up(fakes: Fakes, tmp_path: Path) -> None:
@@ -311,7 +400,7 @@ def test_the_box_opens_its_own_wifi_with_its_phones_and_closes_it_with_them(
             assert time.monotonic() < deadline, "the own Wi-Fi never came up"
             woken.wait(1)
             woken.clear()
-        assert card.wifi == credentials(tmp_path / "state")
+        assert card.wifi is not None and card.wifi == credentials(tmp_path / "wifi")
         assert fakes.starts() == [START]
     finally:
         link.turn(False)
@@ -383,7 +472,8 @@ def test_on_its_own_wifi_the_card_gives_the_page_at_the_boxs_address_there(
     card = link.join_card()
     assert card is not None and card.url == f"http://{ADDRESS}:8080/"
     assert card.qr == f"http://{ADDRESS}:8080/#k=KEY"          # the code holds the key there too
-    assert card.wifi == credentials(tmp_path / "state") and card.wifi_shown
+    assert card.wifi is not None and card.wifi == credentials(tmp_path / "wifi")
+    assert card.wifi_shown
     link.hotspot.close()
 
 

@@ -6,6 +6,7 @@ as polkitd would."""
 
 from __future__ import annotations
 
+import configparser
 import json
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ HOTSPOT_FILES = {
     "etc/NetworkManager/system-connections/wolfbox-hotspot.nmconnection": 0o600,
     "etc/NetworkManager/dnsmasq-shared.d/wolfbox-captive.conf": 0o644,
     "etc/wolfbox/captive.nft": 0o644,
+    "usr/local/lib/wolfbox/wolfbox-wifi": 0o755,
 }
 PHONE_PACKAGES = ["network-manager", "dnsmasq-base", "wpasupplicant", "nftables"]
 
@@ -124,6 +126,7 @@ def test_the_own_wifi_is_one_address_one_connection_one_port():
         PSK_KEY,
         SECRETS_FILE,
         UNIT,
+        WIFI_DIR,
     )
     profile = (ROOT / "systemd/wolfbox-hotspot.nmconnection").read_text()
     unit = (ROOT / "systemd" / UNIT).read_text()
@@ -139,10 +142,13 @@ def test_the_own_wifi_is_one_address_one_connection_one_port():
     channel = int(next(line for line in profile.splitlines()
                        if line.startswith("channel=")).split("=")[1])
     assert "band=bg" in profile and 1 <= channel <= 9
-    # The box's own file, handed to the unit by systemd (its root cannot open it).
-    assert f"LoadCredential={SECRETS_FILE}:/var/lib/wolfbox/{SECRETS_FILE}\n" in unit
-    assert f"connection up id {CONNECTION} passwd-file %d/{SECRETS_FILE}\n" in unit
-    assert f"EnvironmentFile=/var/lib/wolfbox/{ENV_FILE}" in unit
+    # The name and passphrase: the unit's own (root's) state, where the box reads them.
+    helper = (ROOT / "systemd/wolfbox-wifi").read_text()
+    assert f"StateDirectory={WIFI_DIR.name}\n" in unit and WIFI_DIR.parent == Path("/var/lib")
+    assert "ExecStart=/usr/local/lib/wolfbox/wolfbox-wifi up\n" in unit
+    assert f"NAME_FILE=$DIR/{ENV_FILE} " in helper
+    assert f"SECRETS_FILE=$DIR/{SECRETS_FILE} " in helper
+    assert f"CONNECTION={CONNECTION}\n" in helper and f"PSK_KEY={PSK_KEY}\n" in helper
     assert PSK_KEY == "802-11-wireless-security.psk"
     assert f'action.lookup("unit") == "{UNIT}"' in installer_text
 
@@ -188,8 +194,8 @@ def test_the_hotspot_unit_is_root_with_one_capability_and_hardened():
 def test_the_twins_wifi_check_is_shellcheck_clean():
     """systemd/wifi-check.sh runs in the twin on simulated radios; here it is
     only checked as a script (this machine has no mac80211_hwsim)."""
-    result = subprocess.run(["shellcheck", str(ROOT / "systemd/wifi-check.sh")],
-                            capture_output=True, text=True)
+    result = subprocess.run(["shellcheck", str(ROOT / "systemd/wifi-check.sh"),
+                             str(ROOT / "systemd/wolfbox-wifi")], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
 
 
@@ -214,3 +220,45 @@ def test_the_port_80_rule_loads_twice_and_goes_away(tmp_path):
     assert loaded.count("table inet wolfbox_captive") == 1
     assert "ip daddr 10.42.0.1 tcp dport 80 redirect to :8080" in loaded
     assert after.strip() == ""
+
+
+def _profile() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_string((ROOT / "systemd/wolfbox-hotspot.nmconnection").read_text())
+    return parser
+
+
+def test_the_own_wifi_isolates_its_guests_and_shares_no_ipv6():
+    """ap-isolation (NetworkManager 1.28 on; Debian 12 has 1.42): the radio
+    passes no frame from one phone to another, so a phone reaches the box
+    alone (what the box itself would route between them, captive.nft drops:
+    tests/test_own_wifi_netns.py)."""
+    profile = _profile()
+    assert profile["wifi"]["mode"] == "ap" and profile["wifi"]["ap-isolation"] == "1"
+    assert profile["ipv6"]["method"] == "disabled"
+
+
+def _offline_nmcli() -> bool:
+    """A real nmcli that reads a profile without NetworkManager (1.40 on)."""
+    if shutil.which("nmcli") is None:
+        return False
+    return subprocess.run(["nmcli", "--offline", "connection", "add", "type", "dummy",
+                           "ifname", "x"], capture_output=True, timeout=30).returncode == 0
+
+
+@pytest.mark.skipif(not _offline_nmcli(), reason="needs nmcli 1.40 or later (--offline)")
+def test_network_manager_reads_the_profile_with_its_isolation():
+    """NetworkManager's own keyfile reader, as the box's will read it: a key
+    it does not know is dropped without a word, so this is where a misspelt
+    one shows."""
+    text = "\n".join(line for line in
+                     (ROOT / "systemd/wolfbox-hotspot.nmconnection").read_text().splitlines()
+                     if not line.startswith("#"))
+    done = subprocess.run(["nmcli", "--offline", "connection", "modify",
+                           "802-11-wireless.ssid", "Wolfbox-AB12"], input=text,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    read = configparser.ConfigParser(interpolation=None)
+    read.read_string(done.stdout)
+    assert read["wifi"]["ap-isolation"] == "1" and read["wifi"]["mode"] == "ap"
+    assert read["ipv4"]["method"] == "shared" and read["ipv4"]["address1"] == "10.42.0.1/24"
