@@ -163,8 +163,9 @@ class Room:
         """Whether a seated player's name folds to the same as `name` ("Ann"
         and "Аnn" with a Cyrillic A, "ANN", "A n n"): two such at one table
         could not be told apart on a screen, and one could pass for the other."""
-        key = _tight(folded(clean_name(name)))
-        return bool(key) and any(_tight(folded(h.name)) == key for h in self.held.values())
+        key = _tight(folded(clean_name(name), digits=False))
+        return bool(key) and any(_tight(folded(h.name, digits=False)) == key
+                                 for h in self.held.values())
 
     def take(self, seat: int, name: str) -> Joined:
         """`seat` is the phone's now: its new token (kept by the phone alone)."""
@@ -264,22 +265,25 @@ def _reads_as(name: str, seat: int, label: str) -> Literal["seat", "mayor"] | No
     words = _words()
     spaced = _letters_joined(wide)
     mayors = not (label and words.mayor.search(_letters_joined(folded(label))))
-    if mayors and words.mayor.search(spaced):
+    if mayors and any(words.mayor.search(_letters_joined(folded(name, digits)))
+                      for digits in (True, False)):
         return "mayor"
     found = [m["n"] or m["m"] for m in (words.bare.fullmatch(tight), words.label.search(wide),
                                          *words.seat.finditer(spaced)) if m is not None]
     return "seat" if any(seat not in words.values(n) for n in found) else None
 
 
-def folded(text: str) -> str:
+def folded(text: str, digits: bool = True) -> str:
     """`text` as a name is compared: its TR39 skeleton (disarm's spoof key:
     look-alike letters of other scripts folded to one prototype, NFKC,
     invisible characters gone, no case), traditional Chinese as simplified
     (OpenCC), no combining marks, "i" as "l" (the skeleton folds "I" and
     "l" together, and a reader takes "i" for "I"), and every run of other
     characters as one space, or as one "·" where it holds a mark: the box's
-    label is "Ann · 3", and a look-alike dot ("•", "・", "-") reads the same."""
-    text = _simplified(skeleton_key(text))
+    label is "Ann · 3", and a look-alike dot ("•", "・", "-") reads the same.
+    With `digits`, digits stay digits (a seat's number is read from them);
+    without, they fold as TR39 has them ("May0r" is "Mayor", "Ann1" "Annl")."""
+    text = _simplified(skeleton_key(text, digit_policy="numeric" if digits else "tr39"))
     text = "".join(c for c in unicodedata.normalize("NFD", text)
                    if not unicodedata.combining(c)).replace("i", "l")
     return re.sub(r"[\W_]+", lambda m: " " if m[0].isspace() else "·", text).strip()
@@ -355,7 +359,9 @@ def _words() -> _Words:
 
 
 def _either(words: set[str]) -> str:
-    """A pattern for any of `words` as `folded` leaves them, longest first."""
+    """A pattern for any of `words` as `folded` leaves them, longest first,
+    and as a keyboard with no umlauts writes them ("Buergermeister")."""
+    words |= {w.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue") for w in words}
     tight = {_tight(folded(w)) for w in words} - {""}
     return "|".join(re.escape(w) for w in sorted(tight, key=len, reverse=True))
 
@@ -378,7 +384,8 @@ def _numerals() -> dict[str, frozenset[int]]:
     (十二, 两)."""
     found: dict[str, set[int]] = {}
     for n in range(1, SEAT_MAX + 1):
-        spellings = {_roman(n), _roman(n).lower(), _english(n), *_german(n), _chinese(n)}
+        spellings = {_roman(n), _roman(n).lower(), _english(n), *_german(n), _chinese(n),
+                     _chinese(n).translate(_ZH_FORMAL)}
         if n == 2:
             spellings.add("两")
         for spelling in spellings:
@@ -431,3 +438,8 @@ def _chinese(n: int) -> str:
     if not tens:
         return _ZH_DIGITS[ones]
     return ("" if tens == 1 else _ZH_DIGITS[tens]) + "十" + (_ZH_DIGITS[ones] if ones else "")
+
+
+# The same numerals as written on a cheque, where no stroke may be added:
+# "肆号" is seat 4 just as "四号" is.
+_ZH_FORMAL = str.maketrans("一二三四五六七八九十", "壹贰叁肆伍陆柒捌玖拾")

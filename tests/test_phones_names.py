@@ -32,7 +32,7 @@ MAYORS = [
     "\u039cayor",                       # a Greek capital Mu
     "\u039c\u0391\u03a5\u039fR",        # every letter Greek but the R
     "鎮長", "The Mayor", "Mayor 1", "Mr. Mayor", "Der Bürgermeister", "BÜRGERMEISTER",
-    "我是镇长", "M a y o r", "Mayor1",
+    "我是镇长", "M a y o r", "Mayor1", "MAY0R", "Der Buergermeister",
 ]
 ATTACKS = [
     *MAYORS,
@@ -44,7 +44,7 @@ ATTACKS = [
     "ＳＥＡＴ\u3000４",                  # fullwidth, with an ideographic space
     "𝐒𝐞𝐚𝐭 𝟒",                          # mathematical bold
     "S\u200beat 4",                     # a zero-width space inside
-    "S e a t 4", "Seat\u00a04", "Seat ٤", "４", "十二", "第四",
+    "S e a t 4", "Seat\u00a04", "Seat ٤", "４", "十二", "第四", "肆号",
 ]
 
 # Ordinary names in the box's languages, and words that only look near a
@@ -115,7 +115,7 @@ def test_a_seat_may_use_its_own_words(served):
 def test_a_second_name_that_looks_like_one_taken_is_refused(served):
     server, url = served
     assert answers(url, ["Ann"], 1) == [("joined", "")]
-    for seat, twin in enumerate(["\u0410nn", "ANN", "A n n", "Аnn"], start=2):
+    for seat, twin in enumerate(["\u0410nn", "ANN", "A n n", "Аnn", "Ann\u200b"], start=2):
         assert answers(url, [twin], seat) == [("refused", TAKEN)], twin
     assert answers(url, ["Zoë"], 2) == [("joined", "")]
     assert answers(url, ["Zoe"], 3) == [("refused", TAKEN)]
