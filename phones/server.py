@@ -56,7 +56,7 @@ from wolfbox.events import PhoneChoice
 from wolfbox.i18n import _
 
 from . import protocol, seal
-from .room import Joined, JoinRefused, Room, clean_name, new_pin
+from .room import Joined, JoinRefused, Room, clean_name, new_pin, prepare_names
 
 log = logging.getLogger("wolfbox.phones")
 # The library's own lines (a connection opened or closed, a page served) are
@@ -381,6 +381,7 @@ class PhoneServer:
             await self._serve(address)
         if self.find is not None:
             self._watch = self._loop.create_task(self._follow_addresses())
+        self._loop.call_soon(prepare_names)        # before a phone has scanned the code
         return self._urls()
 
     async def _serve(self, address: str) -> None:
