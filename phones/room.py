@@ -155,8 +155,7 @@ class Room:
             case "seat":
                 return JoinRefused(_("That name is what the box calls a seat: choose your own."))
         if self.look_alike(name):
-            return JoinRefused(_("Someone at this table has that name, or one that looks the "
-                                 "same: choose another."))
+            return look_alike_refused()
         return None
 
     def look_alike(self, name: str) -> bool:
@@ -226,6 +225,12 @@ class Room:
 
     def names(self) -> dict[int, str]:
         return {seat: h.name for seat, h in sorted(self.held.items())}
+
+
+def look_alike_refused() -> JoinRefused:
+    """The answer to a name that looks like one taken (`Room.look_alike`)."""
+    return JoinRefused(_("Someone at this table has that name, or one that looks the same: "
+                         "choose another."))
 
 
 def clean_name(name: str) -> str:

@@ -133,3 +133,26 @@ def test_the_refusal_is_one_line_in_the_box_s_language(served, lang):
     assert answers(url, ["Anna"], 2) == [("joined", "")]
     (kind, twin), = answers(url, ["\u0410nna"], 3)
     assert kind == "refused" and twin not in (why, TAKEN) and "\n" not in twin and twin
+
+
+def test_a_name_taken_while_the_box_is_asked_for_a_guarded_seat_stops_the_look_alike(served):
+    """The Mayor's phone asks for the console as "Mia"; before the Mayor
+    accepts it on the box, another phone takes seat 3 as "Мia" (a Cyrillic
+    M). Accepting then would seat two look-alikes: the asking phone is told
+    why instead, and the console stays free."""
+    server, url = served
+    changes = server.changed                    # the Changes the fixture gave it
+    server.guard(frozenset({8}))
+    with connect(socket_url(url), open_timeout=WAIT) as mayor:
+        mayor.send('{"t": "hello"}')
+        receive(mayor, "lobby")
+        mayor.send(json.dumps({"t": "join", "pin": PIN, "seat": 8, "name": "Mia"}))
+        receive(mayor, "asking")
+        changes.wait_for(1)
+        with changes.changed:
+            assert changes.changed.wait_for(lambda: changes[-1].asking, WAIT)
+        ((_seat, _name, code),) = changes[-1].asking
+        assert answers(url, ["\u041cia"], 3) == [("joined", "")]
+        server.answer(8, code, True)
+        assert receive(mayor, "refused")["why"] == TAKEN
+    assert server.room.names() == {3: "\u041cia"}
