@@ -289,14 +289,15 @@ def folded(text: str, digits: bool = True) -> str:
     look-alike letters of other scripts folded to one prototype, NFKC,
     invisible characters gone, no case), traditional Chinese as simplified
     (OpenCC), no combining marks, "i" as "l" (the skeleton folds "I" and
-    "l" together, and a reader takes "i" for "I"), and every run of other
+    "l" together, and a reader takes "i" for "I"), "rn" as "m" (TR39 has them
+    alike, and disarm leaves that out for prose's sake), and every run of other
     characters as one space, or as one "·" where it holds a mark: the box's
     label is "Ann · 3", and a look-alike dot ("•", "・", "-") reads the same.
     With `digits`, digits stay digits (a seat's number is read from them);
     without, they fold as TR39 has them ("May0r" is "Mayor", "Ann1" "Annl")."""
     text = _simplified(skeleton_key(text, digit_policy="numeric" if digits else "tr39"))
     text = "".join(c for c in unicodedata.normalize("NFD", text)
-                   if not unicodedata.combining(c)).replace("i", "l")
+                   if not unicodedata.combining(c)).replace("i", "l").replace("rn", "m")
     return re.sub(r"[\W_]+", lambda m: " " if m[0].isspace() else "·", text).strip()
 
 

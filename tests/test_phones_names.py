@@ -32,7 +32,7 @@ MAYORS = [
     "\u039cayor",                       # a Greek capital Mu
     "\u039c\u0391\u03a5\u039fR",        # every letter Greek but the R
     "鎮長", "The Mayor", "Mayor 1", "Mr. Mayor", "Der Bürgermeister", "BÜRGERMEISTER",
-    "我是镇长", "M a y o r", "Mayor1", "MAY0R", "Der Buergermeister",
+    "我是镇长", "M a y o r", "Mayor1", "MAY0R", "Der Buergermeister", "rnayor",
 ]
 ATTACKS = [
     *MAYORS,
