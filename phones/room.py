@@ -325,7 +325,9 @@ def _simplified(text: str) -> str:
 @dataclass(frozen=True)
 class _Words:
     """The seat's and the Mayor's words, and the numerals, as `folded`
-    leaves them; `n` is the number each pattern reads."""
+    leaves them; a match's group `n` (or `m`, on the pattern's other side)
+    is the numeral it read, and `numbers` what each numeral, spaces and
+    marks taken out, may stand for."""
     seat: re.Pattern[str]
     mayor: re.Pattern[str]
     bare: re.Pattern[str]
@@ -373,7 +375,7 @@ def _words() -> _Words:
 def _either(words: set[str]) -> str:
     """A pattern for any of `words` as `folded` leaves them, longest first,
     and as a keyboard with no umlauts writes them ("Buergermeister")."""
-    words |= {w.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue") for w in words}
+    words = words | {w.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue") for w in words}
     tight = {_tight(folded(w)) for w in words} - {""}
     return "|".join(re.escape(w) for w in sorted(tight, key=len, reverse=True))
 
