@@ -24,11 +24,14 @@ import hashlib
 import hmac
 import re
 import secrets
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
+import opencc
+from disarm import skeleton_key
 
 from wolfbox.i18n import LANGUAGES, N_, _, speaking
 
@@ -36,13 +39,22 @@ PIN_DIGITS = 4
 LONG_PIN_DIGITS = 6              # once someone seems to be guessing
 TOKEN_BYTES = 16                 # 128 bits
 NAME_CHARS = 20
-# What the box and the phones call a seat: a name may not read as one.
-SEAT_WORDS = (N_("Seat {seat}"), N_("Mayor"))
+SEAT_MAX = 99                    # the highest seat any table numbers (the seats file's bound)
+# What the box and the phones call a seat, and the box's label for a seat
+# by its player's name ("Ann · 3"): a name may not read as one. Taken from
+# the catalogues in every language, as the box says them.
+SEAT_WORDS = (N_("Seat {seat}"), N_("seat {seat}"))
+MAYOR_WORDS = (N_("Mayor"),)
+SEAT_LABEL = N_("{name} · {seat}")
 # Other ways a table writes a seat, in the box's languages, before or after
-# its number ("Platz 4", "玩家4", "4号"): a name read so passes for a seat
-# just as the box's own words do. Compared folded (no case, no spaces).
+# its number ("Platz 4", "玩家4", "4号"), or the Mayor ("Bürgermeisterin";
+# 警长, the Chinese werewolf table's elected leader): a name read so passes
+# for a seat or the Mayor just as the box's own words do.
 SEAT_SYNONYMS = ("seat", "player", "platz", "sitz", "sitzplatz", "spieler", "spielerin",
                  "玩家", "座位", "座", "号", "号玩家", "号座位", "号位", "位")
+MAYOR_SYNONYMS = ("bürgermeisterin", "oberbürgermeister", "市长", "村长", "警长")
+# Between a seat's word and its number ("Spieler Nr. 4", "Player No. 4").
+NUMBER_SIGNS = ("no", "nr", "number", "nummer")
 WRONG_PINS = 5                   # a client's wrong PINs in WRONG_PIN_WINDOW ...
 WRONG_PIN_WINDOW = 60.0          # ... seconds before it has to wait
 ALL_WRONG_PINS = 20              # every client's wrong PINs in the window before all wait
@@ -83,8 +95,8 @@ class SavedRoom(msgspec.Struct, forbid_unknown_fields=True):
     """The seats as the box keeps them across a power cut (Room.saved)."""
     pin: Annotated[str, msgspec.Meta(
         pattern=f"^([0-9]{{{PIN_DIGITS}}}|[0-9]{{{LONG_PIN_DIGITS}}})$")]
-    seats: Annotated[int, msgspec.Meta(ge=0, le=99)]
-    held: dict[Annotated[int, msgspec.Meta(ge=1, le=99)], SavedHolder]
+    seats: Annotated[int, msgspec.Meta(ge=0, le=SEAT_MAX)]
+    held: dict[Annotated[int, msgspec.Meta(ge=1, le=SEAT_MAX)], SavedHolder]
 
 
 def new_pin(draw: Callable[[int], int] = secrets.randbelow, digits: int = PIN_DIGITS) -> str:
@@ -137,9 +149,22 @@ class Room:
             return JoinRefused(_("The seats are 1 to {seats}.").format(seats=self.seats))
         if seat in self.held:
             return JoinRefused(_("Seat {seat} is taken: ask the box to free it.").format(seat=seat))
-        if impersonates(name, seat, label):
-            return JoinRefused(_("That name is what the box calls a seat: choose your own."))
+        match _reads_as(name, seat, label):
+            case "mayor":
+                return JoinRefused(_("That name reads as the Mayor: choose your own."))
+            case "seat":
+                return JoinRefused(_("That name is what the box calls a seat: choose your own."))
+        if self.look_alike(name):
+            return look_alike_refused()
         return None
+
+    def look_alike(self, name: str) -> bool:
+        """Whether a seated player's name folds to the same as `name` ("Ann"
+        and "Аnn" with a Cyrillic A, "ANN", "A n n"): two such at one table
+        could not be told apart on a screen, and one could pass for the other."""
+        key = _tight(folded(clean_name(name), digits=False))
+        return bool(key) and any(_tight(folded(h.name, digits=False)) == key
+                                 for h in self.held.values())
 
     def take(self, seat: int, name: str) -> Joined:
         """`seat` is the phone's now: its new token (kept by the phone alone)."""
@@ -202,42 +227,233 @@ class Room:
         return {seat: h.name for seat, h in sorted(self.held.items())}
 
 
+def look_alike_refused() -> JoinRefused:
+    """The answer to a name that looks like one taken (`Room.look_alike`)."""
+    return JoinRefused(_("Someone at this table has that name, or one that looks the same: "
+                         "choose another."))
+
+
 def clean_name(name: str) -> str:
-    """A name as the screens may show it: printable, on one line, short."""
-    kept = "".join(c if c.isprintable() else " " for c in name)
+    """A name as the screens may show it: printable, on one line, short,
+    composed (a "ë" typed as "e" and a mark counts and shows as one), and
+    with no invisible formatting: a zero-width space inside "Seat 4" or a
+    right-to-left override that turns "4 taeS" round is dropped, so the
+    name is checked as it shows."""
+    kept = "".join(c if c.isprintable() else " " for c in unicodedata.normalize("NFC", name)
+                   if unicodedata.category(c) != "Cf")
     return " ".join(kept.split())[:NAME_CHARS]
 
 
 def impersonates(name: str, seat: int = 0, label: str = "") -> bool:
     """Whether `name` reads as what the box calls another seat than `seat`
-    ("Seat 4", "Mayor", "Spieler 4", "镇长", or a bare number) in any of its
-    languages: a player so named could pass for another seat's phone or
-    the Mayor's. The seat's own words (its number, its `label`: the
-    Mayor's phone may call itself "Mayor") are no one else's."""
-    folded = _folded(clean_name(name))
-    if not folded or (label and folded == _folded(label)):
-        return False
-    for words in _seat_words():
-        read = words.fullmatch(folded)
-        if read is not None and (not read.groups() or
-                                 any(int(n) != seat for n in read.groups())):
-            return True
-    return False
+    or the Mayor, in any of its languages: "Seat 4", "Spieler vier",
+    "Seat IV", "四号", "第四位", "4號", "The Mayor", "镇长", a bare number
+    ("7", "四"), or the box's own label ("Ann · 3"). A player so named
+    could pass for another seat's phone or the Mayor's. Compared as the
+    eye reads it (`folded`: look-alike letters of other scripts, fullwidth
+    and mathematical forms, traditional Chinese, case, marks and spacing
+    count for nothing). The seat's own words are no one else's: its
+    number, and its `label` (the Mayor's phone may call itself "Mayor").
+
+    Bare number words and Roman numerals ("Elf", "Vi", "Xi") are names:
+    only beside a seat's word or after the label's dot do they read as a
+    seat; bare digits and Chinese numerals read as one alone."""
+    return _reads_as(name, seat, label) is not None
+
+
+def _reads_as(name: str, seat: int, label: str) -> Literal["seat", "mayor"] | None:
+    """What `name` passes for (see `impersonates`), if anything."""
+    name = clean_name(name)
+    wide, tight = folded(name), _tight(folded(name))
+    if not tight or (label and tight == _tight(folded(label))):
+        return None
+    words = _words()
+    spaced = _letters_joined(wide)
+    mayors = not (label and words.mayor.search(_letters_joined(folded(label))))
+    if mayors and any(words.mayor.search(_letters_joined(folded(name, digits)))
+                      for digits in (True, False)):
+        return "mayor"
+    found = [m["n"] or m["m"] for m in (words.bare.fullmatch(tight), words.label.search(wide),
+                                         *words.seat.finditer(spaced)) if m is not None]
+    return "seat" if any(seat not in words.values(n) for n in found) else None
+
+
+def prepare_names() -> None:
+    """Learn every language's seat words and numerals now (a fifth of a
+    second here, more on a Pi), so the first phone to join does not wait."""
+    _words()
+
+
+def folded(text: str, digits: bool = True) -> str:
+    """`text` as a name is compared: its TR39 skeleton (disarm's spoof key:
+    look-alike letters of other scripts folded to one prototype, NFKC,
+    invisible characters gone, no case), traditional Chinese as simplified
+    (OpenCC), no combining marks, "i" as "l" (the skeleton folds "I" and
+    "l" together, and a reader takes "i" for "I"), "rn" as "m" (TR39 has them
+    alike, and disarm leaves that out for prose's sake), and every run of other
+    characters as one space, or as one "·" where it holds a mark: the box's
+    label is "Ann · 3", and a look-alike dot ("•", "・", "-") reads the same.
+    With `digits`, digits stay digits (a seat's number is read from them);
+    without, they fold as TR39 has them ("May0r" is "Mayor", "Ann1" "Annl")."""
+    text = _simplified(skeleton_key(text, digit_policy="numeric" if digits else "tr39"))
+    text = "".join(c for c in unicodedata.normalize("NFD", text)
+                   if not unicodedata.combining(c)).replace("i", "l").replace("rn", "m")
+    return re.sub(r"[\W_]+", lambda m: " " if m[0].isspace() else "·", text).strip()
+
+
+def _tight(text: str) -> str:
+    """A folded text with no spaces and no marks ("S e a t 4", "Seat-4")."""
+    return "".join(c for c in text if c not in " ·")
+
+
+def _letters_joined(text: str) -> str:
+    """A folded text with the letters of a spaced-out word joined again
+    ("s e a t 4" reads as "seat 4", "m a y o r" as "mayor")."""
+    return re.sub(r"(?<!\w)\w(?:[ ·]\w(?!\w))+",
+                  lambda m: m[0].replace(" ", "").replace("·", ""), text)
 
 
 @functools.cache
-def _seat_words() -> tuple[re.Pattern[str], ...]:
-    found = [re.compile(r"(\d+)")]
-    for word in SEAT_SYNONYMS:
-        found += [re.compile(re.escape(word) + r"(\d+)"), re.compile(r"(\d+)" + re.escape(word))]
+def _simplified_converter() -> Any:
+    return opencc.OpenCC("t2s")
+
+
+def _simplified(text: str) -> str:
+    return str(_simplified_converter().convert(text)) if text else text
+
+
+@dataclass(frozen=True)
+class _Words:
+    """The seat's and the Mayor's words, and the numerals, as `folded`
+    leaves them; a match's group `n` (or `m`, on the pattern's other side)
+    is the numeral it read, and `numbers` what each numeral, spaces and
+    marks taken out, may stand for."""
+    seat: re.Pattern[str]
+    mayor: re.Pattern[str]
+    bare: re.Pattern[str]
+    label: re.Pattern[str]
+    numbers: dict[str, frozenset[int]]
+
+    def values(self, numeral: str) -> frozenset[int]:
+        """The numbers `numeral` may stand for ("l" is I or L, 1 or 50)."""
+        numeral = _tight(numeral.removeprefix("第"))
+        if numeral.isdecimal():
+            return frozenset({int(numeral)})
+        return self.numbers.get(numeral, frozenset())
+
+
+# Not before or after a letter of an alphabet (so "Seattle", "Mayorga" and
+# "Platzhirsch" are names); Chinese has no spaces between words.
+_START, _END = r"(?<![^\W\d_\u3400-\u9fff])", r"(?![^\W\d_\u3400-\u9fff])"
+
+
+@functools.cache
+def _words() -> _Words:
+    numbers = _numerals()
+    spelt = "|".join(sorted((_spelt(n) for n in numbers), key=len, reverse=True))
+    chinese = "|".join(sorted((n for n in numbers if _is_han(n[0])), key=len, reverse=True))
+    number = rf"第?(?:\d+(?!\d)|(?:{spelt}){_END})"
+    seats, mayors, suffixes = set(SEAT_SYNONYMS), set(MAYOR_SYNONYMS), set()
     for code in LANGUAGES:
         with speaking(code):
             for words in SEAT_WORDS:
-                parts = _folded(_(words)).split("{seat}")
-                found.append(re.compile(r"(\d+)".join(re.escape(p) for p in parts)))
-    return tuple(found)
+                seats.update(_(words).split("{seat}"))
+            mayors.update(_(word) for word in MAYOR_WORDS)
+            suffixes.add(_(SEAT_LABEL).split("{seat}")[-1])
+    seat = _either(seats)
+    sign = _either(set(NUMBER_SIGNS))
+    suffix = _either(suffixes) or "(?!)"
+    return _Words(
+        seat=re.compile(rf"{_START}(?:(?:{seat})[ ·]?(?:(?:{sign})[ ·]?)?(?P<n>{number})"
+                        rf"|(?P<m>{number})[ ·]?(?:{seat}){_END})"),
+        mayor=re.compile(rf"{_START}(?:{_either(mayors)}){_END}"),
+        bare=re.compile(rf"(?P<n>第?(?:\d+|{chinese}))(?P<m>)"),
+        label=re.compile(rf"\w·(?P<n>{number})(?:{suffix})?·?$|^·?(?P<m>{number})·\w"),
+        numbers={_tight(spelling): n for spelling, n in numbers.items()})
 
 
-def _folded(text: str) -> str:
-    """`text` as a name is compared: no case, no spaces, no punctuation."""
-    return "".join(c for c in text.casefold() if c.isalnum() or c in "{}")
+def _either(words: set[str]) -> str:
+    """A pattern for any of `words` as `folded` leaves them, longest first,
+    and as a keyboard with no umlauts writes them ("Buergermeister")."""
+    words = words | {w.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue") for w in words}
+    tight = {_tight(folded(w)) for w in words} - {""}
+    return "|".join(re.escape(w) for w in sorted(tight, key=len, reverse=True))
+
+
+def _spelt(numeral: str) -> str:
+    """A pattern for a folded numeral, its words apart or together
+    ("twenty one", "twenty-one", "twentyone")."""
+    return "[ ·]?".join(re.escape(part) for part in numeral.split(" "))
+
+
+def _is_han(c: str) -> bool:
+    return "\u3400" <= c <= "\u9fff"
+
+
+@functools.cache
+def _numerals() -> dict[str, frozenset[int]]:
+    """Every way the box's languages spell 1 to SEAT_MAX but in digits, as
+    `folded` leaves it: Roman numerals (Ⅳ, IV, iv), English and German
+    words ("twenty one", "einundzwanzig", "zwölf", "zwoelf") and Chinese
+    (十二, 两)."""
+    found: dict[str, set[int]] = {}
+    for n in range(1, SEAT_MAX + 1):
+        spellings = {_roman(n), _roman(n).lower(), _english(n), *_german(n), _chinese(n),
+                     _chinese(n).translate(_ZH_FORMAL)}
+        if n == 2:
+            spellings.add("两")
+        for spelling in spellings:
+            key = " ".join(_tight(folded(word)) for word in spelling.split())
+            found.setdefault(key, set()).add(n)
+    return {key: frozenset(ns) for key, ns in found.items()}
+
+
+def _roman(n: int) -> str:
+    tens, ones = divmod(n, 10)
+    return ("", "X", "XX", "XXX", "XL", "L", "LX", "LXX", "LXXX", "XC")[tens] + \
+        ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")[ones]
+
+
+_EN_ONES = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+            "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+            "eighteen", "nineteen")
+_EN_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def _english(n: int) -> str:
+    tens, ones = divmod(n, 10)
+    return _EN_ONES[n] if n < 20 else f"{_EN_TENS[tens]} {_EN_ONES[ones]}".strip()
+
+
+_DE_ONES = ("", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun",
+            "zehn", "elf", "zwölf", "dreizehn", "vierzehn", "fünfzehn", "sechzehn", "siebzehn",
+            "achtzehn", "neunzehn")
+_DE_TENS = ("", "", "zwanzig", "dreißig", "vierzig", "fünfzig", "sechzig", "siebzig", "achtzig",
+            "neunzig")
+
+
+def _german(n: int) -> set[str]:
+    tens, ones = divmod(n, 10)
+    if n < 20:
+        word = _DE_ONES[n]
+    else:
+        word = _DE_TENS[tens] if not ones else \
+            f"{'ein' if ones == 1 else _DE_ONES[ones]}und{_DE_TENS[tens]}"
+    # as a keyboard without umlauts writes it; and "zwo", as said for "zwei"
+    spelt = {word, word.replace("ü", "ue").replace("ö", "oe").replace("ß", "ss")}
+    return spelt | {w.replace("zwei", "zwo") for w in spelt}
+
+
+_ZH_DIGITS = "〇一二三四五六七八九"
+
+
+def _chinese(n: int) -> str:
+    tens, ones = divmod(n, 10)
+    if not tens:
+        return _ZH_DIGITS[ones]
+    return ("" if tens == 1 else _ZH_DIGITS[tens]) + "十" + (_ZH_DIGITS[ones] if ones else "")
+
+
+# The same numerals as written on a cheque, where no stroke may be added:
+# "肆号" is seat 4 just as "四号" is.
+_ZH_FORMAL = str.maketrans("一二三四五六七八九十", "壹贰叁肆伍陆柒捌玖拾")

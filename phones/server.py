@@ -56,7 +56,15 @@ from wolfbox.events import PhoneChoice
 from wolfbox.i18n import _
 
 from . import protocol, seal
-from .room import Joined, JoinRefused, Room, clean_name, new_pin
+from .room import (
+    Joined,
+    JoinRefused,
+    Room,
+    clean_name,
+    look_alike_refused,
+    new_pin,
+    prepare_names,
+)
 
 log = logging.getLogger("wolfbox.phones")
 # The library's own lines (a connection opened or closed, a page served) are
@@ -419,6 +427,7 @@ class PhoneServer:
             await self._serve(address)
         if self.find is not None:
             self._watch = self._loop.create_task(self._follow_addresses())
+        self._loop.call_soon(prepare_names)        # before a phone has scanned the code
         return self._urls()
 
     async def _serve(self, address: str) -> None:
@@ -487,6 +496,12 @@ class PhoneServer:
             return                              # gone, or another phone asks now
         del self._asking[seat]
         phone = asking.phone
+        if accept and self.room.look_alike(asking.name):
+            # another phone took a name like it while the box was asked
+            self._seated()
+            self._keep(self._loop.create_task(self._write(phone, protocol.encode(
+                "refused", why=look_alike_refused().why))))
+            return
         if accept and seat not in self.room.held and phone in self._phones \
                 and self._seat_held(phone) is None:
             joined = self.room.take(seat, asking.name)
