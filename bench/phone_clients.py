@@ -26,9 +26,10 @@ class Phone:
 
     def __init__(self, socket_url: str) -> None:
         self.socket = connect(socket_url, open_timeout=30, legacy=True)
-        box = json.loads(self.socket.recv(timeout=30))["k"]
+        key = json.loads(self.socket.recv(timeout=30))
         mine = PrivateKey.generate()
-        self.channel = seal.Channel(mine, seal.key_of(box), box=False)
+        self.channel = seal.Channel(mine, seal.key_of(key["k"]), box=False,
+                                    challenge=seal.challenge_of(key["c"]))
         self.socket.send(json.dumps({"t": "seal", "k": seal.text(bytes(mine.public_key))}))
 
     def send(self, message: dict) -> None:

@@ -68,7 +68,8 @@ class Phone:
         if hello["k"] != pinned_key(url):
             raise SimFailed(f"seat {seat}: the box's key is not the QR code's")
         mine = PrivateKey.generate()
-        self.channel = seal.Channel(mine, seal.key_of(hello["k"]), box=False)
+        self.channel = seal.Channel(mine, seal.key_of(hello["k"]), box=False,
+                                    challenge=seal.challenge_of(hello["c"]))
         self.socket.send(json.dumps({"t": "seal", "k": seal.text(bytes(mine.public_key))}))
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()

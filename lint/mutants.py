@@ -34,6 +34,11 @@ MUTANTS = (
            "return bytes(self._box.encrypt(count + message, bytes(NONCE_BYTES)))",
            ("tests/test_phones_sealed.py::"
             "test_no_two_frames_share_a_nonce_so_no_keystream_is_used_twice",)),
+    Mutant("a socket's key made without the box's random for it (a replay opens elsewhere)",
+           "phones/seal.py",
+           "key = sha512(shared + challenge, encoder=RawEncoder)",
+           "key = sha512(shared, encoder=RawEncoder)",
+           ("tests/test_phones_sealed.py::test_frames_recorded_on_one_socket_open_on_no_other",)),
     Mutant("a message in the clear taken after the phone's key",
            "phones/server.py",
            'raise protocol.MalformedMessage("a message in the clear after the phone\'s key")',

@@ -252,6 +252,8 @@ class _Phone:
     # Its seat went to a newer socket of the same token (another tab of the
     # same phone): it may not take a second seat (one phone, one seat).
     superseded: bool = False
+    # The box's random for this socket, sent with its key (seal.py).
+    challenge: bytes = field(default_factory=seal.challenge)
 
 
 @dataclass(frozen=True)
@@ -658,7 +660,8 @@ class PhoneServer:
             # The box's key, in the clear: a page opened from the typed
             # address has no other; one opened from the QR code checks it
             # against the key in its address (and shows `other` if it differs).
-            await socket.send(protocol.encode("key", k=self.key.public, other=_(
+            await socket.send(protocol.encode("key", k=self.key.public,
+                                              c=seal.text(phone.challenge), other=_(
                 "This page was opened for another start of the box: scan the QR code "
                 "on the box again.")), text=True)
             keyless = self._loop.call_later(self.key_seconds, self._keyless, phone)
@@ -709,7 +712,7 @@ class PhoneServer:
         if phone.channel is None:
             if not isinstance(raw, str):
                 raise protocol.MalformedMessage("a sealed frame before the phone's key")
-            phone.channel = self.key.channel(protocol.read_seal(raw).k)
+            phone.channel = self.key.channel(protocol.read_seal(raw).k, phone.challenge)
             return None
         if isinstance(raw, str):
             raise protocol.MalformedMessage("a message in the clear after the phone's key")

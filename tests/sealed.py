@@ -34,8 +34,9 @@ class SealedPhone:
             raise KeyMismatch(key["other"])
         self.box_key = key["k"]
         self.channel = seal.Channel(mine := PrivateKey.generate(), seal.key_of(key["k"]),
-                                    box=False)
-        socket.send(json.dumps({"t": "seal", "k": seal.text(bytes(mine.public_key))}))
+                                    box=False, challenge=seal.challenge_of(key["c"]))
+        self.channel_key = bytes(mine.public_key)       # what travels in the clear
+        socket.send(json.dumps({"t": "seal", "k": seal.text(self.channel_key)}))
 
     def sealed(self, message: str | bytes) -> bytes:
         """`message` as the page seals it: padded to PHONE_FRAME_BYTES."""

@@ -193,13 +193,15 @@ def test_a_whole_game_on_qr_joined_phones_puts_nothing_readable_on_the_air(
     # Villager's frame is a Wolf's length).
     assert len(wire.written) >= 5                         # a phone a seat
     payloads, sizes_out, sizes_in = [], set(), set()
+    challenges: list[str] = []
     box_key = pinned_key(card["qr"])
     for written, read in zip(wire.written, wire.read, strict=True):
         out = frames(bytes(written), masked=False)
         back = frames(bytes(read), masked=True)
         key, phone_key = json.loads(out[0][1]), json.loads(back[0][1])
         assert (out[0][0], back[0][0]) == (0x1, 0x1)
-        assert set(key) == {"t", "k", "other"} and (key["t"], key["k"]) == ("key", box_key)
+        assert set(key) == {"t", "k", "c", "other"} and (key["t"], key["k"]) == ("key", box_key)
+        challenges.append(key["c"])                       # the socket's own random
         assert set(phone_key) == {"t", "k"} and phone_key["t"] == "seal"
         assert key["other"] == OTHER                      # the box speaks English here
         assert all(opcode in (0x2, 0x8, 0x9, 0xA) for opcode, _p in out[1:] + back[1:])
@@ -208,6 +210,7 @@ def test_a_whole_game_on_qr_joined_phones_puts_nothing_readable_on_the_air(
         payloads += [p for _opcode, p in out + back]
     assert sizes_out == {protocol.FRAME_BYTES + seal.OVERHEAD}
     assert sizes_in == {protocol.PHONE_FRAME_BYTES + seal.OVERHEAD}
+    assert len(set(challenges)) == len(challenges)          # no socket's key is another's
     air = b"\n".join(payloads)
     assert len(air) > 300_000
 
@@ -235,11 +238,12 @@ def test_a_whole_game_on_qr_joined_phones_puts_nothing_readable_on_the_air(
 def test_a_frame_sealed_for_one_seat_does_not_open_for_another_nor_twice_nor_changed():
     box = seal.BoxKey()
     three, four = PrivateKey.generate(), PrivateKey.generate()
-    to_three = box.channel(seal.text(bytes(three.public_key)))
-    to_four = box.channel(seal.text(bytes(four.public_key)))
+    c3, c4 = seal.challenge(), seal.challenge()
+    to_three = box.channel(seal.text(bytes(three.public_key)), c3)
+    to_four = box.channel(seal.text(bytes(four.public_key)), c4)
     public = seal.key_of(box.public)
-    at_three = seal.Channel(three, public, box=False)
-    at_four = seal.Channel(four, public, box=False)
+    at_three = seal.Channel(three, public, box=False, challenge=c3)
+    at_four = seal.Channel(four, public, box=False, challenge=c4)
     card = protocol.framed(protocol.encode("view", secret=["Wolf"]))
     frame = to_three.seal(card)
     assert b"Wolf" not in frame and len(frame) == protocol.FRAME_BYTES + seal.OVERHEAD
@@ -260,7 +264,58 @@ def test_a_frame_sealed_for_one_seat_does_not_open_for_another_nor_twice_nor_cha
     assert to_four.open(tap) == b'{"t":"choose"}'
     for bad in ("", "A" * 42, "*" * 43, seal.text(bytes(32))):   # not a key, a weak key
         with pytest.raises(seal.Unsealable):
-            box.channel(bad)
+            box.channel(bad, c3)
+    for bad_challenge in (b"", bytes(15), bytes(17)):
+        with pytest.raises(seal.Unsealable):
+            box.channel(seal.text(bytes(three.public_key)), bad_challenge)
+
+
+def test_frames_recorded_on_one_socket_open_on_no_other():
+    """Issue 41.1, as a listener on the Wi-Fi would: record a phone's
+    sockets (its key goes in the clear, its frames sealed), then open a
+    socket of your own, send the phone's key as yours and replay its
+    frames: its hello with the token, its join. Nothing opens: the box's
+    random for the new socket makes another key; the replayer's socket is
+    closed and takes no seat, and the real phone keeps it."""
+    posted: list = []
+    server = PhoneServer(Room(seats=5, pin="4821"), posted.append, lambda s: None,
+                         ["127.0.0.1"], 0, FakeClock())
+    (url,) = server.start()
+    server.publish({1: protocol.encode("view", title="One Night")},
+                   {"title": "One Night", "words": {}})
+    try:
+        with connect(socket_url(url), open_timeout=WAIT) as ann:   # the victim, recorded
+            key = seal.text(bytes(ann.channel_key))
+            recorded = [ann.sealed('{"t": "hello"}'),
+                        ann.sealed(json.dumps({"t": "join", "pin": "4821", "seat": 1,
+                                               "name": "Ann"}))]
+            for frame in recorded:
+                ann.socket.send(frame)
+            token = receive(ann, "joined")["token"]
+            recorded.append(ann.sealed(json.dumps({"t": "hello", "token": token})))
+            ann.socket.send(recorded[2])                 # as after a sleep, on its socket
+            assert receive(ann, "joined")["seat"] == 1
+            for replayed in (recorded[2], recorded[0], recorded[1]):
+                with plain_connect(socket_url(url), open_timeout=WAIT, legacy=True) as thief:
+                    first = json.loads(thief.recv(timeout=WAIT))
+                    assert first["t"] == "key" and seal.challenge_of(first["c"])
+                    thief.send(json.dumps({"t": "seal", "k": key}))     # the victim's key
+                    thief.send(replayed)
+                    with pytest.raises(ConnectionClosed):
+                        while True:
+                            thief.recv(timeout=WAIT)
+                    assert thief.close_code == 1008
+            assert server.room.seat_of(token) == 1 and set(server.room.held) == {1}
+            ann.send(json.dumps({"t": "hello", "token": token}))       # still the victim's
+            assert receive(ann, "joined")["seat"] == 1
+        assert server.said.counts["unsealable"] == 3
+        challenges = set()
+        for _ in range(20):                              # a fresh random for each socket
+            with plain_connect(socket_url(url), open_timeout=WAIT, legacy=True) as s:
+                challenges.add(json.loads(s.recv(timeout=WAIT))["c"])
+        assert len(challenges) == 20
+    finally:
+        server.close()
 
 
 def test_no_two_frames_share_a_nonce_so_no_keystream_is_used_twice():
@@ -269,8 +324,9 @@ def test_no_two_frames_share_a_nonce_so_no_keystream_is_used_twice():
     own (issue 42.12: a fixed nonce passed the suite)."""
     box = seal.BoxKey()
     phone = PrivateKey.generate()
-    to_phone = box.channel(seal.text(bytes(phone.public_key)))
-    at_phone = seal.Channel(phone, seal.key_of(box.public), box=False)
+    fresh = seal.challenge()
+    to_phone = box.channel(seal.text(bytes(phone.public_key)), fresh)
+    at_phone = seal.Channel(phone, seal.key_of(box.public), box=False, challenge=fresh)
     card = protocol.framed(protocol.encode("view", secret=["Wolf"]))
     made = [to_phone.seal(card) for _ in range(50)] + [at_phone.seal(card) for _ in range(50)]
     nonces = {frame[:seal.NONCE_BYTES] for frame in made}
@@ -304,7 +360,8 @@ def test_a_frame_that_does_not_open_is_refused_in_one_line_and_its_socket_closed
             frame = frame[:30] + bytes([frame[30] ^ 0x40]) + frame[31:]
         elif attack == "another key's":
             frame = seal.Channel(PrivateKey.generate(), seal.key_of(server.key.public),
-                                 box=False).seal(b" " * protocol.PHONE_FRAME_BYTES)
+                                 box=False, challenge=seal.challenge()
+                                 ).seal(b" " * protocol.PHONE_FRAME_BYTES)
         else:
             ann.socket.send(frame)                       # sent once as it should be ...
             receive(ann, "lobby")

@@ -5,9 +5,11 @@
 // the socket opens; a page opened from the QR code holds that key in its
 // address's fragment (#k=..., never sent over the network) and talks only
 // to a box with it. The page makes a key pair for each socket, sends its
-// public half, and every frame after, both ways, is a NaCl box (tweetnacl,
-// nacl-fast.min.js) with a fresh random nonce and a count: a frame that does
-// not open, or comes out of its order, closes the socket.
+// public half, and every frame after, both ways, is a NaCl secretbox
+// (tweetnacl, nacl-fast.min.js) under the two key pairs' shared key hashed
+// with the box's random for this socket, with a fresh random nonce and a
+// count: a frame that does not open, or comes out of its order, closes the
+// socket.
 "use strict";
 (function () {
   var KEY = "wolfbox-token";
@@ -43,7 +45,7 @@
         new DataView(plain.buffer).setUint32(0, 0);
         new DataView(plain.buffer).setUint32(4, sent++);
         plain.set(body, COUNT);
-        var nonce = nacl.randomBytes(NONCE), boxed = nacl.box.after(plain, nonce, shared);
+        var nonce = nacl.randomBytes(NONCE), boxed = nacl.secretbox(plain, nonce, shared);
         var frame = new Uint8Array(NONCE + boxed.length);
         frame.set(nonce);
         frame.set(boxed, NONCE);
@@ -52,7 +54,7 @@
       open: function (data) {
         var frame = new Uint8Array(data);
         if (frame.length < NONCE + 16 + COUNT) { return null; }
-        var plain = nacl.box.open.after(frame.subarray(NONCE), frame.subarray(0, NONCE), shared);
+        var plain = nacl.secretbox.open(frame.subarray(NONCE), frame.subarray(0, NONCE), shared);
         if (!plain) { return null; }
         var count = new DataView(plain.buffer, plain.byteOffset);
         if (count.getUint32(0) !== 0x80000000 || count.getUint32(4) !== heard) { return null; }
@@ -101,7 +103,7 @@
       if (mine !== socket) { return; }
       if (!sealed) {
         var key = typeof e.data === "string" ? JSON.parse(e.data) : {};
-        if (key.t !== "key") { return; }
+        if (key.t !== "key" || !key.c) { return; }
         if (pinned && key.k !== pinned) {      // not the box whose QR code opened this page
           away(key.other || words.lost || "…");
           socket.onclose = null;
@@ -109,7 +111,14 @@
           return;
         }
         var pair = nacl.box.keyPair();
-        sealed = channel(nacl.box.before(bytes(key.k), pair.secretKey));
+        // The socket's own key: the pair's shared key hashed with the box's
+        // random for this socket (seal.py), so nothing recorded on one
+        // socket opens on another.
+        var before = nacl.box.before(bytes(key.k), pair.secretKey), fresh = bytes(key.c);
+        var mixed = new Uint8Array(before.length + fresh.length);
+        mixed.set(before);
+        mixed.set(fresh, before.length);
+        sealed = channel(nacl.hash(mixed).subarray(0, 32));
         socket.send(JSON.stringify({ t: "seal", k: b64(pair.publicKey) }));
         send({ t: "hello", token: localStorage.getItem(KEY) || "" });
         return;
