@@ -23,7 +23,9 @@
   function text(el, value) { el.textContent = value || ""; }
 
   function bytes(b64) {
-    var s = atob(b64.replace(/-/g, "+").replace(/_/g, "/") + "="), out = new Uint8Array(s.length);
+    var padded = b64.replace(/-/g, "+").replace(/_/g, "/");
+    while (padded.length % 4) { padded += "="; }
+    var s = atob(padded), out = new Uint8Array(s.length);
     for (var i = 0; i < s.length; i++) { out[i] = s.charCodeAt(i); }
     return out;
   }
