@@ -19,10 +19,14 @@ MAYOR = 8                                   # the console: the seat after a tabl
 
 def published(pilot, seat: int) -> dict:
     """The view the box last gave the server for `seat` (before sealing)."""
+    import asyncio
     pilot.settle()
-    link = pilot.parts.phones.phones
-    views = link.server._views
-    return json.loads(views[seat])
+    server = pilot.parts.phones.phones.server
+
+    async def barrier() -> None:                # runs after every publish queued before it
+        return None
+    asyncio.run_coroutine_threadsafe(barrier(), server._loop).result(timeout=10)
+    return json.loads(server._views[seat])
 
 
 def test_the_console_has_the_new_step_when_the_night_ends_under_the_open_book(

@@ -136,8 +136,9 @@ def test_no_screen_for_some_eyes_only_reaches_any_phone(tmp_path, pilots, sent):
     phones joined, every byte sent to every phone through the deal is read
     for the words of those private screens: none is there."""
     pilot = pilots.start(phones_config(tmp_path, "newd3"), timed_said.all_lines(), warm=False)
-    private: list[View] = []
-    pilot.box.view_sinks.append(lambda v: private.append(v) if v.private else None)
+    private: list[tuple[int, View]] = []          # (whose turn, the box's screen)
+    pilot.box.view_sinks.append(lambda v: private.append(
+        (pilot.box.flow.active.current_turn().seat, v)) if v.private else None)
     url, pin = join_details(pilot)
     with ExitStack() as stack:
         phones = [stack.enter_context(join(url, pin, seat, f"P{seat}")) for seat in (1, 2, 3)]
@@ -157,11 +158,17 @@ def test_no_screen_for_some_eyes_only_reaches_any_phone(tmp_path, pilots, sent):
         for phone in phones:                                         # all sent has arrived
             phone.send('{"t": "hello"}')
             receive(phone, "view", lambda m: not covered(m))
-    secrets = {t for v in private for t in (v.big, *v.details) if t}
-    assert len({v.big for v in private}) >= 2                        # cards were shown
-    to_phones = b"".join(message for _socket, message in sent).decode()
-    leaked = [s for s in secrets if json.dumps(s)[1:-1] in to_phones]
-    assert leaked == []
+    assert len({v.big for _seat, v in private}) >= 2                 # cards were shown
+    # A phone holds its own card behind its cover all game (the box's deal
+    # shows it too); no phone is sent a word of another seat's screen.
+    streams = streams_by_seat(sent)
+    assert set(streams) == {1, 2, 3}
+    for seat, stream in streams.items():
+        own = {t for s, v in private if s == seat for t in (v.big, *v.details) if t}
+        others = {t for s, v in private if s != seat for t in (v.big, *v.details) if t} - own
+        text = stream.decode()
+        leaked = [w for w in others if json.dumps(w)[1:-1] in text]
+        assert leaked == [], (seat, leaked)
 
 
 def test_nine_phones_get_the_deal_each_its_own_card_and_no_other(tmp_path, pilots, sent):

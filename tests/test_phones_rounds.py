@@ -89,7 +89,7 @@ def a_round(pilot, phones) -> None:
         answer(pilot, phone, number, table, chosen)
     pilot.until(lambda: game.phase is Phase.VERDICT, step=1.0)
     for phone in phones.values():
-        receive(phone, "view", lambda m: "What happened:" in m["lines"])
+        receive(phone, "view", lambda m: bool(m.get("picture")))      # the night drawn
     pilot.press(Button.START)                                  # "Done": the next round
     pilot.until(lambda: game.phase is Phase.IDLE)
     assert not game.busy()

@@ -72,8 +72,8 @@ def test_five_browsers_play_three_rounds_without_joining_again(
             hear(pilot, lambda s=seat, v=vote, t=table: t.votes.get(s) == v)
         pilot.until(lambda: game.phase is Phase.VERDICT, step=0.5)
         for seat in SEATS:
-            playwright.expect(pages[seat][0].locator("#lines")).to_contain_text(
-                "What happened:", timeout=WAIT_MS)
+            playwright.expect(pages[seat][0].locator("#night svg").first).to_be_visible(
+                timeout=WAIT_MS)                          # the night drawn, on every phone
         pilot.press(Button.START)                         # Done: the next round's deal
         hear(pilot, lambda t=table: game.table is not None and game.table is not t)
         pilot.settle()
