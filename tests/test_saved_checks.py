@@ -114,8 +114,8 @@ SPOILT = {
         ("dark_arts", MAYOR_PHONES, changed(MAYOR_PHONES, dealt=None)),
     "the timed night, its choices dropped":
         ("newd3", TIMED_NIGHT, changed(TIMED_NIGHT, chosen=None, killed=None)),
-    "the Mayor's game of 7 as 6 seats":
-        ("dark_arts", MAYOR, changed(MAYOR, players=6)),
+    "the Mayor's night 2 as its dawn":
+        ("dark_arts", MAYOR, changed(MAYOR, stage="dawn")),
 }
 
 

@@ -408,6 +408,9 @@ class Game:
     def _begin_night(self, now: float, number: int) -> list[DarkEffect]:
         assert self.setup is not None
         self.stage, self.night, self.step_index = Stage.NIGHT, number, 0
+        # "Twice in a row" is within a day: the last accused of the day
+        # before is lynched, so the night's checkpoint keeps nobody.
+        self.previous_accused = None
         self.steps = night_calls(self.setup.in_play(), number, self.options.scale,
                                  self.options.action_seconds)
         effects: list[DarkEffect] = [self._take_checkpoint(), PlayCue(Cue.CHIME),
