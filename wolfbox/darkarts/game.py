@@ -495,8 +495,12 @@ class Game:
         return []
 
     def role_options(self) -> list[str]:
-        """The roles a seat may still be given (its card entered)."""
+        """The roles a seat may still be given (its card entered). Where the
+        box dealt the cards, the one it dealt that seat: its phone showed it
+        all game, and the book turns up no other."""
         assert self.setup is not None and self.ring is not None
+        if self.dealt is not None and 1 <= self.dying <= len(self.dealt):
+            return [self.dealt[self.dying - 1]]
         left = rules.roles_left(self.setup, self.ring)
         return [r for r in (*CHOSEN, VILLAGER) if r in left]
 
