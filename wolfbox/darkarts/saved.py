@@ -327,7 +327,7 @@ class _Story:
         if not today and last is not None and self.day >= night:
             raise CannotResume(f"day {self.day} is in the book at the start of "
                                f"{saved.stage} {night}")
-        if self.day < night - (0 if today else 1) or (last is None and night > 1):
+        if self.day < night - 1 or (last is None and night > 1):
             raise CannotResume(f"the book has no day {self.day + 1}")
         if (self.day < night or not today) and night > 1 and self.part != _LYNCHED:
             raise CannotResume(f"day {self.day} ends without a lynch")
