@@ -407,3 +407,96 @@ def test_where_the_box_dealt_the_cards_a_death_turns_up_the_card_dealt():
         t.press(NEXT)
         shown.add(t.g.view(t.now).big)
     assert shown == {role_name(t.g.dealt[3])}
+
+
+# ======================================================= the timed game, played
+def play_timed(data) -> list[dict]:
+    """A timed game from its deal to its end (or 6 days), on its clock:
+    each day a seat drawn gets a count of votes drawn (a strict majority
+    puts it out); each night every living role aims at a seat drawn and
+    the Wolves mark a victim and a knife drawn, or none. Every checkpoint
+    the game hands the box, as the disk keeps it."""
+    from test_newd3_game import Table, finish_night, play_night, to_tally, vote
+
+    from wolfbox.newd3.game import Stage as TimedStage
+    from wolfbox.newd3.roles import is_wolf_team
+    from wolfbox.newd3.setups import SETUPS
+
+    choice = data.draw(st.sampled_from(["", *sorted(SETUPS)]))
+    table = Table(Timed(choice=choice, rng=random.Random(data.draw(st.integers(0, 99)))))
+    g = table.g
+    table.tap(Button.START)
+    for _day in range(6):
+        table.until(lambda: g.stage in (TimedStage.DISCUSSION, TimedStage.END))
+        if g.stage is TimedStage.END:
+            break
+        to_tally(table)
+        alive = [s for s in range(1, 10) if s not in g.dead]
+        vote(table, data.draw(st.sampled_from(alive)), data.draw(st.integers(0, len(alive))))
+        table.tap(Button.START)
+        table.until(lambda: g.stage is TimedStage.END
+                    or (g.stage is TimedStage.NIGHT and table.in_window()))
+        if g.stage is TimedStage.END:
+            break
+        alive = [s for s in range(1, 10) if s not in g.dead]
+        wolves = [s for s in alive if is_wolf_team(g.seats[s - 1])]
+        town = [s for s in alive if s not in wolves]
+        choices = {g.seats[s - 1]: data.draw(st.sampled_from([o for o in alive if o != s]))
+                   for s in alive if data.draw(st.booleans())}
+        marks = [data.draw(st.none() | st.sampled_from(town)) for _ in range(2)]
+        knives = [data.draw(st.none() | st.sampled_from(wolves)) for _ in range(2)]
+        play_night(table, choices, victims=marks, knives=knives)
+        finish_night(table)
+    return [json.loads(json.dumps(e.state)) for e in table.effects
+            if isinstance(e, Checkpoint) and e.state and e.state["stage"] != "setup"]
+
+
+def timed_resumes(state: dict) -> None:
+    game = Timed.from_dict(state, rng=random.Random(0))
+    game.handle(START, 0.0)
+    game.check()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_checkpoint_of_a_timed_game_played_is_resumed_and_its_impossible_twins_refused(
+        data):
+    from wolfbox.newd3.setups import SETUPS
+    for state in play_timed(data):
+        timed_resumes(state)
+        other = next(name for name in sorted(SETUPS) if name != state["setup"])
+        with pytest.raises(CannotResume):
+            timed_saved.read(changed(state, choice=other))
+        # One death more than its days and nights can have killed: the game
+        # opens on day 1; at night n of a day, n votes and n kills are done;
+        # as night n falls, n votes and n - 1 kills; the end may follow a vote.
+        n = state["night"]
+        most = {"deal": 0, "night": 2 * n - 1, "end": 2 * n + 1}.get(state["stage"], 2 * n)
+        dead = dict(state["dead"])
+        for seat in range(1, 10):
+            if len(dead) > most:
+                break
+            dead.setdefault(str(seat), state["seats"][seat - 1])
+        if len(dead) > most:
+            with pytest.raises(CannotResume):
+                timed_saved.read(changed(state, dead=dead))
+
+
+# ================================================== One Night's discussion, played
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(0, 400), st.integers(0, 12)), min_size=1, max_size=8))
+def test_every_checkpoint_of_a_one_night_discussion_played_is_resumed(moves):
+    """Time passes and NEXT adds time, in any mix: each checkpoint is read
+    back, with no more time than the longest discussion (an hour)."""
+    t, _state = discussion_save()
+    for wait, presses in moves:
+        if t.f.phase is not Phase.DISCUSSION:
+            break
+        until = t.now + wait
+        t.until(lambda: t.now >= until or t.f.phase is not Phase.DISCUSSION)
+        for _ in range(presses):
+            if t.f.phase is Phase.DISCUSSION:
+                t.press(NEXT)
+    for state in t.saved:
+        assert (state["seconds"] or 0) <= 3600
+        one_saved.read(state, NightOptions())
