@@ -247,6 +247,11 @@ class _Story:
                                f"but seat {last.seat} is not lynched")
         if r.seat in self.dead:
             raise CannotResume(f"dead seat {r.seat} is in the book again on day {r.day}")
+        if r.team or (r.kind != DEATH and (r.role or r.cause or r.by)) \
+                or (r.kind != ACCUSATION and r.seconded) \
+                or (r.kind != VOTE and (r.votes or r.needed)) \
+                or (r.kind == DEATH and r.cause in (NIGHT, LYNCH) and r.by):
+            raise CannotResume(f"a {r.kind} on day {r.day} with what a {r.kind} never holds")
         if r.kind == DEATH:
             self._death(r)
         elif r.kind == ACCUSATION:
