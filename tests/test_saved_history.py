@@ -492,8 +492,7 @@ def test_every_checkpoint_of_a_one_night_discussion_played_is_resumed(moves):
     for wait, presses in moves:
         if t.f.phase is not Phase.DISCUSSION:
             break
-        until = t.now + wait
-        t.until(lambda: t.now >= until or t.f.phase is not Phase.DISCUSSION)
+        t.until(lambda end=t.now + wait: t.now >= end or t.f.phase is not Phase.DISCUSSION)
         for _ in range(presses):
             if t.f.phase is Phase.DISCUSSION:
                 t.press(NEXT)

@@ -46,8 +46,7 @@ from . import screen as shown
 from .deck import players_for
 from .entry import Entry, spoken_verdict, verdict_lines
 from .model import AFTER as _AFTER
-from .model import LONGEST_DISCUSSION
-from .model import ONE_NIGHT
+from .model import LONGEST_DISCUSSION, ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
 from .night import NightOptions, Step, night_script, setup_notes
