@@ -309,8 +309,10 @@ def _play_on(t: Table) -> None:
     if g.stage in (Stage.RESULT, Stage.CONFIRM):
         tap(t, "OK")
         return None
-    if g.stage is Stage.ROLE:
-        tap(t, [w for _i, w in console(t).options][0])     # the first card left
+    if g.stage is Stage.ROLE:                            # the card on the dead's phone
+        from wolfbox.darkarts.roles import role_name
+        tap(t, role_name(g.dealt[g.dying - 1]) if g.dealt else
+            [w for _i, w in console(t).options][0])
         tap(t, "OK")
         return None
     if g.stage is Stage.SHOT:

@@ -388,8 +388,11 @@ def test_perturbed_real_checkpoints_are_refused_in_one_line_or_resumed(setup, ph
 
 
 def test_where_the_box_dealt_the_cards_a_death_turns_up_the_card_dealt():
-    """The phone of a dead seat showed its card all game: the Mayor's role
-    picker offers that card alone, so the book can count no other."""
+    """The phone of a dead seat showed its card all game: the book takes no
+    other. The picker still offers every card left (one that offered the
+    dealt card alone would show a living player's card on the table's
+    screen the moment the wrong seat was marked); another card is refused
+    with a line that names none."""
     from test_darkarts_game import VOTE_
     from test_mayor_phones import MAYOR as CONSOLE
     from test_mayor_phones import PLAYERS, table
@@ -402,11 +405,23 @@ def test_where_the_box_dealt_the_cards_a_death_turns_up_the_card_dealt():
     t.seat(4)
     t.press(VOTE_)
     assert t.g.stage is Stage.ROLE
+    dealt = role_name(t.g.dealt[3])
     shown = set()
     for _ in range(len(ROLES) + 1):
         t.press(NEXT)
         shown.add(t.g.view(t.now).big)
-    assert shown == {role_name(t.g.dealt[3])}
+    assert len(shown) > 1 and dealt in shown            # every card left, not the dealt alone
+    while t.g.view(t.now).big == dealt:
+        t.press(NEXT)
+    t.press(START)                                      # another card: refused
+    assert t.g.stage is Stage.ROLE
+    alert = t.g.view(t.now).alert
+    assert alert == "That is not the card on this seat's phone: check the seat and the card."
+    assert not any(role_name(r) in alert for r in ROLES)
+    while t.g.view(t.now).big != dealt:
+        t.press(NEXT)
+    t.press(START)                                      # the dealt card: shown back
+    assert t.g.stage is Stage.CONFIRM
 
 
 # ======================================================= the timed game, played

@@ -495,12 +495,11 @@ class Game:
         return []
 
     def role_options(self) -> list[str]:
-        """The roles a seat may still be given (its card entered). Where the
-        box dealt the cards, the one it dealt that seat: its phone showed it
-        all game, and the book turns up no other."""
+        """The roles a seat may still be given (its card entered). The same
+        list where the box dealt the cards: a picker that offered only the
+        dealt card would show a living player's card on the table's screen
+        the moment the wrong seat was marked."""
         assert self.setup is not None and self.ring is not None
-        if self.dealt is not None and 1 <= self.dying <= len(self.dealt):
-            return [self.dealt[self.dying - 1]]
         left = rules.roles_left(self.setup, self.ring)
         return [r for r in (*CHOSEN, VILLAGER) if r in left]
 
@@ -512,8 +511,17 @@ class Game:
         return options[self.cursor % len(options)]
 
     def _role_chosen(self, now: float) -> list[DarkEffect]:
-        if self.chosen_role() is None:
+        chosen = self.chosen_role()
+        if chosen is None:
             self.alert = _("No card chosen yet: NEXT goes through the cards.")
+            return []
+        if self.dealt is not None and 1 <= self.dying <= len(self.dealt) \
+                and chosen != self.dealt[self.dying - 1]:
+            # Its phone showed the card the box dealt all game: a book that
+            # turned up another would contradict it (and a save with both is
+            # refused). Said without the card: the wrong seat may be marked.
+            self.alert = _("That is not the card on this seat's phone: check the seat "
+                           "and the card.")
             return []
         return self._show_back(_CARD)
 
