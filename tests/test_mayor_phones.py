@@ -74,13 +74,13 @@ def lovers_console(t):
 
 
 def death_buttons(t):
-    t.death(7, "villager")
+    t.death(7, "werewolf")
 
 
 def death_console(t):
     tap(t, "Seat 7")
     tap(t, "Died")
-    tap(t, "Villager")
+    tap(t, "Werewolf")
     tap(t, "OK")                              # shown back ...
     tap(t, "OK")                              # ... and entered
 
@@ -173,7 +173,7 @@ def test_each_entry_on_the_console_is_the_same_entry_as_on_the_buttons():
         assert state(on_phone.g) == state(on_buttons.g), by_phone.__name__
         assert says(on_phone.effects[before[1]:]) == says(on_buttons.effects[before[0]:])
     g = on_phone.g
-    assert g.lovers == (3, 5) and g.ring.dead == {7: "villager"}
+    assert g.lovers == (3, 5) and g.ring.dead == {7: "werewolf"}
     assert g.book.lines()[-1] == "Day 1: 2 votes to lynch Seat 2, 3 needed: failed."
     assert g.stage is Stage.DISCUSSION
 
@@ -225,10 +225,10 @@ def test_every_entry_on_the_console_can_be_put_right():
     assert t.g.stage is Stage.CONFIRM
     tap(t, "Change")                        # the card shown back is wrong: change it
     assert t.g.stage is Stage.ROLE and console(t).chosen == (console(t).options[1][0],)
-    tap(t, "Villager")
+    tap(t, "Werewolf")
     tap(t, "OK")
     tap(t, "OK")
-    assert t.g.ring.dead == {7: "villager"}
+    assert t.g.ring.dead == {7: "werewolf"}
     tap(t, "Undo the last entry")           # entered after all: undone
     assert t.g.ring.dead == {} and t.g.stage is Stage.CONFIRM
     tap(t, "Change")
@@ -264,7 +264,10 @@ def test_the_console_is_on_the_mayors_phone_alone_and_only_during_a_game():
     # console (for an undo), until the table leaves it for a new game.
     assert t.g.busy() and t.g.table_seats == 8
     assert {"New game", "Undo the last entry"} <= {w for _i, w in console(t).actions}
-    assert {t.g.phone_view(seat, t.now).title for seat in PLAYERS} == {"The village wins"}
+    # Each death turns up the card the box dealt (seed 3: the werewolves at
+    # seats 1 and 7); a table that lynches its lowest living seat each day
+    # loses its villagers first.
+    assert {t.g.phone_view(seat, t.now).title for seat in PLAYERS} == {"The werewolves win"}
     tap(t, "New game")
     assert t.g.stage is Stage.SETUP and not t.g.busy()
     assert t.g.phone_view(MAYOR, t.now).task is None and t.g.table_seats == 7
@@ -306,8 +309,10 @@ def _play_on(t: Table) -> None:
     if g.stage in (Stage.RESULT, Stage.CONFIRM):
         tap(t, "OK")
         return None
-    if g.stage is Stage.ROLE:
-        tap(t, [w for _i, w in console(t).options][0])     # the first card left
+    if g.stage is Stage.ROLE:                            # the card on the dead's phone
+        from wolfbox.darkarts.roles import role_name
+        tap(t, role_name(g.dealt[g.dying - 1]) if g.dealt else
+            [w for _i, w in console(t).options][0])
         tap(t, "OK")
         return None
     if g.stage is Stage.SHOT:
@@ -325,7 +330,7 @@ def to_the_hands(phones: frozenset[int]) -> Table:
     t = table(phones)
     t.press(START)
     t.lovers_to_dawn()
-    t.death(7, "villager")
+    t.death(7, "werewolf")
     call_the_vote_on(t, 2)
     assert t.g.stage is Stage.HANDS
     return t
@@ -438,7 +443,7 @@ def test_a_seat_the_console_offers_not_is_not_reached():
     t = table()
     t.press(START)
     t.lovers_to_dawn()
-    t.death(7, "villager")
+    t.death(7, "werewolf")
     task = console(t)
     assert 7 not in [i for i, _w in task.options]            # the dead are not offered
     t.press(PhoneChoice(MAYOR, task.step, (7,)))
@@ -465,8 +470,8 @@ def test_the_phones_show_the_dead_and_their_cards():
     t.press(START)
     t.lovers_to_dawn()
     assert not any("Dead" in line for line in t.g.phone_view(1, t.now).lines)
-    t.death(7, "villager")
-    assert "Dead: Seat 7 (Villager)" in t.g.phone_view(1, t.now).lines
+    t.death(7, "werewolf")
+    assert "Dead: Seat 7 (Werewolf)" in t.g.phone_view(1, t.now).lines
     assert "You are out of the game." in t.g.phone_view(7, t.now).lines    # its own phone
     assert "You are out of the game." not in t.g.phone_view(1, t.now).lines
 
@@ -520,13 +525,13 @@ def test_a_double_tap_confirms_one_question_and_counts_two_hands():
     t.lovers_to_dawn()
     tap(t, "Seat 7")
     tap(t, "Died")
-    tap(t, "Villager")
+    tap(t, "Werewolf")
     tap(t, "OK")
     ok = console(t)                                          # the card shown back
     okay = next(i for i, w in offered(ok) if w == "OK")
     t.press(PhoneChoice(MAYOR, ok.step, (okay,)))
     t.press(PhoneChoice(MAYOR, ok.step, (okay,)))            # the same tap again, at once
-    assert t.g.ring.dead == {7: "villager"}
+    assert t.g.ring.dead == {7: "werewolf"}
     assert t.g.stage is Stage.DAWN                           # the dawn is not closed by it
     call_the_vote_on(t, 2)
     t.stage_is(Stage.COUNT)

@@ -109,7 +109,11 @@ def saved(stage: str, seats: list[str], dead: Iterable[int] = (), night: int = 0
 
 def resumed(stage: str, seats: list[str], dead: Iterable[int] = (), night: int = 1,
             seed: int = 0, now: float = 0.0, check: bool = True) -> Table:
-    """A game with these cards, picked up at the start of `stage`."""
+    """A game with these cards, picked up at the start of `stage`: at
+    `night`, or later if the dead need more (a day's vote and a night's
+    kill each kill at most one; a night comes after its day)."""
+    dead = tuple(dead)
+    night = max(night, (len(dead) + (1 if stage == "night" else 0) + 1) // 2)
     game = Game.from_dict(saved(stage, seats, dead, night), rng=random.Random(seed))
     table = Table(game, now, check)
     table.tap(Button.START)

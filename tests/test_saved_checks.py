@@ -82,9 +82,9 @@ def test_a_timed_game_at_its_end_without_a_winner_is_refused():
 def test_a_game_over_found_in_the_state_is_refused_on_the_screen(tmp_path, pilots):
     """The box never keeps a game over (device.saves), so one in its state
     is no save of its own, even with the winner the rules give."""
-    over = changed(TIMED_DAY, stage="end", winner="wolves",
+    over = changed(TIMED_DAY, stage="end", winner="wolves", night=4,
                    dead={str(s): r for s, r in enumerate(TIMED_DAY["seats"], 1)
-                         if r != "wolf"})
+                         if r in ("sheep", "seer")})
     assert Timed.from_dict(over).stage is TimedStage.RESUME         # the game takes it
     written(tmp_path, {"games": {"newd3": over}})
     pilot = start(pilots, "newd3")
@@ -114,8 +114,8 @@ SPOILT = {
         ("dark_arts", MAYOR_PHONES, changed(MAYOR_PHONES, dealt=None)),
     "the timed night, its choices dropped":
         ("newd3", TIMED_NIGHT, changed(TIMED_NIGHT, chosen=None, killed=None)),
-    "the Mayor's game of 7 as 6 seats":
-        ("dark_arts", MAYOR, changed(MAYOR, players=6)),
+    "the Mayor's night 2 as its dawn":
+        ("dark_arts", MAYOR, changed(MAYOR, stage="dawn")),
 }
 
 

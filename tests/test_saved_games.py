@@ -42,8 +42,10 @@ NO_SAVE = "Cannot save: games will not survive a power cut"
 MAYOR = {
     "version": 1, "stage": "night", "players": 7,
     "roles": {"werewolf": 2, "hunter": 1, "matchmaker": 1},
-    "night": 2, "dead": {"3": "villager"}, "lovers": [1, 2], "previous_accused": 4,
-    "winner": None,
+    "night": 2, "dead": {"3": "villager", "7": "villager"}, "lovers": [1, 2],
+    "previous_accused": None, "winner": None,
+    # Day 1: seat 3 found dead; seat 4 accused, 2 of the 3 votes needed;
+    # then seat 7 accused and lynched (a day ends only in a lynch).
     "book": [
         {"kind": "death", "day": 1, "seat": 3, "role": "villager", "cause": "night", "by": 0,
          "seconded": False, "votes": 0, "needed": 0, "team": ""},
@@ -51,6 +53,12 @@ MAYOR = {
          "seconded": True, "votes": 0, "needed": 0, "team": ""},
         {"kind": "vote", "day": 1, "seat": 4, "role": "", "cause": "", "by": 0,
          "seconded": False, "votes": 2, "needed": 3, "team": ""},
+        {"kind": "accusation", "day": 1, "seat": 7, "role": "", "cause": "", "by": 0,
+         "seconded": True, "votes": 0, "needed": 0, "team": ""},
+        {"kind": "vote", "day": 1, "seat": 7, "role": "", "cause": "", "by": 0,
+         "seconded": False, "votes": 4, "needed": 3, "team": ""},
+        {"kind": "death", "day": 1, "seat": 7, "role": "villager", "cause": "lynch", "by": 0,
+         "seconded": False, "votes": 0, "needed": 0, "team": ""},
     ],
 }
 # Setup A1 (Wolf, Alchemist, Seer, Guard, five Sheep), seated thus.

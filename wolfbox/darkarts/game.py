@@ -411,6 +411,9 @@ class Game:
     def _begin_night(self, now: float, number: int) -> list[DarkEffect]:
         assert self.setup is not None
         self.stage, self.night, self.step_index = Stage.NIGHT, number, 0
+        # "Twice in a row" is within a day: the last accused of the day
+        # before is lynched, so the night's checkpoint keeps nobody.
+        self.previous_accused = None
         self.steps = night_calls(self.setup.in_play(), number, self.options.scale,
                                  self.options.action_seconds)
         effects: list[DarkEffect] = [self._take_checkpoint(), PlayCue(Cue.CHIME),
@@ -495,7 +498,10 @@ class Game:
         return []
 
     def role_options(self) -> list[str]:
-        """The roles a seat may still be given (its card entered)."""
+        """The roles a seat may still be given (its card entered). The same
+        list where the box dealt the cards: a picker that offered only the
+        dealt card would show a living player's card on the table's screen
+        the moment the wrong seat was marked."""
         assert self.setup is not None and self.ring is not None
         left = rules.roles_left(self.setup, self.ring)
         return [r for r in (*CHOSEN, VILLAGER) if r in left]
@@ -508,8 +514,17 @@ class Game:
         return options[self.cursor % len(options)]
 
     def _role_chosen(self, now: float) -> list[DarkEffect]:
-        if self.chosen_role() is None:
+        chosen = self.chosen_role()
+        if chosen is None:
             self.alert = _("No card chosen yet: NEXT goes through the cards.")
+            return []
+        if self.dealt is not None and 1 <= self.dying <= len(self.dealt) \
+                and chosen != self.dealt[self.dying - 1]:
+            # Its phone showed the card the box dealt all game: a book that
+            # turned up another would contradict it (and a save with both is
+            # refused). Said without the card: the wrong seat may be marked.
+            self.alert = _("That is not the card on this seat's phone: check the seat "
+                           "and the card.")
             return []
         return self._show_back(_CARD)
 

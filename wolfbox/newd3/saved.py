@@ -8,7 +8,9 @@ What a checkpoint always holds: the cards are one of the nine setups; the
 dead are seats, each with its own card; the night is one the game can be
 in at that phase (the deal before the first, a night from 1 to 8); nobody
 has won before the end, and the end has the winner the rules give (never
-none: an end with nobody dead would show every card); the
+none: an end with nobody dead would show every card); no more dead than
+the days and nights played can kill (a vote and a kill each); the setup
+picked on the setup screen, if one was, is the one dealt; the
 seat killed in the night is one of the dead from the dawn on (and nobody
 before it); a night's saved choices are a night that can happen, and its
 death is theirs.
@@ -85,10 +87,16 @@ def read(state: object) -> str | SavedGame:
 def _check(saved: SavedGame) -> None:
     if saved.setup not in SETUPS or tuple(sorted(saved.seats)) != SETUPS[saved.setup]:
         raise CannotResume("the saved cards are not the saved setup")
+    if saved.choice and saved.choice != saved.setup:
+        raise CannotResume(f"setup {saved.choice} was picked, but {saved.setup} was dealt")
     for seat, role in saved.dead.items():
         if saved.seats[seat - 1] != role:
             raise CannotResume(f"dead seat {seat} was not the {role}")
     dead, night, stage = set(saved.dead), saved.night, saved.stage
+    most = _most_dead(stage, night)
+    if len(dead) > most:
+        raise CannotResume(f"{len(dead)} dead at the {stage} of night {night}: "
+                           f"the days and nights played kill at most {most}")
     killed = saved.killed
     if stage != END and saved.winner is not None:
         raise CannotResume(f"a winner before the end ({saved.winner})")
@@ -113,6 +121,22 @@ def _check(saved: SavedGame) -> None:
     elif stage == END and (saved.winner is None
                            or saved.winner != rules.winner(saved.seats, dead, night)):
         raise CannotResume(f"the rules give no win to {saved.winner}")
+
+
+def _most_dead(stage: str, night: int) -> int:
+    """The most deaths the game can have had by this checkpoint: 004's
+    game opens on Day 1, each day's vote eliminates at most one, each
+    night's kill at most one. At `night` n a day (its discussion, its
+    vote) comes after n nights and n votes; the night n after n votes
+    and n - 1 nights; its dawn after its own kill; the end after a dawn
+    or a day's vote."""
+    if stage == DEAL:
+        return 0
+    if stage == NIGHT:
+        return 2 * night - 1
+    if stage == END:
+        return 2 * night + 1
+    return 2 * night
 
 
 def _not_won(saved: SavedGame, dead: set[int], nights: int) -> None:

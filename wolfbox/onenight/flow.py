@@ -47,7 +47,7 @@ from . import screen as shown
 from .deck import players_for
 from .entry import Entry, spoken_verdict, verdict_lines
 from .model import AFTER as _AFTER
-from .model import ONE_NIGHT
+from .model import LONGEST_DISCUSSION, ONE_NIGHT
 from .model import SPEAK as _SPEAK
 from .model import WAIT as _WAIT
 from .night import NightOptions, Step, night_script, setup_notes
@@ -417,10 +417,12 @@ class Flow(PublicPhones):
                         Button.VOTE: Action(_("Vote now"), self._vote_now),
                         Button.NEXT: Action(_("Skip"), self._skip)}
             case Phase.DISCUSSION:
-                return {Button.START: Action(_("Pause"), self._pause),
-                        Button.VOTE: Action(_("Vote now"), self._vote_now),
-                        Button.NEXT: Action(lines.plus(self.settings.add_seconds),
-                                             self._add_time)}
+                taps = {Button.START: Action(_("Pause"), self._pause),
+                        Button.VOTE: Action(_("Vote now"), self._vote_now)}
+                if self._can_add():
+                    taps[Button.NEXT] = Action(lines.plus(self.settings.add_seconds),
+                                               self._add_time)
+                return taps
             case Phase.VOTE:
                 return {Button.START: Action(_("Pause"), self._pause),
                         Button.NEXT: Action(_("Skip"), self._skip_vote)}
@@ -690,8 +692,16 @@ class Flow(PublicPhones):
             return [StopSpeech()] + self._after_phone_vote(now)
         return [StopSpeech()] + self._enter_reveal(now)
 
+    def _can_add(self) -> bool:
+        """NEXT adds time while the discussion stays within the longest the
+        box runs (what the clock last showed is never less than what is left)."""
+        shown = self._last_shown or 0
+        return shown + self.settings.add_seconds <= LONGEST_DISCUSSION
+
     def _add_time(self, now: float) -> list[Effect]:
         assert self.timer is not None
+        if not self._can_add():
+            return []
         self.timer.add(now, self.settings.add_seconds)
         shown = self.timer.shown_seconds(now)
         self._fired = {w for w in self._fired if w >= shown}

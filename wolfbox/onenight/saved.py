@@ -23,7 +23,9 @@ is; the tokens are the six artifacts; the call is the one at its place in
 this deck's night; each answer is one the night takes (an option of its
 seat's task at a call already made, which the rules allow the acting
 seat); votes only in the vote, each one a seat could give; nothing the
-stage needs is missing. Anything else is `CannotResume`.
+stage needs is missing; the discussion's time left no more than the
+longest discussion the box runs (model.LONGEST_DISCUSSION: the config's
+most, and NEXT adds no further). Anything else is `CannotResume`.
 
 The round resumes where the table says yes: the night at the call that
 was running, from its first line (whoever answered it keeps the answer and
@@ -43,6 +45,7 @@ import msgspec
 
 from ..engine.checkpoints import CannotResume as CannotResume
 from .deck import DeckError, check_deck, players_for
+from .model import LONGEST_DISCUSSION
 from .night import NightOptions, Step, center_wolf_card, night_script
 from .owncards import OwnCards
 from .phones import PhoneNight
@@ -54,7 +57,7 @@ DEALT, NIGHT, DISCUSSION, VOTE = "dealt", "night", "discussion", "vote"
 Seat = Annotated[int, msgspec.Meta(ge=1, le=99)]
 Place = Annotated[int, msgspec.Meta(ge=1, le=999)]        # a seat, a center card, a way
 Count = Annotated[int, msgspec.Meta(ge=0, le=10**9)]
-Seconds = Annotated[int, msgspec.Meta(ge=1, le=24 * 3600)]
+Seconds = Annotated[int, msgspec.Meta(ge=1, le=LONGEST_DISCUSSION)]
 
 
 class SavedTable(msgspec.Struct, forbid_unknown_fields=True):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ..config import Config, ConfigError, Section, _c, shown
 from ..games import GAMES
 from ..i18n import _
+from .model import LONGEST_DISCUSSION
 from .roles import UnknownRole, role
 
 STARTER_DECK = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager"]
@@ -25,7 +26,8 @@ class OneNightConfig:
     players: int = _c(0, "players at the table; 0: as many as the deck is for", min=0, max=30)
     lone_wolf: bool = _c(True, "a werewolf who wakes alone (and sees no Dream Wolf thumb) may "
                                "look at a center card; false: the table plays without it")
-    discussion_seconds: float = _c(300.0, "length of the discussion timer", min=1, max=3600)
+    discussion_seconds: float = _c(300.0, "length of the discussion timer", min=1,
+                                   max=LONGEST_DISCUSSION)
     warnings: list[int] = _c([60, 10], "spoken warnings, in seconds left", min=1, max=3600)
     add_seconds: int = _c(60, "what NEXT adds to the discussion", min=5, max=600)
     cards_on_phones: bool = _c(True, "with a phone at every seat the box deals the cards to "
