@@ -169,13 +169,13 @@ def test_the_mayors_game_names_the_dead_and_the_book():
     t.press(PhonesSeated(frozenset(MAYOR_PLAYERS | {8}), ((4, "Di"), (7, "Gus"), (8, "Mia"))))
     t.press(START)
     t.lovers_to_dawn()
-    t.death(7, "villager")
-    assert "Dead: Gus · 7 (Villager)" in t.g.phone_view(1, t.now).lines
-    assert "Night 1: Gus · 7 died (Villager)." in [
+    t.death(7, "werewolf")                            # the card its phone holds
+    assert "Dead: Gus · 7 (Werewolf)" in t.g.phone_view(1, t.now).lines
+    assert "Night 1: Gus · 7 died (Werewolf)." in [
         line for page in t.g.book_pages() for line in page]
     # A phone let go of during the game: its seat keeps its name in the book.
     t.press(PhonesSeated(frozenset(MAYOR_PLAYERS | {8}) - {7}, ((4, "Di"), (8, "Mia"))))
-    assert "Night 1: Gus · 7 died (Villager)." in t.g.book_pages()[0]
+    assert "Night 1: Gus · 7 died (Werewolf)." in t.g.book_pages()[0]
 
 
 def test_one_night_names_the_players_in_the_next_round_too():
