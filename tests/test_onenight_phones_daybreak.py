@@ -336,3 +336,43 @@ def test_the_doppelganger_revealer_curator_and_aura_seer_wake_after_theirs():
     t.call("doppelganger_aura_seer")
     assert "looked at or moved a card tonight: Seat 1" not in t.secret(1)[1]   # only herself
     assert t.secret(1)[1].startswith("You are the Aura Seer. Nobody else")
+
+
+def test_a_robber_or_drunk_whose_own_card_has_the_shield_is_told_once_it_cannot_act():
+    """Issue 42.5: every tap was "Seat 2's card has the shield ... Choose
+    another", though no other choice could work. Its answer is taken once,
+    with why behind its cover, and its part of the call is done; nothing
+    moves, and what happened says so."""
+    for role, target in (("robber", 3), ("drunk", CENTER + 1)):
+        t = Table(["sentinel", role, "werewolf", "villager"], ["seer", "tanner", "villager"])
+        t.press(START)
+        t.call("sentinel")
+        t.choose(1, 2)                                    # the shield on the Robber's card
+        t.call(role)
+        before = t.cards()
+        t.choose(2, target)
+        assert t.task(2).chosen                           # answered: nothing more to tap
+        shown = t.secret(2)
+        assert "Your own card has the shield: it may not move, so you cannot act tonight." \
+            in shown
+        assert not any("Choose another" in line for line in shown)
+        assert t.cards() == before
+        dawn(t)
+        happened = t.f.table.moves
+        assert any("could not act: their own card had the shield" in m for m in happened), role
+
+
+def test_a_witch_who_looked_but_never_swapped_is_said_so_in_what_happened():
+    """Issue 42.6: the call ended between her look and her swap; no answer
+    is no action, and what happened says she did not swap."""
+    t = Table(["witch", "werewolf", "villager", "seer"], ["tanner", "robber", "villager"])
+    t.press(START)
+    t.call("witch")
+    t.choose(1, CENTER + 1)                               # she looks ...
+    before = t.cards()
+    dawn(t)                                               # ... and the call ends
+    assert t.cards() == before
+    moves = t.f.table.moves
+    looked = next(i for i, m in enumerate(moves) if "looked at center card 1" in m)
+    assert "looked but did not swap: the call ended first." in moves[looked + 1]
+    assert "You did not swap in time: the card stays in the center." in t.secret(1)

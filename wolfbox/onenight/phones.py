@@ -325,7 +325,19 @@ class PhoneNight:
         self.dawn = self.dawn or call == "wake_up"
 
     def close(self) -> None:
-        """The call's eyes close: its task can no longer be answered."""
+        """The call's eyes close: its task can no longer be answered. A Witch
+        who looked and never chose whom to swap with did not swap (no answer
+        is no action): what happened says so, as it says her look."""
+        if self.open and self.call in ("witch", "doppelganger"):
+            for seat in self.seats:
+                looked = len(self.answers.get((self.call, seat), []))
+                witch = self.call == "witch" or self.copied == "witch"
+                if witch and self.acts(self.call, seat) and looked == (
+                        1 if self.call == "witch" else 2):
+                    self.moves.append(_("{who} looked but did not swap: the call ended "
+                                        "first.").format(who=self.who(seat)))
+                    self._result(seat, _("You did not swap in time: the card stays in the "
+                                         "center."))
         self.open = False
 
     def stage(self, seat: int) -> int:
@@ -422,7 +434,21 @@ class PhoneNight:
         i, j = self._at(a), self._at(b)
         self.cards[i], self.cards[j] = self.cards[j], self.cards[i]
 
+    def _held_by_shield(self, seat: int) -> bool:
+        """A Robber or Drunk whose own card has the shield cannot act at all
+        (000: a shielded card may not move): said once, as its answer, and
+        its part of the call is done, not "choose another" at every tap."""
+        if seat not in self.shields:
+            return False
+        self._result(seat, _("Your own card has the shield: it may not move, so you cannot "
+                             "act tonight."))
+        self.moves.append(_("{who} could not act: their own card had the shield.").format(
+            who=self.who(seat)))
+        return True
+
     def _rob(self, seat: int, target: int) -> None:
+        if self._held_by_shield(seat):
+            return
         self._free(seat, target)
         self._touch(seat)
         self._swap(seat, target)
@@ -444,6 +470,8 @@ class PhoneNight:
             who=self.who(seat), first=self._seat(a), second=self._seat(b)))
 
     def _drink(self, seat: int, target: int) -> None:
+        if self._held_by_shield(seat):
+            return
         self._free(seat)
         self._touch(seat)
         self._swap(seat, target)
