@@ -376,3 +376,20 @@ def test_a_witch_who_looked_but_never_swapped_is_said_so_in_what_happened():
     looked = next(i for i, m in enumerate(moves) if "looked at center card 1" in m)
     assert "looked but did not swap: the call ended first." in moves[looked + 1]
     assert "You did not swap in time: the card stays in the center." in t.secret(1)
+
+
+def test_the_moves_that_moved_nothing_are_in_the_nights_picture_without_an_arrow():
+    from wolfbox.onenight.nightmap import _night_arrows
+    t = Table(["sentinel", "robber", "witch", "villager"], ["seer", "tanner", "villager"])
+    t.press(START)
+    t.call("sentinel")
+    t.choose(1, 2)
+    t.call("robber")
+    t.choose(2, 3)                                        # shielded: nothing moves
+    t.call("witch")
+    t.choose(3, CENTER + 1)                               # looks, never swaps
+    dawn(t)
+    arrows, notes = _night_arrows(t.f.table)
+    assert [a.number for a in arrows] == [1, 2]           # the shield, the look
+    assert notes[1].endswith("could not act: their own card had the shield.")
+    assert not notes[1][0].isdigit() and notes[-1].endswith("the call ended first.")

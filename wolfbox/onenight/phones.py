@@ -101,8 +101,10 @@ ARTIFACT_TEXT = {
 }
 
 
-# A move the night's picture draws no arrow for: a change of role.
+# Moves the night's picture draws no arrow for: a change of role, and a
+# part of a call that moved nothing (a shielded Robber, a Witch out of time).
 BECAME = "became"
+NO_MOVE = "no_move"
 
 
 @dataclass(frozen=True)
@@ -334,6 +336,7 @@ class PhoneNight:
                 witch = self.call == "witch" or self.copied == "witch"
                 if witch and self.acts(self.call, seat) and looked == (
                         1 if self.call == "witch" else 2):
+                    self.drawn.append(Move(NO_MOVE, seat, (seat,)))
                     self.moves.append(_("{who} looked but did not swap: the call ended "
                                         "first.").format(who=self.who(seat)))
                     self._result(seat, _("You did not swap in time: the card stays in the "
@@ -442,6 +445,7 @@ class PhoneNight:
             return False
         self._result(seat, _("Your own card has the shield: it may not move, so you cannot "
                              "act tonight."))
+        self.drawn.append(Move(NO_MOVE, seat, (seat,)))
         self.moves.append(_("{who} could not act: their own card had the shield.").format(
             who=self.who(seat)))
         return True
