@@ -50,7 +50,15 @@ class Choose(msgspec.Struct, tag="choose", tag_field="t", forbid_unknown_fields=
     choice: Choice
 
 
-Incoming = Hello | Join | Choose
+class Cover(msgspec.Struct, tag="cover", tag_field="t", forbid_unknown_fields=True):
+    """Nothing: a phone's frame on the clock of a secret window (issue
+    41.3). While a choice is secret every phone sends one frame a second,
+    the same size, whatever its role; a tap rides in the next one instead
+    of leaving at once, so the count of a phone's frames on the air tells
+    nobody who acted."""
+
+
+Incoming = Hello | Join | Choose | Cover
 _decoder = msgspec.json.Decoder(Incoming)
 _opening = msgspec.json.Decoder(Seal)
 _encoder = msgspec.json.Encoder()

@@ -763,6 +763,8 @@ class PhoneServer:
             case protocol.Choose(step=step, choice=choice):
                 if phone.seat is not None and phone.seat in self.room.held:
                     self.post(PhoneChoice(phone.seat, step, tuple(choice)))
+            case protocol.Cover():
+                pass                                # a secret window's clock: nothing in it
 
     def _label(self, seat: int) -> str:
         labels = self._lobby.get("labels")

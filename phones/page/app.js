@@ -139,6 +139,7 @@
     socket.onclose = function () {
       clearTimeout(late);
       if (mine !== socket) { return; }
+      coverWindow(false);
       // Phones turned off on the box: say so, and look again now and then
       // (they may be turned on again); a socket that never opened: the box
       // is gone (off, or out of reach); else a moment's loss: reconnect.
@@ -153,11 +154,37 @@
     };
   }
 
-  function send(message) {
+  function sendNow(message) {
     if (socket && socket.readyState === 1 && sealed) {
       var frame = sealed.seal(message);
       if (frame) { socket.send(frame); }
     }
+  }
+
+  // A secret window (a task behind the cover): every phone sends one frame
+  // a second from the moment its task came, the same size, whatever its
+  // role and taps; a tap waits for the next one instead of leaving at once
+  // (issue 41.3: the Wolves' phones sent more frames, and a count on the
+  // air pointed at them). A tap still queued when the window ends is too
+  // late for its step anyway: it goes with nothing.
+  var COVER_MS = 1000, coverClock = null, queued = null;
+  function coverWindow(on) {
+    if (on && !coverClock) {
+      coverClock = setInterval(function () {
+        var m = queued || { t: "cover" };
+        queued = null;
+        sendNow(m);
+      }, COVER_MS);
+    } else if (!on && coverClock) {
+      clearInterval(coverClock);
+      coverClock = null;
+      queued = null;
+    }
+  }
+
+  function send(message) {
+    if (coverClock && message.t === "choose") { queued = message; return; }
+    sendNow(message);
   }
 
   var seated = false;
@@ -169,6 +196,7 @@
     }
     $("seat").hidden = true;
     $("lobby").hidden = false;
+    coverWindow(false);
     document.body.classList.remove("dim", "covered");
     text($("lobby-title"), m.title);
     var someTaken = Object.keys(m.taken).length > 0;    // a lost phone's seat: the box frees it
@@ -222,6 +250,7 @@
       secret.appendChild(p);
     });
     task(m.task, m.secret.length > 0);
+    coverWindow(!!m.task && m.secret.length > 0 && !m.task.marks_shown);
     cover.hidden = m.secret.length === 0;
     document.body.classList.toggle("covered", !cover.hidden);
     secret.hidden = !holding || cover.hidden;     // a clock's tick keeps a held cover open
