@@ -89,9 +89,11 @@ def test_the_mayors_console_and_a_players_vote_read_whole_in_each_language(
         for _ in range(400):                        # on to the vote, by the buttons
             if game.stage is Stage.HANDS:
                 break
-            if game.stage is Stage.ROLE and game.chosen_role() is None \
+            dealt = game.dealt[game.dying - 1] if game.dealt and game.dying > 0 else None
+            if game.stage is Stage.ROLE and game.chosen_role() in (None, *(
+                    [] if dealt is None else [r for r in game.role_options() if r != dealt])) \
                     or game.stage is Stage.ACCUSE and game.cursor in (NO_SEAT, 1):
-                pilot.press(Button.NEXT)                # on nobody yet; Ann votes
+                pilot.press(Button.NEXT)                # on nobody yet, or not the card dealt
                 continue
             press = {Stage.ROLE: Button.START, Stage.CONFIRM: Button.START,
                      Stage.DAWN: Button.START, Stage.DISCUSSION: Button.VOTE,
