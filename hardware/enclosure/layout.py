@@ -144,7 +144,7 @@ def plan(config: Config) -> Layout:
     kx = left + b.boss_d + m + SPEAKER_RING + k.diameter / 2
     px = kx + k.diameter / 2 + SPEAKER_RING + m + (max(power.bezel, power.nut) / 2 if power else 0)
     pi_origin = (right - b.sd_gap, back - PORT_GAP)
-    r = b.boss_d / 2
+    r = b.boss_d / 2 - 1.0            # posts sunk 1 mm into the walls: merged, not tangent
     pi_front = pi_origin[1] - config.board.width
     bosses = ((left + r, front + r), (right - r, front + r), (left + r, back - r),
               (right - r, pi_front - m - r))
