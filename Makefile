@@ -30,7 +30,7 @@ enclosure: enclosure-install
 
 enclosure-pictures: enclosure-install
 	SDL_VIDEODRIVER=dummy $(BIN)/python -m wolfbox.hardware.enclosure.build --out build/enclosure \
-	  --pictures docs/enclosure --screenshot docs/screenshots/1-start.png
+	  --pictures docs/enclosure --steps --screenshot docs/screenshots/1-start.png
 
 run: install
 	$(BIN)/wolfbox $(ARGS)

@@ -121,14 +121,16 @@ def write_pictures(lay: Layout, out: Path, screenshot: Path | None = None) -> li
     written = []
     pictures = []
     if screenshot is not None and screenshot.exists():
-        screenshot = _as_shown(screenshot, lay.config.screen.pixels, out / f".{name}-screen.png")
+        import tempfile
+        tmp = Path(tempfile.mkdtemp(prefix="enclosure-"))
+        screenshot = _as_shown(screenshot, lay.config.screen.pixels, tmp / f"{name}-screen.png")
         x0, x1, y0, y1 = lay.visible()
         z = lay.face_z + 0.05
         pictures.append(render.Picture(screenshot, ((x0, y0, z), (x1, y0, z), (x0, y1, z))))
     items = [render.item(parts["base"], SHELL), render.item(parts["lid"], LID)]
     items += [render.item(s, col) for _, s, col in looks]
     path = out / f"{name}-assembled.png"
-    render.render(items, path, azimuth=-20, elevation=38, pictures=pictures)
+    render.render(items, path, size=(720, 520), azimuth=-20, elevation=38, pictures=pictures)
     written.append(path)
     # Exploded: the lid lifted, the screen and clips between.
     lift = lay.H * 0.9
@@ -141,14 +143,46 @@ def write_pictures(lay: Layout, out: Path, screenshot: Path | None = None) -> li
             mid if n in ("screen", "speaker") else Pos(0, 0, 0)
         items.append(render.item(lifted * s, col))
     path = out / f"{name}-exploded.png"
-    render.render(items, path, azimuth=-30, elevation=28)
+    render.render(items, path, size=(720, 520), azimuth=-30, elevation=28)
     written.append(path)
     for part in ("base", "lid", "clip-1"):
         stem = "clip" if part == "clip-1" else part
         path = out / f"{name}-part-{stem}.png"
         render.render([render.item(print_pose(part, parts[part], lay), SHELL)], path,
-                      size=(480, 360), azimuth=-30, elevation=40)
+                      size=(420, 300), azimuth=-30, elevation=40)
         written.append(path)
+    return written
+
+
+def write_steps(lay: Layout, out: Path) -> list[Path]:
+    """The assembly guide's pictures (docs/enclosure/ASSEMBLY.md)."""
+    from . import render
+    parts = model.printed(lay)
+    looks = {n: (s, col) for n, s, col in _looks(lay)}
+    under = [n for n in looks if n.split("-")[0] in (*BUTTON_ORDER, "POWER")]
+    written = []
+
+    def shot(stem: str, items: list, **view: float) -> None:
+        path = out / f"step-{stem}.png"
+        render.render(items, path, size=(560, 400), **view)  # type: ignore[arg-type]
+        written.append(path)
+
+    lid_items = [render.item(parts["lid"], LID)]
+    buttons = [render.item(looks[n][0], looks[n][1]) for n in under]
+    nuts = [render.item(model.cylinder(x, y, lay.lid_z - lay.config.button.depth, lay.lid_z - 0.2,
+                                       lay.config.button.hole - 2), (90, 90, 90))
+            for x, y in lay.buttons]
+    if lay.power and lay.config.power:
+        p = lay.config.power
+        nuts.append(render.item(model.cylinder(*lay.power, lay.lid_z - p.depth, lay.lid_z - 0.2,
+                                               p.hole - 2), (90, 90, 90)))
+    shot("2-buttons", lid_items + buttons + nuts, azimuth=160, elevation=-45)
+    base_items = [render.item(parts["base"], SHELL), render.item(*looks["pi"]),
+                  render.item(*looks["pi-header"])]
+    shot("4-pi", base_items, azimuth=-35, elevation=70)
+    screen = [render.item(*looks["screen"]), render.item(*looks["speaker"])]
+    clips = [render.item(parts[k], (120, 120, 120)) for k in ("clip-1", "clip-2")]
+    shot("5-screen", lid_items + buttons + nuts + screen + clips, azimuth=160, elevation=-45)
     return written
 
 
@@ -171,12 +205,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--config", action="append", choices=sorted(CONFIGS))
     ap.add_argument("--pictures", type=Path, default=None,
                     help="also render PNGs into this folder")
+    ap.add_argument("--steps", action="store_true",
+                    help="also render the assembly guide's pictures (first config)")
     ap.add_argument("--screenshot", type=Path, default=None,
                     help="a screenshot of the box's own screen to show in the window")
     args = ap.parse_args(argv)
-    for name in args.config or ["pi4-35-30", "zero2w-5-24"]:
+    names = args.config or ["pi4-35-30", "zero2w-5-24"]
+    for name in names:
         for line in build(CONFIGS[name], args.out, args.pictures, args.screenshot):
             print(line)
+    if args.steps and args.pictures is not None:
+        for path in write_steps(plan(CONFIGS[names[0]]), args.pictures):
+            print(f"  {path}")
     _ = Compound
     return 0
 

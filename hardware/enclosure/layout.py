@@ -17,8 +17,11 @@ from dataclasses import dataclass
 from .parts import Board, Config
 
 BUTTON_ORDER = ("START", "VOTE", "NEXT", "BACK")
-# The Pi's port edge stands this far from the back wall's inner face.
+# The Pi's port edge stands this far from the back wall's inner face: close,
+# so the power plug reaches through the wall; with an HDMI screen far enough
+# for the HDMI adapter's plug and the bend of its flat cable.
 PORT_GAP = 1.0
+HDMI_ROOM = 22.0
 # Above the GPIO header: a jumper's housing (14 mm) on the 8.5 mm pins.
 HEADER_ROOM = 22.5
 SPEAKER_RING = 1.6
@@ -39,6 +42,10 @@ class Layout:
     power: tuple[float, float] | None
     bosses: tuple[tuple[float, float], ...]    # the lid's screw posts
     pi_origin: tuple[float, float]             # the board's (u, v) = (0, 0) corner
+
+    @property
+    def port_gap(self) -> float:
+        return HDMI_ROOM if self.config.screen.hdmi else PORT_GAP
 
     # ----------------------------------------------------------- the Pi
     def pi_xy(self, u: float, v: float) -> tuple[float, float]:
@@ -126,7 +133,8 @@ def plan(config: Config) -> Layout:
     frame_y = FRAME + b.clearance
     inner_d = m + foot + m + frame_y + s.outline[1] + frame_y + m \
         + k.diameter + 2 * SPEAKER_RING + m
-    inner_d = max(inner_d, m + foot + m + b.boss_d + m + pi_wid + PORT_GAP)
+    port_gap = HDMI_ROOM if s.hdmi else PORT_GAP
+    inner_d = max(inner_d, m + foot + m + b.boss_d + m + pi_wid + port_gap)
     D = math.ceil(inner_d + 2 * t)
     # Height: the buttons and their wires, or the Pi's header and jumpers
     # under the screen's connector and its cable, whichever is taller.
@@ -143,7 +151,7 @@ def plan(config: Config) -> Layout:
     ky = sy + s.outline[1] / 2 + frame_y + m + SPEAKER_RING + k.diameter / 2
     kx = left + b.boss_d + m + SPEAKER_RING + k.diameter / 2
     px = kx + k.diameter / 2 + SPEAKER_RING + m + (max(power.bezel, power.nut) / 2 if power else 0)
-    pi_origin = (right - b.sd_gap, back - PORT_GAP)
+    pi_origin = (right - b.sd_gap, back - port_gap)
     r = b.boss_d / 2 - 1.0            # posts sunk 1 mm into the walls: merged, not tangent
     pi_front = pi_origin[1] - config.board.width
     bosses = ((left + r, front + r), (right - r, front + r), (left + r, back - r),

@@ -210,6 +210,11 @@ def components(lay: Layout) -> dict[str, Solid]:
     h0, h1, hv0, hv1 = board.header
     out["pi-header-jumpers"] = cuboid(px0 - h1, px0 - h0, py0 - hv1, py0 - hv0, top,
                                       top + 22.5)
+    if s.hdmi:
+        # A flat (FPC) HDMI adapter's plug, 14 x 8 mm, from its socket to the wall.
+        x = lay.pi_xy(board.hdmi_u, 0)[0]
+        out["pi-hdmi-plug"] = cuboid(x - 7, x + 7, py0, lay.D / 2 - c.box.wall, top,
+                                     top + 8)
     sx, sy = lay.screen
     w, h = s.outline
     out["screen"] = cuboid(sx - w / 2, sx + w / 2, sy - h / 2, sy + h / 2,

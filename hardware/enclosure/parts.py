@@ -33,6 +33,7 @@ class Board:
     tallest: float           # highest part above the board's top face
     overhang: float          # how far sockets stand past the far short edge (USB, Ethernet)
     header: tuple[float, float, float, float]   # GPIO header: u0, u1, v0, v1
+    hdmi_u: float = 0.0      # the (first) HDMI socket on the port edge
     hole_d: float = 2.7      # M2.5
     pcb: float = 1.4
     under: float = 1.6       # the SD socket under the board
@@ -46,15 +47,16 @@ _HEADER_85 = (7.0, 58.0, 49.5, 55.5)
 PI4 = Board("Raspberry Pi 4 B", 85.0, 56.0, _PI_HOLES,
             (Port("USB-C power", 11.2, 13.0, 7.5, 1.6),
              Port("audio", 54.0, 9.0, 9.0, 3.0)),
-            sd_v=28.0, tallest=16.0, overhang=2.5, header=_HEADER_85)
+            sd_v=28.0, tallest=16.0, overhang=2.5, header=_HEADER_85, hdmi_u=26.0)
 PI3 = Board("Raspberry Pi 3 B/B+", 85.0, 56.0, _PI_HOLES,
             (Port("micro-USB power", 10.6, 12.0, 7.5, 1.5),
              Port("audio", 53.5, 9.0, 9.0, 3.0)),
-            sd_v=28.0, tallest=17.0, overhang=2.5, header=_HEADER_85)
+            sd_v=28.0, tallest=17.0, overhang=2.5, header=_HEADER_85, hdmi_u=32.0)
 ZERO2W = Board("Raspberry Pi Zero 2 W", 65.0, 30.0,
                ((3.5, 3.5), (61.5, 3.5), (3.5, 26.5), (61.5, 26.5)),
                (Port("micro-USB power", 54.0, 12.0, 7.5, 1.5),),
-               sd_v=16.9, tallest=8.5, overhang=0.0, header=(7.0, 58.0, 23.5, 29.5))
+               sd_v=16.9, tallest=8.5, overhang=0.0, header=(7.0, 58.0, 23.5, 29.5),
+               hdmi_u=12.4)
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class Screen:
     # the module's centre), and how far below the module's face it reaches
     # (the plug and the cable's bend).
     connector: tuple[float, float, float, float, float]
+    hdmi: bool = False       # fed from the Pi's HDMI socket: a plug and its cable there
 
 
 # 3.5" 480x320 SPI (ili9486 family, e.g. Waveshare 3.5" RPi LCD (A)):
@@ -83,7 +86,7 @@ SCREEN35 = Screen('3.5" 480x320 SPI', (480, 320), (85.4, 56.0), 5.0,
 # 108 x 64.8 active area; the HDMI socket on the right edge, with a 90°
 # flat (FPC) HDMI adapter: 22 mm beside the board, 16 mm down.
 SCREEN5 = Screen('5" 800x480 HDMI', (800, 480), (121.1, 77.9), 6.0,
-                 (108.0, 64.8), (0.0, 0.0), (60.55, 82.0, -15.0, 15.0, 16.0))
+                 (108.0, 64.8), (0.0, 0.0), (60.55, 82.0, -15.0, 15.0, 16.0), hdmi=True)
 
 
 @dataclass(frozen=True)
