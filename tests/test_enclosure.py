@@ -130,7 +130,8 @@ def test_the_collision_check_catches_parts_out_of_place(box):
     lay, printed, _ = box
     x, y = lay.pi_origin
     moved = dataclasses.replace(lay, pi_origin=(x + 3.0, y))          # into the right wall
-    assert any(c == "pi" and p == "base" for p, c, _ in collisions(printed, model.components(moved)))
+    hits = collisions(printed, model.components(moved))
+    assert any(c == "pi" and p == "base" for p, c, _ in hits)
     shifted = dataclasses.replace(lay, buttons=tuple((bx + 2.0, by) for bx, by in lay.buttons))
     hits = collisions({"lid": printed["lid"]}, model.components(shifted))
     assert {c for _, c, _ in hits} >= {"button-START", "button-BACK"}

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 from helpers import phones_config
-
 from wolfbox.buttons import Button
 from wolfbox.darkarts import console
 from wolfbox.darkarts.game import Stage

@@ -124,7 +124,8 @@ def svg(panel: Panel) -> str:
     a, b = panel.size
     m = 2.0
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{a + 2 * m:.2f}mm" '
-           f'height="{b + 2 * m:.2f}mm" viewBox="{-m:.2f} {-m:.2f} {a + 2 * m:.2f} {b + 2 * m:.2f}">',
+           f'height="{b + 2 * m:.2f}mm" '
+           f'viewBox="{-m:.2f} {-m:.2f} {a + 2 * m:.2f} {b + 2 * m:.2f}">',
            f"<!-- {panel.name}: {a:.1f} x {b:.1f} mm, {SHEET:.0f} mm sheet; {KERF_NOTE} -->",
            '<g fill="none" stroke="#ff0000" stroke-width="0.1">']
     # SVG's y runs down: flip so the drawing reads as the panel from outside.

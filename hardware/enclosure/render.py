@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pygame  # noqa: E402
+import pygame
 
 Color = tuple[int, int, int]
 
@@ -114,13 +114,13 @@ def render(items: Sequence[Item], out: Path, size: tuple[int, int] = (900, 640),
         iw, ih = img.shape[:2]
         c = to_px(np.array(pic.corners) @ cam.T)
         o, ex, ey = c
-        quad = np.array([o, ex, ey + (ex - o)])
         uv = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
         for tri in ((0, 1, 2), (1, 3, 2)):
             t_uv = uv[list(tri)]
             corners = np.array([o, ex, ey, ex + ey - o])[list(tri)]
 
-            def sample(b0: np.ndarray, b1: np.ndarray, t_uv: np.ndarray = t_uv) -> np.ndarray:
+            def sample(b0: np.ndarray, b1: np.ndarray, t_uv: np.ndarray = t_uv,
+                       img: np.ndarray = img, iw: int = iw, ih: int = ih) -> np.ndarray:
                 b2 = 1 - b0 - b1
                 u = b0 * t_uv[0, 0] + b1 * t_uv[1, 0] + b2 * t_uv[2, 0]
                 v = b0 * t_uv[0, 1] + b1 * t_uv[1, 1] + b2 * t_uv[2, 1]
@@ -128,12 +128,11 @@ def render(items: Sequence[Item], out: Path, size: tuple[int, int] = (900, 640),
                 iy = np.clip(((1 - v) * ih).astype(int), 0, ih - 1)
                 return img[ix, iy]
             _fill(color, depth, corners + np.array([0, 0, 0.3]), sample)
-        del quad
     ink = np.array([40, 40, 40], dtype=np.uint8)
-    for a, b in lines:
-        steps = int(max(abs(b[0] - a[0]), abs(b[1] - a[1]))) + 2
+    for p0, p1 in lines:
+        steps = int(max(abs(p1[0] - p0[0]), abs(p1[1] - p0[1]))) + 2
         tt = np.linspace(0, 1, steps)
-        pts = a[None, :] * (1 - tt[:, None]) + b[None, :] * tt[:, None]
+        pts = p0[None, :] * (1 - tt[:, None]) + p1[None, :] * tt[:, None]
         x, y = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
         inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
         x, y, z = x[inside], y[inside], pts[inside, 2]
