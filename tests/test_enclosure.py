@@ -285,3 +285,31 @@ def test_panels_are_svg_in_millimetres_with_the_tops_holes():
     c = lay.config.box.clearance
     assert big == pytest.approx([16.0 + 2 * c] + [30.0 + 2 * c] * 4)
     assert len(list(top.iter(ns + "rect"))) == 1             # the screen's window
+
+
+def test_the_legend_on_the_real_screen_names_the_buttons_left_to_right():
+    """The start screen's legend (docs/screenshots, as the box draws it) has
+    its boxes outlined in the colours of the buttons that sit below it on
+    the box, in the same order from the left."""
+    import os
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from wolfbox.buttons import BUTTON_COLORS, Button
+    from wolfbox.device.style import BOX_GAP, BOX_W, LEGEND_H, LEGEND_Y
+    from wolfbox.hardware.enclosure.build import COLORS
+
+    shot = pygame.image.load("docs/screenshots/1-start.png")
+    assert shot.get_size() == (480, 320)
+    seen = []
+    for i in range(4):
+        x, y = 4 + i * (BOX_W + BOX_GAP) + 1, LEGEND_Y + LEGEND_H // 2
+        rgb = tuple(shot.get_at((x, y)))[:3]
+        seen.append(min(BUTTON_COLORS, key=lambda b: sum(
+            (a - c) ** 2 for a, c in zip(BUTTON_COLORS[b], rgb, strict=True))))
+    for name in REQUIRED:
+        lay = plan(CONFIGS[name])
+        left_to_right = [n for _, n in sorted(zip((x for x, _ in lay.buttons), BUTTON_ORDER,
+                                                  strict=True))]
+        assert [Button[n] for n in left_to_right] == seen
+        assert [COLORS[n] for n in left_to_right] == [BUTTON_COLORS[b] for b in seen]

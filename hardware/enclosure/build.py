@@ -14,13 +14,15 @@ from pathlib import Path
 
 from build123d import Compound, Pos, Rot, Solid, export_step, export_stl
 
+from wolfbox.buttons import BUTTON_COLORS
+
 from . import model, panels
 from .layout import BUTTON_ORDER, Layout, plan
 from .parts import CONFIGS, Config
 
 BED = (220.0, 220.0, 250.0)
-COLORS = {"START": (40, 170, 70), "VOTE": (205, 45, 45), "NEXT": (40, 90, 200),
-          "BACK": (230, 190, 30), "POWER": (60, 60, 60)}
+# The caps in the pictures: the colours the legend on the screen uses.
+COLORS = {b.name: c for b, c in BUTTON_COLORS.items()} | {"POWER": (60, 60, 60)}
 SHELL = (225, 215, 190)
 LID = (205, 195, 170)
 

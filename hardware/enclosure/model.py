@@ -118,7 +118,8 @@ def lid(lay: Layout) -> Solid:
     holes: list[Solid] = []
     for x, y, side, (bx, by) in _clip_blocks(lay):
         blocks.append(cuboid(bx[0], bx[1], by[0], by[1], bottom, lay.lid_z + 0.1))
-        holes.append(cylinder(x, y, bottom - 1, bottom + 6, PILOT_PI))
+        # 6 mm deep for the screw, but never closer than 1.5 mm to the lid's face.
+        holes.append(cylinder(x, y, bottom - 1, min(bottom + 6, lay.H - 1.5), PILOT_PI))
         del side
     kx, ky = lay.speaker
     ring = cylinder(kx, ky, lay.lid_z - 4, lay.lid_z + 0.1,
