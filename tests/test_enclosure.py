@@ -293,13 +293,14 @@ def test_the_legend_on_the_real_screen_names_the_buttons_left_to_right():
     the box, in the same order from the left."""
     import os
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from pathlib import Path
+
     import pygame
 
     from wolfbox.buttons import BUTTON_COLORS, Button
     from wolfbox.device.style import BOX_GAP, BOX_W, LEGEND_H, LEGEND_Y
     from wolfbox.hardware.enclosure.build import COLORS
-
-    shot = pygame.image.load("docs/screenshots/1-start.png")
+    shot = pygame.image.load(str(Path(__file__).parent.parent / "docs/screenshots/1-start.png"))
     assert shot.get_size() == (480, 320)
     seen = []
     for i in range(4):
