@@ -83,6 +83,18 @@ def test_every_stl_is_closed_and_fits_the_bed(box):
         assert m.status() == manifold3d.Error.NoError, path.name
 
 
+def test_the_step_holds_the_box_and_its_parts(box):
+    from build123d import import_step
+    lay, printed, files = box
+    step = import_step(str(files["step"]))
+    solids = step.solids()
+    assert len(solids) == len(printed) + len(model.components(lay))
+    volume = sum(s.volume for s in solids)
+    expected = sum(s.volume for s in printed.values()) + sum(
+        s.volume for s in model.components(lay).values())
+    assert volume == pytest.approx(expected, rel=1e-3)
+
+
 def test_the_stl_check_catches_a_box_too_big_and_an_open_mesh(tmp_path):
     big = trimesh.creation.box(extents=(230.0, 100.0, 50.0))
     big.apply_translation((0, 0, 25))

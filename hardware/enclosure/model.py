@@ -62,8 +62,9 @@ def base(lay: Layout) -> Solid:
 
 
 def vents(lay: Layout) -> list[Solid]:
-    """Cool air in through the floor under the Pi, warm air out high in the
-    back wall: about 4 cm² each way, for the 3–6 W a Pi 4 turns into heat."""
+    """Cool air in through slots in the floor under the Pi (the feet lift it
+    3 mm), warm air out high in the back wall. For a Pi 4 (3–6 W of heat):
+    10 cm² in, 5 cm² out; a Zero 2 W (1–3 W) gets 2.4 cm² in, 5 cm² out."""
     c = lay.config
     b, board = c.box, c.board
     out: list[Solid] = []
