@@ -4,7 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean loc mutants
+.PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean loc mutants \
+  enclosure enclosure-install enclosure-pictures
 
 install: $(STAMP)
 
@@ -13,6 +14,23 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { echo "could not create $(VENV): on Debian/Ubuntu, apt install python3-venv"; exit 1; }
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $(STAMP)
+
+# The box itself (hardware/enclosure/): STL, laser panels, STEP and pictures
+# for each configuration into build/enclosure/ (README: "The enclosure").
+# `make enclosure-pictures` also renews the small PNGs the README shows.
+ENCLOSURE_STAMP := $(VENV)/.enclosure
+enclosure-install: $(ENCLOSURE_STAMP)
+$(ENCLOSURE_STAMP): pyproject.toml | install
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,enclosure]'
+	@touch $(ENCLOSURE_STAMP)
+
+enclosure: enclosure-install
+	SDL_VIDEODRIVER=dummy $(BIN)/python -m wolfbox.hardware.enclosure.build --out build/enclosure \
+	  --pictures build/enclosure/pictures --screenshot docs/screenshots/1-start.png
+
+enclosure-pictures: enclosure-install
+	SDL_VIDEODRIVER=dummy $(BIN)/python -m wolfbox.hardware.enclosure.build --out build/enclosure \
+	  --pictures docs/enclosure --steps --screenshot docs/screenshots/1-start.png
 
 run: install
 	$(BIN)/wolfbox $(ARGS)
