@@ -11,7 +11,7 @@ at the box, the night's pictures on every phone after One Night's verdict
 By default one language a game (One Night in Chinese, the timed game in
 German, the Mayor's in English); WOLFBOX_TABLE_TONIGHT=all, or
 WOLFBOX_PHONE_SHOTS (`make screenshots`), plays every game in all three
-and keeps the key moments as docs/screenshots/phones/{lang}-{game}-{moment}.png
+and keeps the key moments as docs/screenshots/phones/{lang}-{game}-{step}-{moment}.png
 for the README's "A game night on phones, step by step"."""
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def join(browser, pilot, lang: str, game: str, seats) -> dict:
         page.fill("#pin", pin)
         page.fill("#name", f"P{seat}")
         if seat == 1:
-            shoot(page, f"{lang}-{game}-join.png")
+            shoot(page, f"{lang}-{game}-1-join.png")
         page.locator("#seats button").nth(seat - 1).click(timeout=WAIT_MS)
         page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
         expect(page.locator("#seat-title")).to_have_text(tr(lang, "Seat {seat}", seat=seat),
@@ -155,7 +155,7 @@ def test_one_night_on_nine_phones_two_rounds_in_a_row(tmp_path, pilots, browser,
     box_hears(pilot, lambda: game.table is not None)
     seated_once(pilot, NINE)
     first = pages[1][0]
-    shoot(first, f"{lang}-onenight-joined.png")
+    shoot(first, f"{lang}-onenight-2-seated.png")
 
     for played in (1, 2):
         table = game.table
@@ -167,9 +167,9 @@ def test_one_night_on_nine_phones_two_rounds_in_a_row(tmp_path, pilots, browser,
             expect(page.locator("#lobby")).to_be_hidden(timeout=WAIT_MS)
             assert look(page) == cards[seat], (played, seat)
         if played == 1:
-            held_shot(first, f"{lang}-onenight-card.png")
+            held_shot(first, f"{lang}-onenight-3-card.png")
         else:
-            held_shot(first, f"{lang}-onenight-round2.png")
+            held_shot(first, f"{lang}-onenight-9-round2.png")
 
         pilot.press(Button.START)                             # the night
         calls: list[str] = []
@@ -185,10 +185,11 @@ def test_one_night_on_nine_phones_two_rounds_in_a_row(tmp_path, pilots, browser,
                     shows(page, task.step)
                     no_box_at_night(lang, pages, [seat], f"round {played}, {call}")
                     actor = table.dealt[seat - 1] == call
-                    if played == 1 and call == "seer" and actor:
-                        held_shot(page, f"{lang}-onenight-night.png")
                     buttons = page.locator("#options button")
                     expect(buttons).to_have_count(len(task.options), timeout=WAIT_MS)
+                    if played == 1 and call == "seer" and actor:
+                        shoot(page, f"{lang}-onenight-4-night.png")
+                        held_shot(page, f"{lang}-onenight-5-night-held.png")
                     for i in range(task.pick):                # the first options shown
                         buttons.nth(i).click(timeout=WAIT_MS)
                     box_hears(pilot, lambda s=seat, t=task: table.task(s) != t)
@@ -206,7 +207,7 @@ def test_one_night_on_nine_phones_two_rounds_in_a_row(tmp_path, pilots, browser,
                                                          exact=True)
             if seat == 1 and played == 1:
                 button.wait_for(timeout=WAIT_MS)
-                shoot(page, f"{lang}-onenight-vote.png")
+                shoot(page, f"{lang}-onenight-6-vote.png")
             button.click(timeout=WAIT_MS)
             box_hears(pilot, lambda s=seat, v=vote, t=table: t.votes.get(s) == v)
         pilot.until(lambda: game.phase is Phase.VERDICT, step=0.5)
@@ -220,8 +221,8 @@ def test_one_night_on_nine_phones_two_rounds_in_a_row(tmp_path, pilots, browser,
             pictures(page, NINE)
             covered(page)
         if played == 1:
-            shoot(first, f"{lang}-onenight-verdict.png")
-            shoot(first, f"{lang}-onenight-picture.png", full_page=True)
+            shoot(first, f"{lang}-onenight-7-verdict.png")
+            shoot(first, f"{lang}-onenight-8-picture.png", full_page=True)
             night = first.locator("#night")
             night.locator(".night-toggle").click(timeout=WAIT_MS)    # the list, one tap away
             expect(night.locator(".night-list")).to_contain_text(tr(lang, "What happened:"),
@@ -270,7 +271,7 @@ def test_the_timed_game_on_nine_phones(tmp_path, pilots, browser, lang):  # noqa
         with speaking(lang):
             card = role_name(game.seats[seat - 1])
         assert look(page) == card, seat
-    held_shot(pages[1][0], f"{lang}-timed-card.png")
+    held_shot(pages[1][0], f"{lang}-timed-2-card.png")
 
     def living() -> list[int]:
         return [s for s in NINE if s not in game.dead]
@@ -290,7 +291,7 @@ def test_the_timed_game_on_nine_phones(tmp_path, pilots, browser, lang):  # noqa
         pilot.until(lambda: game.stage is Stage.VOTE, limit=10)
         if shot:
             shows(pages[voters[0]][0], view(voters[0]).task.step)
-            shoot(pages[voters[0]][0], f"{lang}-timed-vote.png")
+            shoot(pages[voters[0]][0], f"{lang}-timed-3-vote.png")
         for voter in voters:
             tap(voter, out, lambda v=voter: game.phone_votes.get(v) == out)
         pilot.until(lambda: game.stage is Stage.RESULT, limit=120, step=0.5)
@@ -306,13 +307,14 @@ def test_the_timed_game_on_nine_phones(tmp_path, pilots, browser, lang):  # noqa
         no_box_at_night(lang, pages, alive, f"night {game.night}, the plot")
         tap(pack[-1], pack[0], lambda: game.knives[len(pack) - 1] == pack[0])
         if shot:
-            held_shot(pages[pack[0]][0], f"{lang}-timed-plot.png")
+            held_shot(pages[pack[0]][0], f"{lang}-timed-4-plot.png")
         pilot.until(lambda: game.night_task() is Kind.ACT, limit=60, step=0.5)
         for seat in alive:                                    # everyone answers
             target = next(s for s in reversed(alive) if s != seat and s != victim)
             if shot and seat == actors[0]:
                 shows(pages[seat][0], view(seat).task.step)
-                held_shot(pages[seat][0], f"{lang}-timed-act.png")
+                shoot(pages[seat][0], f"{lang}-timed-5-task.png")
+                held_shot(pages[seat][0], f"{lang}-timed-6-task-held.png")
             tap(seat, target, lambda s=seat, t=target: game.marks.get(s) == t)
         no_box_at_night(lang, pages, alive, f"night {game.night}, the actions")
         pilot.until(lambda: game.turns[game.turn_index].kind is Kind.READ
@@ -324,7 +326,7 @@ def test_the_timed_game_on_nine_phones(tmp_path, pilots, browser, lang):  # noqa
             covered(page)
         no_box_at_night(lang, pages, alive, f"night {game.night}, the messages")
         if shot:
-            held_shot(pages[actors[0]][0], f"{lang}-timed-message.png")
+            held_shot(pages[actors[0]][0], f"{lang}-timed-7-message.png")
         pilot.until(lambda: game.stage is Stage.DAWN, limit=120, step=0.5)
 
     pilot.until(lambda: game.stage is Stage.DISCUSSION, limit=300, step=0.5)
@@ -343,8 +345,8 @@ def test_the_timed_game_on_nine_phones(tmp_path, pilots, browser, lang):  # noqa
         expect(page.locator("#title")).to_contain_text(won, timeout=WAIT_MS)
         pictures(page, NINE)                                  # the nights, drawn
         covered(page)
-    shoot(pages[1][0], f"{lang}-timed-end.png")
-    shoot(pages[1][0], f"{lang}-timed-picture.png", full_page=True)
+    shoot(pages[1][0], f"{lang}-timed-8-end.png")
+    shoot(pages[1][0], f"{lang}-timed-9-picture.png", full_page=True)
     no_script_errors(pages)
 
 
@@ -420,7 +422,7 @@ def test_the_mayors_game_on_eight_phones_and_the_console(tmp_path, pilots, brows
     box_hears(pilot, lambda: re.fullmatch(r"\d{4}", pilot.box.flow.view(pilot.clock.now).big))
     code = pilot.box.flow.view(pilot.clock.now).big           # the box asks with a code ...
     expect(mayor_page.locator("#refused")).to_contain_text(code, timeout=WAIT_MS)   # ... the page's
-    shoot(mayor_page, f"{lang}-mayor-console-join.png")
+    shoot(mayor_page, f"{lang}-mayor-2-console-join.png")
     pilot.press(Button.START)                                 # the Mayor's yes, on the box
     mayor_page.wait_for_selector("#seat:not([hidden])", timeout=WAIT_MS)
     box_hears(pilot, lambda: MAYOR in game.phones)
@@ -430,9 +432,9 @@ def test_the_mayors_game_on_eight_phones_and_the_console(tmp_path, pilots, brows
         with speaking(lang):
             card = role_name(game.dealt[seat - 1])
         assert look(page) == card, seat
-    held_shot(pages[1][0], f"{lang}-mayor-look.png")
+    held_shot(pages[1][0], f"{lang}-mayor-3-look.png")
     assert not mayor_page.is_visible("#cover")                # the Mayor holds no card
-    shoot(mayor_page, f"{lang}-mayor-console-deal.png")
+    shoot(mayor_page, f"{lang}-mayor-4-console-deal.png")
     everyone = {**pages, MAYOR: (mayor_page, mayor_problems)}
 
     def quiet() -> None:
@@ -459,7 +461,7 @@ def test_the_mayors_game_on_eight_phones_and_the_console(tmp_path, pilots, brows
                 mayor.tap(name(lang, seat))
                 mayor.say("Lover")
             if once("lovers"):
-                shoot(mayor_page, f"{lang}-mayor-console-lovers.png")
+                shoot(mayor_page, f"{lang}-mayor-5-lovers.png")
             mayor.say("Done")
         elif stage is Stage.DAWN:
             mayor.say("No more deaths" if game.dawn_deaths else "Nobody died")
@@ -472,7 +474,7 @@ def test_the_mayors_game_on_eight_phones_and_the_console(tmp_path, pilots, brows
             seat = next(s for s in game.ring.living() if s != game.previous_accused)
             mayor.tap(name(lang, seat))
             if once("accuse"):
-                shoot(mayor_page, f"{lang}-mayor-console-accuse.png")
+                shoot(mayor_page, f"{lang}-mayor-6-accuse.png")
             mayor.say("Accuse")
         elif stage is Stage.SECOND:
             quiet()
@@ -488,7 +490,7 @@ def test_the_mayors_game_on_eight_phones_and_the_console(tmp_path, pilots, brows
                     "button", name=tr(lang, "Hand up: lynch"), exact=True)
                 button.wait_for(timeout=WAIT_MS)
                 if once("hands"):
-                    shoot(page, f"{lang}-mayor-hands.png")
+                    shoot(page, f"{lang}-mayor-7-hands.png")
                 button.click(timeout=WAIT_MS)
                 box_hears(pilot, lambda s=seat: game.hand_votes.get(s) is True)
             pilot.until(lambda: game.stage is Stage.RESULT, limit=600, step=0.5)
@@ -504,6 +506,6 @@ def test_the_mayors_game_on_eight_phones_and_the_console(tmp_path, pilots, brows
     assert pilot.view.title.startswith(won)                   # the box's end screen
     for seat, (page, _problems) in everyone.items():          # and every phone's
         expect(page.locator("#title")).to_contain_text(won, timeout=WAIT_MS)
-    shoot(pages[1][0], f"{lang}-mayor-end.png")
-    shoot(mayor_page, f"{lang}-mayor-console-end.png")
+    shoot(pages[1][0], f"{lang}-mayor-8-end.png")
+    shoot(mayor_page, f"{lang}-mayor-9-console-end.png")
     no_script_errors(everyone)
