@@ -80,14 +80,14 @@ def box_for(pilots, config, lang: str, **kw):
     return pilots.start(config, lines, **kw)
 
 
-def join(browser, pilot, lang: str, game: str, seats) -> dict:
+def join(chromium, pilot, lang: str, game: str, seats) -> dict:
     """A phone at each seat, joined as a table does: the PIN the box shows,
     a name, a tap on the seat. The first page's filled form is the join
     picture."""
     url, pin = join_details(pilot)
     pages = {}
     for seat in seats:
-        page, problems = open_phone(browser, url)
+        page, problems = open_phone(chromium, url)
         page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
         assert page.get_attribute("html", "lang").startswith(lang)    # the fonts for it
         page.fill("#pin", pin)
@@ -174,7 +174,7 @@ def test_one_night_on_nine_phones_two_rounds_in_a_row(tmp_path, pilots, browser,
         pilot.press(Button.START)                             # the night
         calls: list[str] = []
         while True:
-            pilot.until(lambda: game.phase is not Phase.NIGHT or table.open, step=1.0)
+            pilot.until(lambda t=table: game.phase is not Phase.NIGHT or t.open, step=1.0)
             if game.phase is not Phase.NIGHT:
                 break
             call = table.call
@@ -192,9 +192,9 @@ def test_one_night_on_nine_phones_two_rounds_in_a_row(tmp_path, pilots, browser,
                         held_shot(page, f"{lang}-onenight-5-night-held.png")
                     for i in range(task.pick):                # the first options shown
                         buttons.nth(i).click(timeout=WAIT_MS)
-                    box_hears(pilot, lambda s=seat, t=task: table.task(s) != t)
+                    box_hears(pilot, lambda s=seat, k=task, t=table: t.task(s) != k)
                 covered(page)
-            pilot.until(lambda c=call: table.call != c or not table.open, step=1.0)
+            pilot.until(lambda c=call, t=table: t.call != c or not t.open, step=1.0)
         assert calls, "no call of the night reached the phones"
         pilot.until(lambda: game.phase is Phase.DISCUSSION)
         pilot.press(Button.VOTE)                              # the table votes now
@@ -214,7 +214,7 @@ def test_one_night_on_nine_phones_two_rounds_in_a_row(tmp_path, pilots, browser,
         verdict = game.verdict
         assert verdict is not None and verdict.dead[:1] == (wolf,)
         won = [tr(lang, NIGHT_WINS[t]) for t in verdict.teams] or [tr(lang, "Nobody wins.")]
-        for seat, (page, _problems) in pages.items():        # the verdict and the night drawn
+        for page, _problems in pages.values():                # the verdict and the night drawn
             expect(page.locator("#title")).to_have_text(tr(lang, "Verdict"), timeout=WAIT_MS)
             for line in won:
                 expect(page.locator("#lines")).to_contain_text(line, timeout=WAIT_MS)
@@ -341,7 +341,7 @@ def test_the_timed_game_on_nine_phones(tmp_path, pilots, browser, lang):  # noqa
     assert game.winner == "town"
     won = tr(lang, TIMED_WINS[game.winner])
     assert pilot.view.title.startswith(won)                   # the box's end screen
-    for seat, (page, _problems) in pages.items():             # and every phone's
+    for page, _problems in pages.values():                    # and every phone's
         expect(page.locator("#title")).to_contain_text(won, timeout=WAIT_MS)
         pictures(page, NINE)                                  # the nights, drawn
         covered(page)
@@ -504,7 +504,7 @@ def test_the_mayors_game_on_eight_phones_and_the_console(tmp_path, pilots, brows
     assert game.stage is Stage.END, game.stage
     won = tr(lang, MAYOR_WINS[game.winner])
     assert pilot.view.title.startswith(won)                   # the box's end screen
-    for seat, (page, _problems) in everyone.items():          # and every phone's
+    for page, _problems in everyone.values():                 # and every phone's
         expect(page.locator("#title")).to_contain_text(won, timeout=WAIT_MS)
     shoot(pages[1][0], f"{lang}-mayor-8-end.png")
     shoot(mayor_page, f"{lang}-mayor-9-console-end.png")
