@@ -235,7 +235,8 @@ def test_seven_browsers_each_read_their_card_before_the_night_and_point_nowhere_
         playwright.expect(page.locator("#title")).to_have_text("Night 1 · Lovers",
                                                                timeout=WAIT_MS)
         playwright.expect(page.locator("#lines")).to_have_text(_(EYES_CLOSED), timeout=WAIT_MS)
-        playwright.expect(page.locator("body")).to_have_class(re.compile(r"(^|\s)dim(\s|$)"), timeout=WAIT_MS)
+        playwright.expect(page.locator("body")).to_have_class(re.compile(r"(^|\s)dim(\s|$)"),
+                                                              timeout=WAIT_MS)
         assert "Look at the box" not in page.inner_text("body")
         assert role_name(game.dealt[seat - 1]) in hold_cover(page)   # still its own card
         page.mouse.up()
