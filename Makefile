@@ -49,9 +49,12 @@ screenshots: install
 	$(BIN)/wolfbox screenshot --lang en --out docs/screenshots --size 480x320
 	$(BIN)/wolfbox screenshot --lang de --out docs/screenshots/de --size 480x320
 	$(BIN)/wolfbox screenshot --lang zh --out docs/screenshots/zh --size 480x320
-	# the phones' page, as Chromium shows it at 360x740 (needs Debian's chromium)
+	# the phones' page, as Chromium shows it at 360x740 (needs Debian's chromium);
+	# test_table_tonight_browser plays every game in en, de and zh for the
+	# README's game night ({lang}-{game}-{step}-{moment}.png)
+	rm -f docs/screenshots/phones/*.png
 	WOLFBOX_PHONE_SHOTS=docs/screenshots/phones $(BIN)/python -m pytest -q -p no:randomly \
-	  tests/*phones_browser.py
+	  tests/*phones_browser.py tests/test_table_tonight_browser.py
 
 # `make pi-check clean` removes the check's arm64 system (build/pi-check) and
 # nothing else: with pi-check among the goals, clean leaves the venv alone.
