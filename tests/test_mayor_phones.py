@@ -362,7 +362,7 @@ def test_the_hands_go_up_on_the_phones_the_accused_and_the_dead_not_asked():
     assert [s for s, task in asked.items() if task is not None] == [1, 3, 4, 5, 6]
     tasks = [task for task in asked.values() if task is not None]
     assert len({(task.step, task.prompt, task.options) for task in tasks}) == 1   # one shape
-    assert tasks[0].prompt == "Raise your hand to lynch seat 2?"
+    assert tasks[0].prompt == "Raise your hand to lynch Seat 2?"
     for seat in (1, 3, 4):
         hand(t, seat)
     step = asked[1].step

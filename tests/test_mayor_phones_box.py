@@ -226,7 +226,7 @@ def test_a_whole_game_on_phones_each_seat_sees_its_own_card_and_the_console_the_
                 assert m["task"]["step"].startswith("hands.")
                 words += [w for _i, w in m["task"]["options"] + m["task"]["actions"]
                           if w not in hands]
-                assert m["task"]["prompt"].startswith("Raise your hand to lynch seat ")
+                assert m["task"]["prompt"].startswith("Raise your hand to lynch P")
             for word in words:
                 assert not word or word in public or word in (NIGHT, OUT) \
                     or word.startswith("Dead: ") \

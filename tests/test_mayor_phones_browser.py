@@ -167,7 +167,7 @@ def test_the_mayor_runs_a_day_on_the_console_in_the_browser(tmp_path, pilots, br
         box_hears(pilot, lambda: game.hand_votes.get(1) is True)
         playwright.expect(up).to_have_class("chosen", timeout=WAIT_MS)
         shoot(ann, "en-mayor-hands.png")
-        assert ann.inner_text("#prompt") == "Raise your hand to lynch seat 2?"
+        assert ann.inner_text("#prompt") == "Raise your hand to lynch P2 · 2?"
         for seat in (3, 4):
             task = receive(others[seat], "view", lambda m: m["task"] is not None)["task"]
             others[seat].send(json.dumps({"t": "choose", "step": task["step"], "choice": [1]}))

@@ -156,8 +156,8 @@ def test_the_timed_game_names_the_partner_in_the_wolves_plot_and_the_kill():
     to(t, Kind.PLOT)
     tap(t, 2, 3)
     tap(t, 7, 3)
-    assert "Bo · 2, your partner: victim: 3 · knife: –" in phone(t, 7).secret
-    assert "Seat 7, your partner: victim: 3 · knife: –" in phone(t, 2).secret
+    assert "Bo · 2, your partner: victim: Cy · 3 · knife: –" in phone(t, 7).secret
+    assert "Seat 7, your partner: victim: Cy · 3 · knife: –" in phone(t, 2).secret
     tap(t, 2, 2)
     to(t, Kind.ACT)
     assert "Tonight's kill: Cy · 3; the knife: Bo · 2." in phone(t, 7).secret

@@ -37,7 +37,7 @@ def test_a_wolfs_marks_are_behind_its_cover_the_victim_kept_once_the_knife_is_ta
     wolf = phone(t, 1)
     assert wolf.secret and not wolf.task.marks_shown    # the page marks nothing outside
     assert wolf.task.chosen == (5, 1)               # the victim stays marked behind it
-    assert "You: victim: 5 · knife: 1" in wolf.secret
+    assert "You: victim: Seat 5 · knife: Seat 1" in wolf.secret
     tap_night(t, 3, 3)                              # a decoy taps itself too
     decoy = phone(t, 3)
     assert decoy.secret and not decoy.task.marks_shown and decoy.task.chosen == (3,)

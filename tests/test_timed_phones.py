@@ -176,13 +176,13 @@ def test_each_wolfs_marks_show_live_on_the_other_wolfs_phone_and_nowhere_else():
     to(t, Kind.PLOT)
     tap(t, 1, 5)                                    # Wolf: victim seat 5
     partner = phone(t, 2).secret
-    assert "Seat 1, your partner: victim: 5 · knife: –" in partner
+    assert "Seat 1, your partner: victim: Seat 5 · knife: –" in partner
     assert "You: victim: – · knife: –" in partner
     tap(t, 2, 1)                                    # the Alchemist: the Wolf holds the knife
-    assert "Seat 2, your partner: victim: – · knife: 1" in phone(t, 1).secret
+    assert "Seat 2, your partner: victim: – · knife: Seat 1" in phone(t, 1).secret
     assert phone(t, 2).task.chosen == (1,)          # its own last tap, marked
     tap(t, 1, 6)                                    # the Wolf changes its mind: live
-    assert "Seat 1, your partner: victim: 6 · knife: –" in phone(t, 2).secret
+    assert "Seat 1, your partner: victim: Seat 6 · knife: –" in phone(t, 2).secret
     for seat in range(3, 10):                       # no other seat learns a mark
         seen = words(phone(t, seat))
         assert "victim:" not in seen and "partner" not in seen

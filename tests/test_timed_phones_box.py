@@ -158,7 +158,8 @@ def test_a_whole_timed_game_on_nine_phones_tells_each_seat_only_its_own(
             box_hears(pilot, lambda: game.knives[len(pack) - 1] == pack[0])
             if len(pack) == 2:                               # the partner sees it, live
                 phones[pack[0]].wait(lambda m: m["t"] == "view" and any(
-                    f"P{pack[1]} · {pack[1]}, your partner: victim: {victim} · knife: {pack[0]}"
+                    f"P{pack[1]} · {pack[1]}, your partner: victim: P{victim} · {victim} · "
+                    f"knife: P{pack[0]} · {pack[0]}"
                     == line
                     for line in m["secret"]))
             pilot.until(lambda: game.night_task() is Kind.ACT, limit=60, step=0.5)

@@ -84,7 +84,7 @@ def test_nine_browsers_play_a_night_the_wolves_marks_live_then_all_at_once(
     caught_up(partner, game.phone_view(second, pilot.clock.now))
     # The partner holds the cover: the first Wolf's mark is there, live.
     playwright.expect(partner.locator("#secret")).to_contain_text(
-        f"P{first} · {first}, your partner: victim: {victim}", timeout=WAIT_MS)
+        f"P{first} · {first}, your partner: victim: P{victim} · {victim}", timeout=WAIT_MS)
     assert role_name(seats[second - 1]) in hold_cover(partner)
     shoot(partner, "en-timed-plot.png", full_page=True)
     partner.mouse.up()

@@ -174,7 +174,9 @@ def hands_task(game: Seen, seat: int) -> Task | None:
         return None
     vote = game.hand_votes.get(seat)
     return Task(hands_step(game),
-                _("Raise your hand to lynch seat {seat}?").format(seat=game.accused),
+                # TRANSLATORS: {seat} is the accused by name, "Ann · 3", or "Seat 3".
+                _("Raise your hand to lynch {seat}?").format(
+                    seat=seat_name(game.accused, game.names.get(game.accused, ""))),
                 ((HAND_UP, _("Hand up: lynch")), (HAND_DOWN, _("Hand down"))),
                 () if vote is None else (HAND_UP if vote else HAND_DOWN,))
 

@@ -292,8 +292,8 @@ def _pack_marks(game: Seen, seat: int) -> tuple[str, ...]:
         slot = pack.index(wolf)
         victim, knife = game.victims[slot], game.knives[slot]
         marks = _("victim: {victim} · knife: {knife}").format(
-            victim=victim if victim is not None else "–",
-            knife=knife if knife is not None else "–")
+            victim=_picked(game, victim) if victim is not None else "–",
+            knife=_picked(game, knife) if knife is not None else "–")
         lines.append(_("You: {marks}").format(marks=marks) if wolf == seat else
                      _("{seat}, your partner: {marks}").format(seat=_picked(game, wolf),
                                                                marks=marks))
