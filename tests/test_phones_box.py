@@ -21,6 +21,7 @@ from wolfbox.buttons import Button
 from wolfbox.effects import ChangeSetting
 from wolfbox.events import PhoneChoice
 from wolfbox.newd3 import said as timed_said
+from wolfbox.newd3.roles import is_wolf_team, role_name
 from wolfbox.phones.server import PhoneServer
 from wolfbox.view import View
 
@@ -137,8 +138,10 @@ def test_no_screen_for_some_eyes_only_reaches_any_phone(tmp_path, pilots, sent):
     for the words of those private screens: none is there."""
     pilot = pilots.start(phones_config(tmp_path, "newd3"), timed_said.all_lines(), warm=False)
     private: list[tuple[int, View]] = []          # (whose turn, the box's screen)
+    public: list[str] = []                        # what the box's screens show everyone
     pilot.box.view_sinks.append(lambda v: private.append(
-        (pilot.box.flow.active.current_turn().seat, v)) if v.private else None)
+        (pilot.box.flow.active.current_turn().seat, v)) if v.private else public.extend(
+        (v.title, v.big, v.caption, *v.details)))
     url, pin = join_details(pilot)
     with ExitStack() as stack:
         phones = [stack.enter_context(join(url, pin, seat, f"P{seat}")) for seat in (1, 2, 3)]
@@ -163,9 +166,22 @@ def test_no_screen_for_some_eyes_only_reaches_any_phone(tmp_path, pilots, sent):
     # shows it too); no phone is sent a word of another seat's screen.
     streams = streams_by_seat(sent)
     assert set(streams) == {1, 2, 3}
+    cards = pilot.box.flow.active.seats
+    role_words = {role_name(r) for r in cards}
+
+    def partners(a: int, b: int) -> bool:
+        """004: the Wolves' side know each other, and so do the Nobles."""
+        x, y = cards[a - 1], cards[b - 1]
+        return (is_wolf_team(x) and is_wolf_team(y)) or x == y == "noble"
     for seat, stream in streams.items():
-        own = {t for s, v in private if s == seat for t in (v.big, *v.details) if t}
-        others = {t for s, v in private if s != seat for t in (v.big, *v.details) if t} - own
+        own = {t for s, v in private if s == seat or partners(s, seat)
+               for t in (v.big, *v.details) if t}
+        # The cards in play are public (the setup lists them): what is not
+        # is whose screen a line was, its title, and what names a seat.
+        others = {t for s, v in private if s != seat for t in (v.title, v.big, *v.details)
+                  if t} - own
+        others = {t for t in others if not any(t in shown for shown in public)
+                  and (t.startswith("Seat ") or "Seat " in t or t not in role_words)}
         text = stream.decode()
         leaked = [w for w in others if json.dumps(w)[1:-1] in text]
         assert leaked == [], (seat, leaked)
