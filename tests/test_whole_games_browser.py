@@ -170,7 +170,8 @@ def test_a_whole_timed_game_on_nine_browsers(tmp_path, pilots, browser, sent):  
         if len(pack) == 2:                                    # the partner sees it, live
             partner = pages[pack[0]][0]
             expect(partner.locator("#secret")).to_contain_text(
-                f"P{pack[1]} · {pack[1]}, your partner: victim: {victim} · knife: {pack[0]}",
+                f"P{pack[1]} · {pack[1]}, your partner: victim: P{victim} · {victim} · "
+                f"knife: P{pack[0]} · {pack[0]}",
                 timeout=WAIT_MS)
             hold_cover(partner)
             shoot(partner, "en-whole-timed-plot.png", full_page=True)
@@ -291,7 +292,7 @@ def test_a_whole_mayors_game_on_seven_browsers_and_the_console(
         for seat in sorted(console.voters(game)):             # every hand up, on its page
             page = pages[seat][0]
             expect(page.locator("#prompt")).to_have_text(
-                f"Raise your hand to lynch seat {game.accused}?", timeout=WAIT_MS)
+                f"Raise your hand to lynch P{game.accused} · {game.accused}?", timeout=WAIT_MS)
             button = page.locator("#options").get_by_role(
                 "button", name="Hand up: lynch", exact=True)
             button.click(timeout=WAIT_MS)
