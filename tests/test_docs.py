@@ -1,0 +1,117 @@
+"""The manual: a README of one screen, and the site built from docs/.
+
+The site is built as CI builds it (`mkdocs build --strict`: a broken link or
+anchor, or a page left out of the nav, fails it), and every picture of the
+box's screen it shows is the one `wolfbox screenshot` draws today, in the
+picture's language: a screen changed without `make screenshots` fails here.
+The phones' pictures are taken by the browser tests (`make screenshots`);
+each one the site shows must be one of theirs."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+SHOTS = DOCS / "screenshots"
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def pages() -> list[Path]:
+    return sorted(DOCS.rglob("*.md"))
+
+
+def shown(kind: str) -> dict[Path, list[Path]]:
+    """Every picture under docs/screenshots/ a page shows or links to,
+    with the pages that do."""
+    found: dict[Path, list[Path]] = {}
+    for page in pages():
+        for url in LINK.findall(page.read_text()):
+            target = (page.parent / url.split("#")[0]).resolve()
+            if target.suffix == ".png" and target.is_relative_to(SHOTS):
+                if (target.parent.name == "phones") == (kind == "phones"):
+                    found.setdefault(target, []).append(page)
+    return found
+
+
+def test_the_readme_is_one_screen_and_links_into_the_manual() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 150
+    for url in LINK.findall(readme):
+        if "://" not in url:
+            assert (ROOT / url.split("#")[0]).exists(), url
+    linked = {(ROOT / u.split("#")[0]).resolve() for u in LINK.findall(readme)}
+    for part in ("play", "build", "develop"):
+        assert any(p.is_relative_to(DOCS / part) for p in linked), part
+
+
+def test_the_readmes_test_command_is_the_one_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text()
+    quick = readme[readme.index("## Quick start"):]
+    quick = quick[:quick.index("\n## ", 1)]
+    assert re.search(r"^make test\b", quick, re.M)
+    assert re.search(r"^make test\b", (ROOT / ".ci/run").read_text(), re.M)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None,
+                    reason="MkDocs is not installed: `make docs` installs it")
+def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict",
+         "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for lang in ("", "de/", "zh/"):
+        assert (tmp_path / "site" / lang / "play/buttons/index.html").exists()
+
+
+def test_every_box_screen_the_site_shows_is_drawn_so_today(tmp_path: Path) -> None:
+    import pygame
+
+    pictures = shown("box")
+    assert len(pictures) > 50                         # the manual shows the box
+    langs = {p.parent.name if p.parent != SHOTS else "en" for p in pictures}
+    assert langs == {"en", "de", "zh"}
+    pygame.init()
+    for lang in sorted(langs):
+        out = tmp_path / lang
+        result = subprocess.run(
+            [sys.executable, "-m", "wolfbox", "screenshot", "--lang", lang,
+             "--out", str(out), "--size", "480x320"],
+            cwd=ROOT, capture_output=True, text=True, timeout=600,
+            env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+        assert result.returncode == 0, result.stderr
+        for picture, where in pictures.items():
+            if (picture.parent.name if picture.parent != SHOTS else "en") != lang:
+                continue
+            fresh = out / picture.name
+            assert fresh.exists(), f"{picture} (shown by {where[0]}) is no screen of the box's"
+            old = pygame.image.load(str(picture))
+            new = pygame.image.load(str(fresh))
+            assert old.get_size() == new.get_size() and \
+                pygame.image.tobytes(old, "RGB") == pygame.image.tobytes(new, "RGB"), \
+                f"{picture.relative_to(ROOT)} is not the screen the box draws now: make screenshots"
+
+
+def test_every_phone_picture_the_site_shows_is_one_the_browser_tests_take() -> None:
+    pictures = shown("phones")
+    assert pictures
+    taken = []           # the names the tests give their pictures, {lang} and all
+    for source in (ROOT / "tests").glob("*browser.py"):
+        for name in re.findall(r"""["']([\w{}-]+\.png)["']""", source.read_text()):
+            parts = re.split(r"\{\w+\}", name)
+            taken.append(re.compile(r"[\w-]+".join(map(re.escape, parts))))
+    assert taken
+    for picture, where in pictures.items():
+        assert picture.exists(), f"{picture} (shown by {where[0]}) is missing"
+        assert any(t.fullmatch(picture.name) for t in taken), \
+            f"{picture.name} (shown by {where[0]}) is taken by no test"
