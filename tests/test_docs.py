@@ -115,3 +115,32 @@ def test_every_phone_picture_the_site_shows_is_one_the_browser_tests_take() -> N
         assert picture.exists(), f"{picture} (shown by {where[0]}) is missing"
         assert any(t.fullmatch(picture.name) for t in taken), \
             f"{picture.name} (shown by {where[0]}) is taken by no test"
+
+
+# The how-to-play pages, in the table's language too.
+HOW_TO_PLAY = ("buttons", "one-night", "mayor", "timed", "phones")
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_the_how_to_play_pages_are_in_the_tables_language_with_its_screens(lang: str) -> None:
+    """Every how-to-play page has its German and Chinese page, in the nav's
+    place of the English one (mkdocs-static-i18n's suffix), and each
+    picture of the box or a phone it shows is the one taken in that language."""
+    for name in HOW_TO_PLAY:
+        page = DOCS / "play" / f"{name}.{lang}.md"
+        assert page.exists(), page
+        text = page.read_text()
+        assert text.startswith("# ") and len(text) > 500, page
+        pictures = [(page.parent / u).resolve() for u in IMAGE.findall(text)]
+        for picture in pictures:
+            assert picture.exists(), picture
+            if picture.is_relative_to(SHOTS / "phones"):
+                assert picture.name.startswith(f"{lang}-"), (page.name, picture.name)
+            elif picture.is_relative_to(SHOTS):
+                assert picture.parent == SHOTS / lang, (page.name, picture)
+        assert pictures, page
+    # the words of the page are the language's, not the English page's
+    english = (DOCS / "play/buttons.md").read_text().split("\n\n")
+    translated = (DOCS / f"play/buttons.{lang}.md").read_text()
+    assert not any(par in translated for par in english if len(par) > 80)
+
