@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean loc mutants \
-  enclosure enclosure-install enclosure-pictures docs docs-install
+  enclosure enclosure-install enclosure-pictures docs docs-install cards
 
 install: $(STAMP)
 
@@ -44,6 +44,13 @@ $(DOCS_STAMP): pyproject.toml | install
 
 docs: docs-install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# A printable card a game for the table (buttons, tonight's night, phones) in
+# three languages, from `wolfbox script` and the deck the box remembers;
+# ARGS="--game one_night -- --deck total_chaos" for another. PDF too where
+# Debian's chromium is.
+cards: install
+	$(BIN)/python lint/table_cards.py --out build/cards $(if $(wildcard /usr/bin/chromium),--pdf) $(ARGS)
 
 run: install
 	$(BIN)/wolfbox $(ARGS)

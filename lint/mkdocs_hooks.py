@@ -9,12 +9,18 @@ links to them are rewritten to point there. A link to any other file that
 exists outside docs/ (a source file) becomes its path in code, since the
 site has no copy of it to show; a link to a file that does not exist is
 left as written, so `mkdocs build --strict` reports it as broken.
+
+The printable cards for the table (lint/table_cards.py, from `wolfbox
+script` with the box's defaults) are made once a build and carried at
+cards/{game}-{lang}.html.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +32,22 @@ ROOT = Path(__file__).resolve().parent.parent
 # Repository files the site shows, at the same path under the site's root.
 CARRIED = ("hardware/README.md", "hardware/BOM.md", "hardware/wiring.svg")
 
+_cards: dict[str, str] = {}
+
+
+def cards() -> dict[str, str]:
+    """The cards for the default decks, by their path in the site (made once:
+    the hooks run for every language's build)."""
+    if not _cards:
+        sys.path.insert(0, str(ROOT / "lint"))
+        from table_cards import GAMES, LANGS, make
+
+        with tempfile.TemporaryDirectory() as out:
+            for path in make(Path(out), list(GAMES), list(LANGS), [], fresh=True):
+                _cards[f"cards/{path.name}"] = path.read_text()
+    return _cards
+
+
 LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s#]+)(#[^)\s]*)?\)")
 
 
@@ -35,6 +57,9 @@ def on_files(files: Files, config: Any) -> Files:
     for path in CARRIED:
         if files.get_file_from_path(path) is None:
             files.append(File.generated(config, path, abs_src_path=str(ROOT / path)))
+    for path, content in cards().items():
+        if files.get_file_from_path(path) is None:
+            files.append(File.generated(config, path, content=content))
     return files
 
 

@@ -10,6 +10,7 @@ each one the site shows must be one of theirs."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -118,7 +119,7 @@ def test_every_phone_picture_the_site_shows_is_one_the_browser_tests_take() -> N
 
 
 # The how-to-play pages, in the table's language too.
-HOW_TO_PLAY = ("buttons", "one-night", "mayor", "timed", "phones")
+HOW_TO_PLAY = ("buttons", "one-night", "mayor", "timed", "phones", "cards")
 
 
 @pytest.mark.parametrize("lang", ["de", "zh"])
@@ -138,9 +139,70 @@ def test_the_how_to_play_pages_are_in_the_tables_language_with_its_screens(lang:
                 assert picture.name.startswith(f"{lang}-"), (page.name, picture.name)
             elif picture.is_relative_to(SHOTS):
                 assert picture.parent == SHOTS / lang, (page.name, picture)
-        assert pictures, page
+        if name != "cards":
+            assert pictures, page
     # the words of the page are the language's, not the English page's
     english = (DOCS / "play/buttons.md").read_text().split("\n\n")
     translated = (DOCS / f"play/buttons.{lang}.md").read_text()
     assert not any(par in translated for par in english if len(par) > 80)
 
+
+def load_cards():
+    sys.path.insert(0, str(ROOT / "lint"))
+    import table_cards
+    return table_cards
+
+
+def script_json(*args: str) -> dict:
+    result = subprocess.run([sys.executable, "-m", "wolfbox", "script", "--json", *args],
+                            capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "XDG_STATE_HOME": "/nonexistent/wolfbox"})
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+def test_a_card_gives_tonights_night_in_the_boxs_order(tmp_path: Path, lang: str) -> None:
+    """The card's night is the box's own calls for the deck, in its order,
+    in the card's language; the Mayor's has every threshold."""
+    import html
+
+    cards = load_cards()
+    deck = ["--deck", "total_chaos_mixed", "--players", "10"]
+    [path] = cards.make(tmp_path, ["one_night"], [lang], deck, fresh=True)
+    page = html.unescape(path.read_text())
+    calls = [step["text"] for step in script_json("--lang", lang, *deck)["steps"]]
+    assert len(calls) > 10
+    at = [page.index(call) for call in calls]
+    assert at == sorted(at)                           # in the box's order
+    assert page.count("<li>") == len(calls)
+    [path] = cards.make(tmp_path, ["dark_arts"], [lang], ["--players", "12"], fresh=True)
+    page = html.unescape(path.read_text())
+    mayor = script_json("--mode", "dark_arts", "--lang", lang, "--players", "12")
+    at = [page.index(step["text"]) for step in mayor["night"]]
+    assert at == sorted(at)
+    for living, hands in mayor["thresholds"].items():
+        assert f"{cards.TEXT[lang]['living'].format(n=living)}: <b>{hands}</b>" in page
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="no Debian chromium")
+def test_every_card_prints_on_one_page(tmp_path: Path) -> None:
+    """The default cards and the longest One Night deck, in every language:
+    one A4 page each, as Chromium prints them."""
+    cards = load_cards()
+    paths = cards.make(tmp_path, list(cards.GAMES), list(cards.LANGS), [], fresh=True)
+    paths += cards.make(tmp_path / "big", ["one_night"], list(cards.LANGS),
+                        ["--deck", "total_chaos_mixed", "--players", "10"], fresh=True)
+    for pdf in cards.to_pdf(paths):
+        pages = re.findall(rb"/Type\s*/Page(?![s\w])", pdf.read_bytes())
+        assert len(pages) == 1, pdf.name
+
+
+def test_a_card_for_a_deck_the_box_refuses_says_why_in_one_line(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "lint/table_cards.py"), "--out", str(tmp_path), "--fresh",
+         "--game", "one_night", "--lang", "en", "--", "--deck", "nonsense"],
+        capture_output=True, text=True, timeout=600)
+    assert result.returncode != 0
+    assert len(result.stderr.strip().splitlines()) == 1 and "nonsense" in result.stderr
+    assert "Traceback" not in result.stderr
