@@ -89,7 +89,8 @@ def test_every_box_screen_the_site_shows_is_drawn_so_today(tmp_path: Path) -> No
             [sys.executable, "-m", "wolfbox", "screenshot", "--lang", lang,
              "--out", str(out), "--size", "480x320"],
             cwd=ROOT, capture_output=True, text=True, timeout=600,
-            env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+            env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+                 "XDG_STATE_HOME": str(tmp_path / "state")})     # nothing remembered
         assert result.returncode == 0, result.stderr
         for picture, where in pictures.items():
             if (picture.parent.name if picture.parent != SHOTS else "en") != lang:
