@@ -4,8 +4,9 @@ A card says what a table needs with the box in the middle: what each button
 does in that game, the night in the order the box will call it for
 tonight's deck, and what the phones do. The night is the box's own: it comes
 from `wolfbox script --json` (the same calls, waits and thresholds the box
-uses), so a card cannot drift from the game; the rest is the manual's text,
-written here in each language.
+uses) and, for the timed game, from its turns (wolfbox.newd3.turns, with the
+config file's [timed] windows), so a card cannot drift from the game; the
+rest is the manual's text, written here in each language.
 
     python lint/table_cards.py --out build/cards              # tonight's decks
     python lint/table_cards.py --out DIR --game one_night -- --deck total_chaos --players 8
@@ -46,6 +47,7 @@ TEXT: dict[str, dict[str, object]] = {
         "majority": "Votes to be out (more than half of the living)",
         "phases": {"discussion": "Discussion", "vote": "Vote", "coordination": "Wolves plan",
                    "actions": "Actions"},
+        "clocks": "004's clocks (the day; the night on phones)",
         "setups": "The nine setups (one is dealt in secret)",
         "seat1": "Seat 1 faces the screen; the others follow clockwise.",
         "keys": {
@@ -72,11 +74,9 @@ TEXT: dict[str, dict[str, object]] = {
             ],
         },
         "night_newd3": [
-            "The Wolves plan (eyes open, silent), then the Nobles look at each other.",
-            "Each ability in turn: Alchemist, Chef, Guard, the Wolves' kill, Seer, "
-            "Track Reader, Dairy Maid, Priest. Every turn is called every night, "
-            "dealt or not, alive or dead.",
-            "Messages, seat by seat: hold VOTE to read yours.",
+            "Every turn is called every night and keeps its whole time, whether its role "
+            "was dealt or not, alive or dead; then every seat in turn reads its message "
+            "(hold VOTE).",
         ],
         "phone_text": {
             "one_night": "With a phone at every seat the box deals the cards to the phones. "
@@ -108,6 +108,7 @@ TEXT: dict[str, dict[str, object]] = {
         "majority": "Stimmen, um rauszufliegen (mehr als die Hälfte der Lebenden)",
         "phases": {"discussion": "Diskussion", "vote": "Abstimmung",
                    "coordination": "Die Wölfe planen", "actions": "Aktionen"},
+        "clocks": "Die Uhren von 004 (der Tag; die Nacht mit Handys)",
         "setups": "Die neun Besetzungen (eine wird geheim ausgeteilt)",
         "seat1": "Spieler 1 sitzt vor dem Bildschirm, die anderen folgen im Uhrzeigersinn.",
         "keys": {
@@ -139,11 +140,9 @@ TEXT: dict[str, dict[str, object]] = {
             ],
         },
         "night_newd3": [
-            "Die Wölfe planen (Augen auf, schweigend), dann sehen sich die Adligen an.",
-            "Jede Fähigkeit der Reihe nach: Alchimist, Koch, Wächter, das Töten der Wölfe, "
-            "Seherin, Spurenleser, Milchmagd, Priester. Jede Runde wird jede Nacht "
-            "gerufen, ob ausgeteilt oder nicht, lebendig oder tot.",
-            "Nachrichten, Spieler für Spieler: VOTE halten und die eigene lesen.",
+            "Jede Runde wird jede Nacht gerufen und dauert ihre volle Zeit, ob die Rolle "
+            "ausgeteilt ist oder nicht, lebendig oder tot; danach liest jeder Spieler der "
+            "Reihe nach seine Nachricht (VOTE halten).",
         ],
         "phone_text": {
             "one_night": "Hat jeder Platz ein Handy, teilt die Box die Karten auf die Handys "
@@ -177,6 +176,7 @@ TEXT: dict[str, dict[str, object]] = {
         "majority": "出局所需票数（超过存活人数的一半）",
         "phases": {"discussion": "讨论", "vote": "投票", "coordination": "狼商议",
                    "actions": "行动"},
+        "clocks": "004 的计时（白天；用手机时的夜晚）",
         "setups": "九种配置（秘密发其中一种）",
         "seat1": "面对屏幕的是1号玩家，其他人按顺时针依次编号。",
         "keys": {
@@ -203,10 +203,8 @@ TEXT: dict[str, dict[str, object]] = {
             ],
         },
         "night_newd3": [
-            "狼商议（睁眼，不出声），然后贵族互相确认。",
-            "各种能力依次行动：炼金术士、厨师、守卫、狼杀人、预言家、追踪者、送奶女工、"
-            "牧师。不管有没有发出、是死是活，每晚每个轮次都会叫到。",
-            "逐个看消息：按住 VOTE 查看自己的消息。",
+            "不管这个角色有没有发出、是死是活，每晚每个轮次都会叫到，并占满全部时间；"
+            "之后每个人依次查看自己的消息（按住 VOTE）。",
         ],
         "phone_text": {
             "one_night": "每个座位都有手机时，盒子把牌发到手机上。按住页面底部的横条查看自己的"
@@ -259,11 +257,31 @@ def script(game: str, lang: str, args: list[str], fresh: bool) -> tuple[dict, st
     return json.loads(data.stdout), text.stdout
 
 
+def timed_night(lang: str, args: list[str]) -> tuple[list[tuple[str, float]], str, float, int]:
+    """The timed game's night as the box runs it (wolfbox.newd3.turns, with the
+    windows of the config file's [timed] if --config names one): the calls
+    with their windows, then one seat's message turn, its window, how many."""
+    import wolfbox.lineup  # noqa: F401  (the games' config sections)
+    from wolfbox.config import load
+    from wolfbox.i18n import speaking
+    from wolfbox.newd3 import section
+    from wolfbox.newd3.turns import Kind, night_turns
+
+    config = Path(args[args.index("--config") + 1]) if "--config" in args[:-1] else None
+    times = section.of(load(config)).times()
+    with speaking(lang):
+        turns = night_turns(times)
+    calls = [(t.wake, t.seconds) for t in turns if t.kind is not Kind.LOOK]
+    looks = [t for t in turns if t.kind is Kind.LOOK]
+    return calls, looks[0].wake, looks[0].seconds, len(looks)
+
+
 def key_class(key: str) -> str:
     return next((b for b in ("START", "VOTE", "NEXT", "BACK") if b in key), "")
 
 
-def card(game: str, lang: str, data: dict, text: str) -> str:
+def card(game: str, lang: str, data: dict, text: str,
+         timed: tuple[list[tuple[str, float]], str, float, int] | None = None) -> str:
     t = TEXT[lang]
     e = html.escape
     title = t["title"][game]                           # type: ignore[index]
@@ -296,13 +314,20 @@ def card(game: str, lang: str, data: dict, text: str) -> str:
             out.append(f"<span>{e(str(t['living']).format(n=living))}: <b>{hands}</b></span>")
         out.append("</div>")
     else:
+        out += [f"<p>{e(line)}</p>" for line in t["night_newd3"]]  # type: ignore[attr-defined]
+        if timed is not None:
+            calls, look, look_seconds, seats = timed
+            out.append("<ol>")
+            out += [f'<li>{e(call)} <span class="wait">({secs:g} {wait})</span></li>'
+                    for call, secs in calls]
+            out.append(f'<li>{e(look)} <span class="wait">({seats} × {look_seconds:g} {wait})'
+                       "</span></li></ol>")
         phases = t["phases"]
-        out.append('<div class="row">')
+        out.append(f'<div class="row"><span>{e(str(t["clocks"]))}:</span>')
         for phase in data["phases"]:
             name = phases.get(phase["id"], phase["id"])  # type: ignore[attr-defined]
             out.append(f"<span>{e(name)}: <b>{phase['seconds']} {wait}</b></span>")
-        out.append("</div><ol>")
-        out += [f"<li>{e(line)}</li>" for line in t["night_newd3"]]  # type: ignore[attr-defined]
+        out.append("</div>")
         out.append(f"</ol><h2>{e(str(t['majority']))}</h2><div class=\"row\">")
         for living, votes in data["thresholds"].items():
             out.append(f"<span>{e(str(t['living']).format(n=living))}: <b>{votes}</b></span>")
@@ -327,7 +352,8 @@ def make(out: Path, games: list[str], langs: list[str], args: list[str],
     written = []
     for (game, lang), (data, text) in zip(wanted, answers, strict=True):
         path = out / f"{SLUG[game]}-{lang}.html"
-        path.write_text(card(game, lang, data, text))
+        timed = timed_night(lang, args) if game == "newd3" else None
+        path.write_text(card(game, lang, data, text, timed))
         written.append(path)
     return written
 

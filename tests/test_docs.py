@@ -207,3 +207,24 @@ def test_a_card_for_a_deck_the_box_refuses_says_why_in_one_line(tmp_path: Path) 
     assert result.returncode != 0
     assert len(result.stderr.strip().splitlines()) == 1 and "nonsense" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+def test_the_timed_cards_night_is_the_boxs_turns(tmp_path: Path, lang: str) -> None:
+    """Every turn of the timed game's night, in the box's words and order,
+    with the windows of the config file's [timed]."""
+    import html
+
+    from wolfbox.i18n import speaking
+    from wolfbox.newd3.turns import Kind, Times, night_turns
+
+    config = tmp_path / "box.toml"
+    config.write_text("[timed]\naction_seconds = 20\n")
+    cards = load_cards()
+    [path] = cards.make(tmp_path, ["newd3"], [lang], ["--config", str(config)], fresh=True)
+    page = html.unescape(re.sub(r"<[^>]+>", "", path.read_text()))
+    with speaking(lang):
+        turns = [t for t in night_turns(Times(action=20.0)) if t.kind is not Kind.LOOK]
+    wait = cards.TEXT[lang]["wait"]
+    at = [page.index(f"{turn.wake} ({turn.seconds:g} {wait})") for turn in turns]
+    assert at == sorted(at) and len(at) == 10
