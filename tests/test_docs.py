@@ -46,7 +46,7 @@ def shown(kind: str) -> dict[Path, list[Path]]:
 def test_the_readme_is_one_screen_and_links_into_the_manual() -> None:
     readme = (ROOT / "README.md").read_text()
     assert len(readme.splitlines()) <= 150
-    for url in LINK.findall(readme):
+    for url in LINK.findall(readme) + re.findall(r'src="([^"]+)"', readme):
         if "://" not in url:
             assert (ROOT / url.split("#")[0]).exists(), url
     linked = {(ROOT / u.split("#")[0]).resolve() for u in LINK.findall(readme)}
