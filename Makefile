@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean loc mutants \
-  enclosure enclosure-install enclosure-pictures
+  enclosure enclosure-install enclosure-pictures docs docs-install cards
 
 install: $(STAMP)
 
@@ -16,8 +16,8 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 # The box itself (hardware/enclosure/): STL, laser panels, STEP and pictures
-# for each configuration into build/enclosure/ (README: "The enclosure").
-# `make enclosure-pictures` also renews the small PNGs the README shows.
+# for each configuration into build/enclosure/ (docs/build/enclosure.md).
+# `make enclosure-pictures` also renews the small PNGs the manual shows.
 ENCLOSURE_STAMP := $(VENV)/.enclosure
 enclosure-install: $(ENCLOSURE_STAMP)
 $(ENCLOSURE_STAMP): pyproject.toml | install
@@ -31,6 +31,26 @@ enclosure: enclosure-install
 enclosure-pictures: enclosure-install
 	SDL_VIDEODRIVER=dummy $(BIN)/python -m wolfbox.hardware.enclosure.build --out build/enclosure \
 	  --pictures docs/enclosure --steps --screenshot docs/screenshots/1-start.png
+
+# The manual: a site from docs/ (mkdocs.yml) into build/site, built with
+# --strict as CI builds it: a broken link or anchor, or a page left out of
+# the nav, stops it (not --quiet: it hides the warnings strict counts).
+# MkDocs and its theme come from the `docs` extra.
+DOCS_STAMP := $(VENV)/.docs
+docs-install: $(DOCS_STAMP)
+$(DOCS_STAMP): pyproject.toml | install
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,docs]'
+	@touch $(DOCS_STAMP)
+
+docs: docs-install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# A printable card a game for the table (buttons, tonight's night, phones) in
+# three languages, from `wolfbox script` and the deck the box remembers;
+# ARGS="--game one_night -- --deck total_chaos" for another. PDF too where
+# Debian's chromium is.
+cards: install
+	$(BIN)/python lint/table_cards.py --out build/cards $(if $(wildcard /usr/bin/chromium),--pdf) $(ARGS)
 
 run: install
 	$(BIN)/wolfbox $(ARGS)
@@ -51,7 +71,7 @@ screenshots: install
 	$(BIN)/wolfbox screenshot --lang zh --out docs/screenshots/zh --size 480x320
 	# the phones' page, as Chromium shows it at 360x740 (needs Debian's chromium);
 	# test_table_tonight_browser plays every game in en, de and zh for the
-	# README's game night ({lang}-{game}-{step}-{moment}.png)
+	# manual's game night ({lang}-{game}-{step}-{moment}.png)
 	rm -f docs/screenshots/phones/*.png
 	WOLFBOX_PHONE_SHOTS=docs/screenshots/phones $(BIN)/python -m pytest -q -p no:randomly \
 	  tests/*phones_browser.py tests/test_table_tonight_browser.py
@@ -68,7 +88,7 @@ else
 endif
 
 # Debian 12 arm64 under qemu: the real installer, selftest, the tools and a
-# part of the suite (root, an x86_64 Debian host; README: "Checking on arm64").
+# part of the suite (root, an x86_64 Debian host; docs/develop/pi-check.md).
 pi-check:
 ifeq ($(PI_CHECK_CLEAN),)
 	bash systemd/pi-check.sh
@@ -102,7 +122,7 @@ mutants: install
 	$(BIN)/python lint/mutants.py
 
 # Lines of Python by folder (the files directly in it), then the longest
-# files: the counts in the README's Architecture.
+# files: the counts in docs/develop/architecture.md.
 LOC_DIRS := wolfbox wolfbox/engine wolfbox/onenight wolfbox/darkarts wolfbox/newd3 \
   device audio hardware phones lint tests bench
 loc:
@@ -125,8 +145,8 @@ pot: install
 	  $(BIN)/pybabel -q update --no-wrap --no-fuzzy-matching -i wolfbox/locale/wolfbox.pot \
 	    -o wolfbox/locale/$$lang.po -l $$lang; done
 # The box as it ships: an SD-card image for the Pi 3, 4 and Zero 2 W from
-# Debian's arm64 packages (root, an x86_64 Debian host; README: "Flash and
-# play"). Run from a copy, so an edit of the recipe mid-build cannot change it.
+# Debian's arm64 packages (root, an x86_64 Debian host; docs/build/flash.md).
+# Run from a copy, so an edit of the recipe mid-build cannot change it.
 .PHONY: image image-clean boot-check
 image: install
 	@mkdir -p build/image && cp image/build.sh build/image/build.run.sh
@@ -136,6 +156,6 @@ image-clean:
 	bash image/build.sh clean
 
 # That image booted in qemu-system-aarch64 -M virt (TCG) and played through its
-# screen, keyboard and sound (image/boot-check.sh; README: "The twin").
+# screen, keyboard and sound (image/boot-check.sh; docs/develop/twin.md).
 boot-check: install
 	bash image/boot-check.sh

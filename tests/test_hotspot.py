@@ -494,10 +494,8 @@ def test_phones_off_never_hold_the_box_while_the_wifi_goes_down(
     assert not turns._thread.is_alive() and fakes.starts()[-1] == STOP
 
 
-def test_the_readme_gives_the_own_wifis_times_as_they_are() -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme[readme.index("### Phones anywhere"):]
-    section = section[:section.index("\n### ", 1)]
+def test_the_manual_gives_the_own_wifis_times_as_they_are() -> None:
+    section = (Path(__file__).parent.parent / "docs/play/own-wifi.md").read_text()
     assert f"join card every {HotspotThread.FLIP_S:g} s" in " ".join(section.split())
     assert f"looks every {LOOK_S:g} s" in section
     assert f"if none has come {SETTLE_S:g} s after phones are turned on" in section

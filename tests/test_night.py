@@ -431,12 +431,12 @@ def test_script_json_has_setup_morning_and_reveal_for_the_deck():
     assert any("nobody may point at themselves" in line for line in data["reveal"])
 
 
-def test_readme_role_table_is_the_catalogue():
+def test_the_manuals_role_table_is_the_catalogue():
     from pathlib import Path
 
     from wolfbox.onenight.script import roles_table
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    assert roles_table() in readme
+    page = (Path(__file__).parent.parent / "docs/play/decks.md").read_text()
+    assert roles_table() in page
 
 
 def test_a_preset_named_in_the_config_file(tmp_path):
