@@ -27,8 +27,9 @@ from wolfbox.audio.cache import write_atomic
 from wolfbox.config import PhonesConfig
 from wolfbox.effects import AnswerSeat, ChangeSetting, Effect, FreeSeat
 from wolfbox.events import PhonesSeated
-from wolfbox.games import PHONES_KEY, Games
+from wolfbox.games import Games
 from wolfbox.i18n import _
+from wolfbox.roster import PHONES_KEY
 from wolfbox.view import JoinCard
 
 from .hotspot import ADDRESS as OWN_ADDRESS
