@@ -2,11 +2,11 @@
 written only against the box's protocol and the engine, is played by the
 real box (its loop, narrator and screen on a fake clock) and three
 simulated phones on the real phones' server, as the README's "Adding a
-fourth game" says a new game would be: the box builds it from a factory in
-the games' `make`, the phones join its seats with the PIN its start screen
-shows, each phone gets its own seat's secret and the same task, and their
-answers come back into the game as its events. The same game without
-phones of its own (`Quiet`) gets the public screen on every phone.
+fourth game" says a new game would be: the box makes it from its Kind,
+the phones join its seats with the PIN its start screen shows, each
+phone gets its own seat's secret and the same task, and their answers
+come back into the game as its events. The same game without phones of
+its own (`Quiet`) gets the public screen on every phone.
 
 It joins the box as a shipped game does, by its Kind alone
 (`lineup.register`, as wolfbox.lineup registers the three): the config
