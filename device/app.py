@@ -31,13 +31,14 @@ from wolfbox.buttons import Button, Classifier
 from wolfbox.config import Config
 from wolfbox.effects import ChangeSetting, Checkpoint, Effect, Remember, Say, Shutdown
 from wolfbox.errors import WolfboxError
-from wolfbox.games import MODE_KEY, Games
+from wolfbox.games import Games
 from wolfbox.hardware.buttons import ButtonBank
 from wolfbox.hardware.factory import make_factory
 from wolfbox.hardware.leds import LedBank
 from wolfbox.i18n import LANGUAGE_KEY, LANGUAGES, _, language, speaking, use_language
 from wolfbox.menu import default
 from wolfbox.mode import Kind, Playable
+from wolfbox.roster import MODE_KEY
 from wolfbox.settings import SETTINGS
 from wolfbox.settings_screen import SettingsScreen
 

@@ -5,14 +5,15 @@ screens' notices, the progress bar, the big figure)."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import pygame
 
 from wolfbox.i18n import _
 from wolfbox.view import Phase, View
 
-from .fonts import Face, is_wide_text
+from .cardplan import CardPlan
+from .fonts import Face, Type, is_wide_text
 from .style import (
     ACCENT,
     BAR_BG,
@@ -36,15 +37,31 @@ from .style import (
 )
 from .texts import Block, Drawn, Fit
 
-if TYPE_CHECKING:
-    from .joincard import CardPlan
-    from .painter import Painter
+
+class Painting(Protocol):
+    """What a draw asks of its painter (device.painter.Painter): fonts, the
+    fitting of texts and the record of what was drawn. Said here, so the
+    canvas and the layouts never import the painter that imports them."""
+    drawn: list[Drawn]
+    qr: tuple[pygame.Rect, int] | None
+
+    def font(self, px: int, face: Face = Face.SANS) -> Type: ...
+
+    def floor_px(self, s: float, face: Face = Face.SANS) -> int: ...
+
+    def fit(self, block: Block, s: float, width: int, height: int,
+            px: int | None = None, floor: bool = True, apart: bool = True) -> Fit | None: ...
+
+    def fit_or_shrink(self, block: Block, s: float, width: int, height: int,
+                      px: int | None = None) -> Fit: ...
+
+    def warn(self, text: str) -> None: ...
 
 
 class Canvas:
     """One draw of a view: the surface, its scale, and what every layout draws with."""
 
-    def __init__(self, painter: Painter, surface: pygame.Surface, view: View,
+    def __init__(self, painter: Painting, surface: pygame.Surface, view: View,
                  notice: str, plan: CardPlan | None = None) -> None:
         self.p, self.surface, self.view, self.notice = painter, surface, view, notice
         w, h = surface.get_size()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pygame
 import segno
@@ -15,6 +15,7 @@ from wolfbox.i18n import N_, _, ngettext
 from wolfbox.view import JoinCard, View, WifiCard
 
 from .canvas import Canvas
+from .cardplan import QR_WIDE, CardPlan
 from .fonts import Face
 from .style import ACCENT, NOTE, SMALL_PX, TEXT, TITLE_BOX, TOP
 from .texts import Block
@@ -27,8 +28,6 @@ QUIET_ZONE = 4           # modules of light round the code, as ISO/IEC 18004 ask
 # for (4 or 5 px a module on most of the box's screens).
 QR_MIN_PX = 3
 QR_MODULE = 3.0
-QR_SHARE = 0.42          # of the middle's width, at most, for the code
-QR_WIDE = 0.5            # the same where nothing else fits beside the code
 QR_TRIES = 3             # module sizes tried, from the largest, before notes give way
 QR_LIGHT = (255, 255, 255)
 QR_DARK = (0, 0, 0)
@@ -46,42 +45,6 @@ def qr_modules(url: str) -> tuple[tuple[bool, ...], ...]:
     return tuple(tuple(bool(m) for m in row) for row in code.matrix)
 
 
-@dataclass(frozen=True)
-class CardPlan:
-    """Where a join card goes on one screen. The code `smaller` steps (of
-    QR_TRIES) from the largest module that fits to the least, in a column
-    at the right: from the title's
-    top to the legend, the address and who has joined at the foot of the
-    content beside it; or (`across`) above them and the footer, which then
-    run across the whole width. Without `notes` (NO_CARD, where nothing
-    else fits), the start screen's deck notes give way. Compact: no code, the PIN and the
-    address across the foot of the middle, with who has joined if `seats`
-    (a screen whose own text fills it). `under_title`: the code's column
-    starts under the title, which keeps the whole width (the own Wi-Fi's
-    code, four modules wider than the page's, where it has no room beside
-    a long title)."""
-    smaller: int = 0
-    across: bool = False
-    notes: bool = True
-    compact: bool = False
-    seats: bool = True
-    under_title: bool = False
-    # Compact: a line saying how to get the code (HINT) above the PIN and
-    # address; without `address`, that line alone.
-    hint: bool = False
-    address: bool = True
-    # The code's most of the middle's width: wider (QR_WIDE) where the
-    # screen has little else (the phones' own screen, at 320x240, with the
-    # box's key in the address); without `footer`, the hint takes the
-    # footer's place, the last resort of a screen full of words.
-    share: float = QR_SHARE
-    footer: bool = True
-    # The hint at the right of the title's row, where the middle has no
-    # line to spare (a page of the rules or of the end, paged to fill it).
-    in_title: bool = False
-
-
-NO_CARD = CardPlan(compact=True, seats=False, notes=False)   # drawn without the card
 # Where the screen has no room for the code: one line says how to reach it
 # (wolfbox.games opens the phones' screen, code and all, with a hold of START).
 HINT = N_("Hold START: phones' screen with the QR code")

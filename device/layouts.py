@@ -8,7 +8,6 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -17,8 +16,10 @@ from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.i18n import _
 from wolfbox.view import Phase, Seat, View
 
+from .canvas import Painting
+from .cardplan import NO_CARD, CardPlan
 from .fonts import Face, is_wide_text
-from .joincard import NO_CARD, CardPlan, JoinCardDrawing
+from .joincard import JoinCardDrawing
 from .style import (
     ACCENT,
     BAR_BG,
@@ -52,14 +53,11 @@ from .style import (
 from .tablemap import TableMapDrawing
 from .texts import Block, Fit
 
-if TYPE_CHECKING:
-    from .painter import Painter
-
 
 class Layout(JoinCardDrawing, TableMapDrawing):
     """One draw of a view, laid out by its phase (and its join card by `plan`)."""
 
-    def __init__(self, painter: Painter, surface: pygame.Surface, view: View,
+    def __init__(self, painter: Painting, surface: pygame.Surface, view: View,
                  notice: str, plan: CardPlan | None = None) -> None:
         super().__init__(painter, surface, view, notice,
                          plan if view.join is not None and plan is not NO_CARD else None)

@@ -18,6 +18,7 @@ from wolfbox import pages
 from wolfbox.i18n import N_, _
 from wolfbox.view import Phase, View
 
+from .cardplan import NO_CARD, CardPlan
 from .fonts import (
     CJK_PROBE,
     FONT_DIR,
@@ -29,7 +30,7 @@ from .fonts import (
     is_wide_text,
     open_font,
 )
-from .joincard import NO_CARD, PLANS_KEPT, CardPlan, NoRoom, card_plans
+from .joincard import PLANS_KEPT, NoRoom, card_plans
 from .layouts import Layout
 from .style import CJK_BOLD_PX, FLOOR_CAP, SMALLEST_PX, TEXT
 from .texts import Block, Drawn, Fit

@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import stat
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -27,8 +28,9 @@ from wolfbox.audio.cache import write_atomic
 from wolfbox.config import PhonesConfig
 from wolfbox.effects import AnswerSeat, ChangeSetting, Effect, FreeSeat
 from wolfbox.events import PhonesSeated
-from wolfbox.games import PHONES_KEY, Games
+from wolfbox.games import Games
 from wolfbox.i18n import _
+from wolfbox.roster import PHONES_KEY
 from wolfbox.view import JoinCard
 
 from .hotspot import ADDRESS as OWN_ADDRESS
@@ -40,6 +42,9 @@ if TYPE_CHECKING:
     from wolfbox.phones.link import Phones
 
 log = logging.getLogger("wolfbox.device")
+# The most the box's loop waits for phones to go off (the server's close
+# takes up to 3 x 10 s, the own Wi-Fi's 5 s): well within its 30 s watchdog.
+OFF_WAIT_S = 5.0
 
 def _cannot_serve(why: str) -> str:
     return _("Phones: cannot serve their page ({why})").format(why=why)
@@ -73,6 +78,10 @@ class PhoneLink:
         self._waiting = ""              # the notice shown while the box has no network
         self._unloadable = False        # the server could not be imported: said once
         self.hotspot: HotspotThread | None = None   # [phones] network: auto or own
+        # Nobody holds a phone and no game is under way: the own Wi-Fi may
+        # look again for a known network. Worked out on the box's loop.
+        self._idle = False
+        self._closing: threading.Thread | None = None   # the last phones going off
 
     def turn(self, on: bool) -> None:
         """Phones on or off, as the setting now says; a server that cannot
@@ -83,6 +92,10 @@ class PhoneLink:
 
     def _turn(self, on: bool) -> None:
         if on and self.phones is None:
+            if self._closing is not None:
+                # Phones turned on again before the last server stopped: it
+                # holds the port until it has (bounded, as turning off is).
+                self._closing.join(OFF_WAIT_S)
             Phones = self._server()
             if Phones is None:
                 return
@@ -111,15 +124,20 @@ class PhoneLink:
             self.follow()
             self._own_wifi()
         elif not on and self.phones is not None:
-            if self.hotspot is not None:
-                hotspot, self.hotspot = self.hotspot, None
-                hotspot.close()
+            hotspot, self.hotspot = self.hotspot, None
             phones, self.phones = self.phones, None        # off, however the closing goes
-            try:
-                phones.close()
-            except Exception as e:
-                log.warning("phones: off, though their server did not stop cleanly (%s)",
-                            f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
+            self._idle = False
+            # The server's close takes up to 3 x START_SECONDS and the own
+            # Wi-Fi's up to CLOSE_WAIT_S: on a thread of their own, which the
+            # box's loop waits for OFF_WAIT_S at most, well within its
+            # watchdog; a close that takes longer ends by itself.
+            closing = threading.Thread(target=_off, args=(hotspot, phones),
+                                       name="wolfbox-phones-off", daemon=True)
+            self._closing = closing
+            closing.start()
+            closing.join(OFF_WAIT_S)
+            if closing.is_alive():
+                log.warning("phones: off; their server is still stopping")
             self.post(PhonesSeated(frozenset()))           # nobody holds a phone now
 
     def _opens_own_wifi(self) -> bool:
@@ -133,15 +151,14 @@ class PhoneLink:
         if not self._opens_own_wifi() or self.seats_file is None:
             return
 
-        def idle() -> bool:
-            phones = self.phones
-            return phones is not None and not phones.seated.names and not self.game().busy()
-
         def cannot(why: str) -> None:
             self.notice(_(NO_OWN_WIFI), ())
 
         hotspot = Hotspot(self.config.network, cannot)
-        self.hotspot = HotspotThread(hotspot, self.clock, idle, self.wake)
+        # The thread reads `_idle`, a plain value the box's loop works out
+        # (`follow`): it never calls into the game, which the game switch
+        # may be building on the loop at that moment (Games.restart).
+        self.hotspot = HotspotThread(hotspot, self.clock, lambda: self._idle, self.wake)
         self.hotspot.start()
 
     def _seats(self) -> dict[str, Any]:
@@ -199,7 +216,12 @@ class PhoneLink:
                 self.notice("", (self._waiting,))       # the network came: the page is up
                 self._waiting = ""
             phones = self.phones
-            self.barrier(lambda: phones.follow(self.game(), self.clock()))
+
+            def follow() -> None:
+                game = self.game()
+                phones.follow(game, self.clock())
+                self._idle = not phones.seated.names and not game.busy()
+            self.barrier(follow)
 
     def join_card(self) -> JoinCard | None:
         """How phones join, for the screens between games: None while off."""
@@ -231,8 +253,22 @@ class PhoneLink:
 
     def close(self) -> None:
         self.turn(False)
+        if self._closing is not None:
+            self._closing.join()                    # the box is going: the server's own bounds
         if self._writer is not None:
             self._writer.shutdown(wait=True)        # the last change reaches the disk
+
+
+def _off(hotspot: HotspotThread | None, phones: Phones) -> None:
+    """Phones going off, on a thread of their own: the own Wi-Fi down, then
+    the server stopped; a server that does not stop cleanly is said once."""
+    if hotspot is not None:
+        hotspot.close()
+    try:
+        phones.close()
+    except Exception as e:
+        log.warning("phones: off, though their server did not stop cleanly (%s)",
+                    f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
 
 
 SEATS_FILE = "seats.json"      # beside state.json: who holds which seat (phones)

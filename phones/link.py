@@ -29,9 +29,10 @@ from typing import Any
 
 from wolfbox.config import PhonesConfig
 from wolfbox.events import PhonesSeated
-from wolfbox.games import Games, game_name
+from wolfbox.games import Games
 from wolfbox.i18n import _, speaking
 from wolfbox.phone import named, seat_name
+from wolfbox.roster import game_name
 
 from . import protocol
 from .addresses import local_addresses

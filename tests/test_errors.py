@@ -68,3 +68,49 @@ def test_a_command_says_any_kind_as_one_line_and_exits_2(
     monkeypatch.setattr(cli, "_dispatch", dispatch)
     assert cli.main(["decks"]) == 2
     assert capsys.readouterr().err == "wolfbox: the saved seat 9 is not a seat of this table\n"
+
+
+def test_a_tampered_frame_is_not_swallowed_by_an_except_value_error():
+    """A phone's frame that does not open must reach whoever closes the
+    socket. A reader that opens a frame and parses its JSON catches the
+    JSON's ValueError (image/phones_sim.py's reader does, round
+    `json.loads(channel.open(frame))`): a tampered frame passes through
+    that clause, as does a message the box will not take."""
+    import json
+
+    from nacl.public import PrivateKey
+
+    from wolfbox.phones import protocol, seal
+
+    box_key, phone_key = PrivateKey.generate(), PrivateKey.generate()
+    challenge = seal.challenge()
+    phone = seal.Channel(phone_key, bytes(box_key.public_key), box=False, challenge=challenge)
+    box = seal.Channel(box_key, bytes(phone_key.public_key), box=True, challenge=challenge)
+    frame = bytearray(phone.seal(b'{"t": "hello"}'))
+    frame[-1] ^= 1                                      # one bit flipped on the way
+
+    def read(raw: bytes) -> object:
+        try:
+            return json.loads(box.open(raw))
+        except ValueError:                              # not JSON: passed over
+            return None
+
+    with pytest.raises(errors.Unsealable):
+        read(bytes(frame))
+    with pytest.raises(errors.MalformedMessage):
+        try:
+            protocol.read(b"x" * (protocol.MAX_MESSAGE_BYTES + 1))
+        except ValueError:
+            pass
+
+
+def test_only_the_kinds_of_a_value_read_are_value_errors():
+    """The root is no ValueError (gpiozero's exc.py): a class adds it only
+    where it stands for one, as the tree in wolfbox.errors marks."""
+    assert not issubclass(errors.WolfboxError, ValueError)
+    marked = {line.split()[1] for line in errors.__doc__.splitlines()
+              if line.rstrip().endswith("+ ValueError")}
+    valued = {cls.__name__ for cls in vars(errors).values()
+              if isinstance(cls, type) and issubclass(cls, errors.WolfboxError)
+              and issubclass(cls, ValueError)}
+    assert valued == marked == {"NotJson", "Misfit", "CannotResume"}

@@ -2,19 +2,27 @@
 written only against the box's protocol and the engine, is played by the
 real box (its loop, narrator and screen on a fake clock) and three
 simulated phones on the real phones' server, as the README's "Adding a
-fourth game" says a new game would be: the box builds it from a factory in
-the games' `make`, the phones join its seats with the PIN its start screen
-shows, each phone gets its own seat's secret and the same task, and their
-answers come back into the game as its events. The same game without
-phones of its own (`Quiet`) gets the public screen on every phone."""
+fourth game" says a new game would be: the box makes it from its Kind,
+the phones join its seats with the PIN its start screen shows, each
+phone gets its own seat's secret and the same task, and their answers
+come back into the game as its events. The same game without phones of
+its own (`Quiet`) gets the public screen on every phone.
+
+It joins the box as a shipped game does, by its Kind alone
+(`lineup.register`, as wolfbox.lineup registers the three): the config
+file names it in `game.mode` and sets its own `[pick_a_number]`, the box
+makes it from `lineup.KINDS` with `new`, resumes it from its checkpoint
+with `resume` after a power cut, offers it on the settings screen's Game
+page and renders its lines with the others'."""
 
 from __future__ import annotations
 
 import json
-import random
+from collections.abc import Iterator
 from contextlib import ExitStack
 
-from pilot import Pilot, game_lines
+import pytest
+from pilot import Pilot
 from sealed import connect
 from test_phones_box import (  # noqa: F401
     WAIT,
@@ -25,35 +33,63 @@ from test_phones_box import (  # noqa: F401
     sent,
     streams_by_seat,
 )
-from toygame import NUMBERS, PICK, SEATS, TOY, Quiet, Stage, Toy, check, told
+from test_saved_checks import state_file, written
+from toygame import KIND, NUMBERS, PICK, QUIET, SEATS, TOY, Quiet, Stage, Toy, check, told
 
-from helpers import phones_config
+from wolfbox import lineup, menu
 from wolfbox.buttons import Button
-from wolfbox.games import Games
+from wolfbox.catalogue import game_lines
+from wolfbox.config import load
+from wolfbox.device.state import StateStore
+from wolfbox.mode import Kind
 from wolfbox.phone import public
 
+CONFIG = """
+[game]
+mode = "pick_a_number"
 
-def play_the_fourth(pilot: Pilot, make: type[Quiet], seed: int) -> Quiet:
-    """The box switched to the fourth game, as the game switch switches:
-    its factory among the games' `make`, then its name."""
-    games: Games = pilot.box.flow
-    games.make = {**games.make, TOY: lambda: make(rng=random.Random(seed))}
-    games.name = TOY
-    pilot.box.refresh()
-    game = games.active
+[pick_a_number]
+seconds = 45
+
+[night]
+line_gap = 0.05
+
+[phones]
+enabled = true
+listen = ["127.0.0.1"]
+port = 0
+"""
+
+
+@pytest.fixture
+def fourth(request) -> Iterator[Kind]:
+    """The fourth game registered by its Kind (`KIND`, or the one named
+    by the test's parameter), and taken away again after the test."""
+    kind = getattr(request, "param", KIND)
+    lineup.register(kind)
+    yield kind
+    lineup.withdraw(kind.name)
+
+
+def start(tmp_path, pilots) -> Pilot:
+    """A box whose config file names the fourth game."""
+    path = tmp_path / "wolfbox.toml"
+    path.write_text(CONFIG + f'\n[voice]\ncache_dir = "{tmp_path / "cache"}"\n')
+    config = load(path)
+    return pilots.start(config, lineup.KINDS[TOY].lines(config))
+
+
+def the_fourth(pilot: Pilot, make: type[Quiet]) -> Quiet:
+    """The game the box started in: the fourth, made from its Kind."""
+    game = pilot.box.flow.active
     assert isinstance(game, make)
     return game
 
 
-def start(tmp_path, pilots) -> Pilot:
-    config = phones_config(tmp_path)
-    return pilots.start(config, game_lines(config) + Toy().lines())
-
-
 def test_the_fourth_game_plays_through_the_real_box_and_three_phones(
-        tmp_path, pilots, sent):  # noqa: F811
+        tmp_path, pilots, sent, fourth):  # noqa: F811
     pilot = start(tmp_path, pilots)
-    game = play_the_fourth(pilot, Toy, seed=4)
+    game = the_fourth(pilot, Toy)
     assert pilot.view.title == "Pick a number" and pilot.view.between
     # START's hold opens the phones' screen here as on every screen;
     # the footer claims no hold the game does not have (settings, next game).
@@ -62,7 +98,7 @@ def test_the_fourth_game_plays_through_the_real_box_and_three_phones(
     url, pin = join_details(pilot)                  # the start screen's join card
     with connect(url.replace("http://", "ws://") + "ws", open_timeout=WAIT) as stranger:
         stranger.send('{"t": "hello"}')             # before the PIN: the seat list
-        lobby = receive(stranger, "lobby", lambda m: m["title"] == TOY)
+        lobby = receive(stranger, "lobby", lambda m: m["title"] == "Pick a number")
         assert lobby["seats"] == 3 and lobby["note"] == "Three seats: each gets a lucky number."
     with ExitStack() as stack:
         phones = {seat: stack.enter_context(join(url, pin, seat, f"P{seat}")) for seat in SEATS}
@@ -103,10 +139,11 @@ def test_the_fourth_game_plays_through_the_real_box_and_three_phones(
             assert mentioned == (other == seat), (seat, other)
 
 
+@pytest.mark.parametrize("fourth", [QUIET], indirect=True)
 def test_a_fourth_game_without_phones_of_its_own_shows_the_public_screen(
-        tmp_path, pilots, sent):  # noqa: F811
+        tmp_path, pilots, sent, fourth):  # noqa: F811
     pilot = start(tmp_path, pilots)
-    game = play_the_fourth(pilot, Quiet, seed=4)
+    game = the_fourth(pilot, Quiet)
     url, pin = join_details(pilot)
     with join(url, pin, 3, "Cy") as cy:             # a seat of the game's three
         box_hears(pilot, lambda: game.phones == frozenset({3}))
@@ -117,3 +154,34 @@ def test_a_fourth_game_without_phones_of_its_own_shows_the_public_screen(
         assert (shown["title"], shown["lines"]) == (public_view.title, list(public_view.lines))
         assert shown["task"] is None and shown["secret"] == []
     assert all(b"lucky number" not in stream for stream in streams_by_seat(sent).values())
+
+
+def test_the_fourth_game_is_offered_configured_and_resumed_by_its_kind_alone(
+        tmp_path, pilots, fourth):
+    """Its Kind is the whole registration: the Game page offers it after the
+    shipped games, its lines are rendered with theirs, its own section of
+    the config file sets its time, and after a power cut the box resumes it
+    from its checkpoint."""
+    game_page = next(i for i in menu.items(False) if i.key == "game.mode")
+    assert game_page.steps == ("one_night", "dark_arts", "newd3", TOY)
+    written(tmp_path, {"games": {TOY: {"rounds": 7}}})     # a checkpoint it took
+    pilot = start(tmp_path, pilots)
+    assert set(Toy().lines()) <= set(game_lines(load(tmp_path / "wolfbox.toml")))
+    game = the_fourth(pilot, Toy)
+    assert game.rounds == 7                                 # resumed, not made anew
+    assert game.seconds == 45                               # its [pick_a_number]
+    pilot.press(Button.START)                               # the deal
+    assert game.stage is Stage.PICK and game.timer is not None
+    assert game.timer.total == 45
+    pilot.parts.close()                                     # the last save on the disk
+    saved = StateStore(state_file(tmp_path)).load()
+    assert saved["games"][TOY] == {"rounds": 8}            # its checkpoint, kept
+
+
+def test_a_fourth_game_not_registered_is_no_game_of_the_box(tmp_path):
+    """Withdrawn, the box knows it no more: its config file is refused."""
+    assert TOY not in lineup.KINDS
+    path = tmp_path / "wolfbox.toml"
+    path.write_text(CONFIG)
+    with pytest.raises(Exception, match="game.mode must be one of one_night, dark_arts, newd3"):
+        load(path)

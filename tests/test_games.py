@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from wolfbox.buttons import Button, Tap
 from wolfbox.effects import ChangeSetting, Effect
-from wolfbox.games import GAMES, Games, game_name
+from wolfbox.games import Games
+from wolfbox.roster import game_name, names
 from wolfbox.view import Phase, View
 
 
@@ -61,7 +62,7 @@ def test_a_change_of_game_switches_and_a_game_left_is_found_as_it_was():
 def test_an_unknown_game_falls_back_to_the_first_and_names_are_translated():
     games = Games({"one_night": lambda: Stub("one")}, "chess")
     assert games.name == "one_night"
-    assert list(GAMES) == ["one_night", "dark_arts", "newd3"]
+    assert names() == ("one_night", "dark_arts", "newd3")
     assert game_name("dark_arts") == "Werewolf with a Mayor"
 
 

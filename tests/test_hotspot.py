@@ -545,3 +545,54 @@ def test_a_wifi_slow_to_come_up_is_tried_again_before_giving_up(
     for look in range(UP_TRIES + 2):
         again.step(look * LOOK_S, idle=True)
     assert again.where is Where.HOME and len(said) == 1
+
+
+class _Game:
+    """A game that notes which thread calls into it."""
+
+    def __init__(self) -> None:
+        self.callers: list[threading.Thread] = []
+        self.running = False
+
+    def busy(self) -> bool:
+        self.callers.append(threading.current_thread())
+        return self.running
+
+
+class _Following(_Phones):
+    seated = type("Seated", (), {"pin": "4821", "names": {}})()
+
+    def follow(self, game: object, now: float) -> None:
+        pass
+
+
+def test_the_wifis_thread_never_calls_into_the_game(fakes: Fakes, tmp_path: Path) -> None:
+    """Whether the table is idle (nobody holds a phone, no game under way)
+    is worked out on the box's loop as its screen changes; the own Wi-Fi's
+    thread reads that value, and never calls into the game, which the game
+    switch may be building on the loop at that moment (Games.restart)."""
+    config = phones_config(tmp_path)
+    config.phones.network = "own"
+    game = _Game()
+    link = PhoneLink(config.phones, lambda: game, lambda: 0.0,  # type: ignore[arg-type,return-value]
+                     lambda e: None, lambda: None, lambda text, lines: None,
+                     seats_file=tmp_path / "seats.json")
+    link.phones = _Following()  # type: ignore[assignment]
+    link.follow()                                       # the loop, after a screen change
+    link._own_wifi()
+    turns = link.hotspot
+    assert turns is not None
+    seen: list[bool] = []
+
+    def looks() -> None:
+        seen.append(turns.idle())
+        turns.turn()
+    for running in (False, True):
+        game.running = running
+        link.follow()                                   # on the loop
+        looker = threading.Thread(target=looks)
+        looker.start()
+        looker.join(30)
+    assert seen == [True, False]                        # what the loop worked out
+    assert game.callers and set(game.callers) == {threading.main_thread()}
+    turns.close()

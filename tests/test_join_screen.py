@@ -23,11 +23,12 @@ from wolfbox.darkarts.game import Game as MayorGame
 from wolfbox.device.render import Painter
 from wolfbox.effects import FreeSeat
 from wolfbox.events import PhonesSeated
-from wolfbox.games import Games, setup_holds_note
+from wolfbox.games import Games
 from wolfbox.i18n import speaking
 from wolfbox.join_screen import JoinScreen
 from wolfbox.newd3.game import Game as TimedGame
 from wolfbox.onenight.flow import Flow, RoundSettings
+from wolfbox.roster import setup_holds_note
 from wolfbox.view import Phase
 
 HOLD = 2.0           # longer than any hold time the box uses

@@ -109,3 +109,52 @@ def test_phones_turned_off_are_off_though_their_server_failed_to_stop(
     heard = len(posted)
     link.turn(False)                                        # off is off: said once
     assert len(posted) == heard and len(caplog.records) == len(said)
+
+
+class _SlowPhones:
+    """Phones whose server stops only when the test says (`release`)."""
+    began = threading.Event()
+    release = threading.Event()
+    closed = threading.Event()
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        self.urls = ["http://127.0.0.1:8080/"]
+        self.seated = type("Seated", (), {"pin": "4821", "names": {}})()
+
+    def start(self) -> list[str]:
+        return self.urls
+
+    def follow(self, game: object, now: float) -> None:
+        pass
+
+    def close(self) -> None:
+        self.began.set()
+        assert self.release.wait(WAIT)
+        self.closed.set()
+
+
+def test_phones_off_never_hold_the_boxs_loop_while_their_server_stops(
+        tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """The server's close may take 3 x 10 s and the own Wi-Fi's 5 s: the
+    box's loop, whose watchdog bites at 30 s, waits OFF_WAIT_S at most
+    (here none) and is off at once; the close goes on on its own thread,
+    and the box's own end waits for it."""
+    from wolfbox.device import phonelink
+    assert phonelink.OFF_WAIT_S <= 30 / 4
+    for event in (_SlowPhones.began, _SlowPhones.release, _SlowPhones.closed):
+        event.clear()
+    monkeypatch.setattr(phonelink, "OFF_WAIT_S", 0.0)
+    monkeypatch.setattr(PhoneLink, "_server", lambda self: _SlowPhones)
+    config = phones_config(tmp_path)
+    posted: list[object] = []
+    game = Games({"one_night": lambda: Flow.from_config(config)}, "one_night", phones_on=True)
+    link = PhoneLink(config.phones, lambda: game, lambda: 0.0, posted.append,
+                     lambda: None, lambda text, lines: None)
+    link.turn(True)
+    assert link.phones is not None
+    link.turn(False)                                    # returns while the server stops
+    assert _SlowPhones.began.wait(WAIT) and not _SlowPhones.closed.is_set()
+    assert link.phones is None and posted[-1] == PhonesSeated(frozenset())
+    _SlowPhones.release.set()
+    link.close()                                        # the box's end: the close done
+    assert _SlowPhones.closed.is_set()

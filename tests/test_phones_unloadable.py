@@ -18,7 +18,7 @@ from helpers import phones_config
 from wolfbox.buttons import Button
 from wolfbox.device.notices import NO_PHONE_SERVER
 from wolfbox.effects import ChangeSetting
-from wolfbox.games import setup_holds_note
+from wolfbox.roster import setup_holds_note
 from wolfbox.settings import apply_remembered
 
 NOTICE = NO_PHONE_SERVER          # the box's language is English in these tests

@@ -13,28 +13,39 @@ holds it to the protocol with mypy (tests/typing_games.py).
 
 `Quiet` is the same game without phones of its own: it keeps
 `PublicPhones`' `phone_view`, so every phone shows the public screen.
+
+`KIND` (and `QUIET`) is all the box needs to offer it (wolfbox.mode.Kind):
+its name and title, its part of the config file (`[pick_a_number]`, the
+picking's seconds), its lines, a new game from the settings and one
+resumed from its checkpoint (the rounds dealt). The test registers it as
+wolfbox.lineup registers the shipped games (`lineup.register`).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from wolfbox.buttons import Button
-from wolfbox.effects import Effect
+from wolfbox.config import Config, Section, _c
+from wolfbox.effects import Checkpoint, Effect
 from wolfbox.engine import handling, pacing
 from wolfbox.engine.actions import Action, Actions, Legend, power_hold
 from wolfbox.engine.speech import Speech
+from wolfbox.errors import CannotResume
 from wolfbox.events import Event, PhoneEvent, PhonesSeated
-from wolfbox.i18n import _
-from wolfbox.mode import PublicPhones
+from wolfbox.i18n import N_, _
+from wolfbox.mode import Kind, PublicPhones
 from wolfbox.pages import PER_WORD
 from wolfbox.phone import PhoneView, Task, public
+from wolfbox.settings_screen import SettingsScreen
 from wolfbox.timer import Countdown, clock_text
 from wolfbox.view import Phase, View
 
-TOY = "pick_a_number"               # its config name, as GAMES would list it
+TOY = "pick_a_number"               # its config name (game.mode, its section, its saves)
 SEATS = (1, 2, 3)
 NUMBERS = (1, 2, 3, 4, 5)
 PICK_SECONDS = 60.0
@@ -76,6 +87,7 @@ class Quiet(PublicPhones):
     hits: int = 0
     rounds: int = 0
     phones: frozenset[int] = frozenset()
+    seconds: float = PICK_SECONDS                           # the config's [pick_a_number]
 
     # ------------------------------------------------------------ Mode
     def handle(self, event: Event, now: float) -> list[Effect]:
@@ -158,8 +170,9 @@ class Quiet(PublicPhones):
         self.rounds += 1
         self.lucky = {seat: self.rng.choice(NUMBERS) for seat in SEATS}
         self.picks, self.hits, self.stage = {}, 0, Stage.PICK
-        self.timer = Countdown.start(now, PICK_SECONDS)
-        return pacing.say_now(self, now, _(PICK))
+        self.timer = Countdown.start(now, self.seconds)
+        # The rounds dealt: what a box that lost its power resumes with.
+        return [Checkpoint(TOY, {"rounds": self.rounds}), *pacing.say_now(self, now, _(PICK))]
 
     def _again(self, now: float) -> list[Effect]:
         self.stage, self.caption = Stage.START, ""
@@ -210,3 +223,46 @@ def check(game: Quiet) -> None:
     """Raise AssertionError if the game is where it should never be."""
     assert set(game.picks) <= set(SEATS)
     assert game.stage is not Stage.PICK or game.timer is not None
+
+
+@dataclass
+class ToyConfig:
+    """The toy's part of the config file, `[pick_a_number]`."""
+    seconds: float = _c(PICK_SECONDS, "the time to pick a number, in seconds", min=5, max=600)
+
+
+SECTION = Section(TOY, ToyConfig)
+
+
+@dataclass(frozen=True)
+class ToyKind:
+    """Pick a number as the box makes it (wolfbox.mode.Kind): `make`, with
+    or without phones of its own; `seed`, its deals."""
+    make: type[Quiet] = Toy
+    seed: int = 4
+    name: str = TOY
+    title: str = N_("Pick a number")
+    section: Section = SECTION
+    pages: frozenset[str] = frozenset()
+
+    def lines(self, config: Config) -> list[str]:
+        """Every line a round can say."""
+        return self.make().lines()
+
+    def new(self, settings: SettingsScreen) -> Quiet:
+        """A game on its start screen, picking for the seconds configured."""
+        return self.make(rng=random.Random(self.seed),
+                         seconds=settings.config.part(ToyConfig).seconds)
+
+    def resume(self, state: Mapping[str, Any], settings: SettingsScreen) -> Quiet:
+        """A game on its start screen with the rounds it had dealt."""
+        rounds = state.get("rounds")
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
+            raise CannotResume(f"rounds: {rounds!r} is no count of rounds")
+        game = self.new(settings)
+        game.rounds = rounds
+        return game
+
+
+KIND: Kind = ToyKind()
+QUIET: Kind = ToyKind(make=Quiet)

@@ -29,11 +29,11 @@ from typing import Any, NoReturn
 
 from wolfbox.device import signals
 
-from . import __version__, lineup  # noqa: F401  (lineup: the games' config sections)
+from . import __version__, lineup
 from .argwords import Formatter, in_our_language
 from .config import Config, defaults_toml, limits, load, stated_language
 from .errors import UserError, WolfboxError
-from .games import GAMES, Games
+from .games import Games
 from .i18n import LANGUAGES, _, language, use_language
 from .jsontext import MAX_CHARS, NotJson, loads
 from .mode import Playable
@@ -118,7 +118,7 @@ def _parser() -> _Parser:
 
     run = sub.add_parser("run", help=_("run the box (the default command)"))
     common(run)
-    run.add_argument("--mode", choices=tuple(GAMES),
+    run.add_argument("--mode", choices=tuple(lineup.KINDS),
                      help=_("the game (game.mode): one_night; dark_arts, with a moderator; "
                             "newd3, the timed game of nine with none"))
     run.add_argument("--display", choices=("auto", "window", "fullscreen", "headless"),
@@ -141,7 +141,7 @@ def _parser() -> _Parser:
     script = sub.add_parser("script", help=_("print the night script for a deck"))
     common(script)
     script.add_argument("--json", action="store_true", help=_("print JSON instead of text"))
-    script.add_argument("--mode", choices=tuple(GAMES),
+    script.add_argument("--mode", choices=tuple(lineup.KINDS),
                         default="one_night",
                         help=_("the game: One Night (default), Werewolves of the Dark Arts "
                                "with a moderator (the Mayor's sheet), or newd3, the timed "
@@ -158,7 +158,7 @@ def _parser() -> _Parser:
                         help=_('a file of JSON lines such as {"at": 0.0, "tap": "start"}, '
                                '{"at": 12.5, "hold": "back"}, {"at": 300}; - reads '
                                'standard input'))
-    replay.add_argument("--mode", choices=tuple(GAMES), default="one_night",
+    replay.add_argument("--mode", choices=tuple(lineup.KINDS), default="one_night",
                         help=_("the game to replay: one_night (default), dark_arts or newd3"))
     replay.add_argument("--seed", type=int, default=0, metavar="N",
                         help=_("seed for random decks and deals (default 0): the same seed, "

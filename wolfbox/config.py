@@ -86,6 +86,11 @@ def register(section: Section) -> None:
     _SECTIONS[section.name] = section
 
 
+def withdraw(name: str) -> None:
+    """Take a game's section away again (wolfbox.lineup.withdraw)."""
+    _SECTIONS.pop(name, None)
+
+
 def games_settable() -> frozenset[str]:
     """The keys the games' own setup screens change."""
     return frozenset().union(*(s.settable for s in _SECTIONS.values()))
@@ -306,6 +311,8 @@ def _check_scalar(name: str, tp: Any, value: Any, rules: dict[str, Any]) -> Any:
         raise ConfigError(_("{name} must be between {lo} and {hi}, got {value}").format(
             name=name, lo=shown(lo), hi=shown(hi), value=shown(value)))
     choices = rules.get("choices")
+    if callable(choices):                # known as the box runs (wolfbox.roster.names)
+        choices = choices()
     if choices and value not in choices:
         raise ConfigError(_("{name} must be one of {choices}; got {value}").format(
             name=name, choices=", ".join(choices), value=shown(value)))

@@ -1,7 +1,7 @@
 """Every error the box names, in one tree, so that what the box and the
 commands catch is one name and a reader finds every kind in one place.
 
-    WolfboxError             something given to the box that it cannot use
+    WolfboxError             something given to the box that it cannot use   (Exception)
     ├── UserError            a person's: an option, the config, a file named
     │   ├── ConfigError      a key or value of the config file
     │   ├── DeckError        a deck One Night cannot deal or play
@@ -10,9 +10,9 @@ commands catch is one name and a reader finds every kind in one place.
     │   ├── IllegalNight     a night `wolfbox resolve` says cannot happen
     │   ├── KeyNameError     a key name pygame does not know, or given twice
     │   └── VoiceError       a voice that cannot be found or read
-    ├── NotJson              text that is not JSON this program reads
-    ├── Misfit               parsed JSON whose shape is not the one asked for
-    ├── CannotResume         a checkpoint the box will not resume
+    ├── NotJson              text that is not JSON this program reads        + ValueError
+    ├── Misfit               parsed JSON whose shape is not the one asked for + ValueError
+    ├── CannotResume         a checkpoint the box will not resume            + ValueError
     ├── MalformedMessage     a phone's message the box will not take
     ├── Unsealable           a phone's frame that does not open, or a key that is none
     └── ForbiddenAnswer      a phone's answer the rules forbid its seat
@@ -25,8 +25,17 @@ classes are all defined here, and the modules that raise them import them
 from here (the old places, e.g. `wolfbox.onenight.deck.DeckError`, still
 name them), so no kind hides in the module that happens to raise it.
 
-A WolfboxError is a ValueError, as the first of them was: code that
-catches a ValueError around bad input still catches each of them.
+The root is an Exception of its own, as gpiozero's GPIOZeroError is, and
+a class adds the builtin it stands for only where that helps a caller
+(gpiozero's exc.py does the same): NotJson is what `json.loads`'s
+ValueError becomes, and Misfit and CannotResume are a value read from a
+file that does not fit, so code that parses with `except ValueError`
+still catches those. Nothing else is a ValueError: a phone's frame that
+does not open (Unsealable) or a message the box will not take
+(MalformedMessage) must reach the handler that closes the socket or
+passes over it, and a person's bad input (UserError) the command that says
+it, never an `except ValueError` around some parsing on the way
+(tests/test_errors.py).
 
 Not in the tree, on purpose: exceptions that never leave their module,
 which steer control flow rather than name bad input, stay private where
@@ -44,7 +53,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-class WolfboxError(ValueError):
+class WolfboxError(Exception):
     """Input the box cannot use, from whoever gave it: what the box and the
     commands catch, to say its one line instead of a traceback."""
 
@@ -87,13 +96,13 @@ class VoiceError(UserError):
     """A voice that cannot be found or read (the model, its config)."""
 
 
-class NotJson(WolfboxError):
+class NotJson(WolfboxError, ValueError):
     """Text that is not JSON this program reads; str() is one line why, which
     the caller words as its own "not JSON" message."""
 
 
 @dataclass
-class Misfit(WolfboxError):
+class Misfit(WolfboxError, ValueError):
     """The first part of an input that does not fit its shape (see
     wolfbox.schema); carries where and what, for each command to word.
 
@@ -105,7 +114,7 @@ class Misfit(WolfboxError):
     key: str = ""
 
 
-class CannotResume(WolfboxError):
+class CannotResume(WolfboxError, ValueError):
     """A saved game the box will not resume: the first problem found. The
     box says so once and starts a new game."""
 

@@ -1,10 +1,26 @@
-"""The games the box plays, and the switch between them.
+"""The game switch: the game being played, and the switch between games.
 
 Each game is a `wolfbox.mode.Playable` of its own and knows nothing of the
 others. `Games` holds the one being played and hands everything to it; when
-the table picks another game (a `ChangeSetting` of `game.mode`, from One
-Night's settings screen or the Mayor's setup), it switches. Adding a game is
-its package plus a line in GAMES and in the device's factories.
+the table picks another game (a `ChangeSetting` of `game.mode`, from the
+settings screen's Game page or a game's own setup), it switches. The games
+on offer, their order and their names are wolfbox.roster's, filled from
+wolfbox.lineup; the device gives `Games` a factory for each Kind there.
+
+Adding a game takes three steps, shown by the tests' fourth game
+(tests/toygame.py, played by tests/test_fourth_game.py):
+1. its package, `wolfbox/<name>/`: a class with the members of `Playable`
+   over the shared engine, and its `kind.py`, a `Kind` (its name and
+   title, its config section, its own settings pages, its lines, `new`
+   and `resume`);
+2. that Kind in wolfbox.lineup's `SHIPPED`: the switch, the settings
+   screen's Game page, `game.mode`'s choices and the config file, the
+   catalogue that `wolfbox prepare` renders, mypy (a `Kind`, whose `new`
+   makes a `Playable`) and the import contracts (lint/importrules.py) all
+   take it from there;
+3. a golden walk of it in tests/test_golden.py, which tests/test_kinds.py
+   asks of every Kind (recorded with tests/replays/walk.py).
+Its words then go through `make pot` and the catalogues, as any change's.
 """
 
 from __future__ import annotations
@@ -16,51 +32,15 @@ from dataclasses import dataclass, field
 from .buttons import GAME_BUTTONS, Button, Hold, Release, Tap
 from .effects import ChangeSetting, Effect
 from .events import Event, PhonesSeated
-from .i18n import LANGUAGE_KEY, N_, SOURCE, _, speaking
+from .i18n import LANGUAGE_KEY, SOURCE, _, speaking
 from .join_screen import OPEN_HOLD, JoinScreen, asked, asking_view
 from .mode import Playable
 from .phone import PhoneView
+from .roster import MODE_KEY, PHONES_KEY, game_name, setup_holds_note
 from .view import View
 
-MODE_KEY = "game.mode"
-PHONES_KEY = "phones.enabled"
 # The hold that opens the phones' screen on every screen of every game.
 PHONES_HOLD = Button.START
-
-# Every game, by its config name, with its name on the screen, in the order offered.
-GAMES: dict[str, str] = {
-    "one_night": N_("One Night"),
-    "dark_arts": N_("Werewolf with a Mayor"),
-    "newd3": N_("Timed Werewolf for nine"),
-}
-
-
-def next_game(mode: str, step: int = 1) -> str:
-    """The game after `mode` in GAMES order (the start screens' hold VOTE),
-    or before it with step -1; round the list."""
-    names = list(GAMES)
-    return names[(names.index(mode) + step) % len(names)] if mode in names else names[0]
-
-
-def switch_note(mode: str) -> str:
-    """What a setup screen's game item says its buttons do."""
-    return _("VOTE: {after}. BACK: {before}.").format(
-        after=game_name(next_game(mode)), before=game_name(next_game(mode, -1)))
-
-
-def setup_holds_note(mode: str, phones: bool = False) -> str:
-    """What a start or setup screen says its holds do (the same on every
-    game's; with phones on, START opens the phones' screen, as on every
-    screen: BACK's hold there does too, unsaid)."""
-    if phones:
-        return _("Hold NEXT: settings. VOTE: {game}. START: phones.").format(
-            game=game_name(next_game(mode)))
-    return _("Hold NEXT: settings. Hold VOTE: {game}.").format(game=game_name(next_game(mode)))
-
-
-def game_name(mode: object) -> str:
-    """A game's name in the box's language."""
-    return _(GAMES.get(str(mode), str(mode)))
 
 
 @dataclass

@@ -101,8 +101,8 @@ def loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] |
           ) -> Any:
     """`text` parsed, or NotJson (one line) for text too long, too deep, with
     a number too large or not finite (1e400, NaN, Infinity), a key too long,
-    or not JSON at all. A ValueError the hook raises (a caller's own
-    UserError) passes through as it is."""
+    or not JSON at all. What the hook raises (a caller's own UserError)
+    passes through as it is."""
     if len(text) > MAX_CHARS:
         raise NotJson(_("more than {limit} KiB").format(limit=MAX_CHARS // 1024))
     if depth(text) > MAX_DEPTH:

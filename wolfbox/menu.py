@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .config import Config
-from .games import GAMES, PHONES_KEY, game_name
 from .i18n import LANGUAGES, N_, _
+from .roster import MODE_KEY, PHONES_KEY, game_name, names, own_pages
 from .timer import clock_text
 
 
@@ -33,7 +33,9 @@ class Item:
     cycle: bool = False               # the steps are names: VOTE and BACK go round them
     more: str = N_("More")            # VOTE's label
     less: str = N_("Less")            # BACK's label
-    games: tuple[str, ...] = ()       # the games (wolfbox.games.GAMES) it concerns; () all
+    # Some games' own: shown from the setup of a game whose Kind lists its
+    # key among its `pages` (wolfbox.roster), else every game's.
+    own: bool = False
 
     def up(self, value: Any) -> Any:
         """The next step above `value` (a value between steps goes to the next one)."""
@@ -96,14 +98,14 @@ ITEMS: tuple[Item, ...] = (
          inverted=True, more=N_("Faster"), less=N_("Slower")),
     Item("night.scale", N_("Action time"), (0.5, 0.75, 1.0, 1.25, 1.5, 2.0), _scale,
          N_("Each role's time to act at night, against the usual."),
-         games=("one_night", "dark_arts")),
+         own=True),
     Item("game.discussion_seconds", N_("Discussion"),
-         tuple(float(s) for s in range(60, 901, 30)), clock_text, games=("one_night",)),
+         tuple(float(s) for s in range(60, 901, 30)), clock_text, own=True),
     Item("game.warnings", N_("Warnings"), WARNING_CHOICES, _warnings,
-         N_("Spoken when this much discussion time is left."), games=("one_night",)),
+         N_("Spoken when this much discussion time is left."), own=True),
     Item("game.lone_wolf", N_("Lone wolf"), (False, True), _on_off,
          N_("A werewolf who wakes alone may look at a center card."), toggle=True,
-         more=N_("On"), less=N_("Off"), games=("one_night",)),
+         more=N_("On"), less=N_("Off"), own=True),
     Item("sound.ambience", N_("Night ambience"), (False, True), _on_off,
          N_("A quiet sound at night that covers the small noises of the table."), toggle=True,
          more=N_("On"), less=N_("Off")),
@@ -117,8 +119,9 @@ ITEMS: tuple[Item, ...] = (
     Item("game.cards_on_phones", N_("Cards on phones"), (False, True), _on_off,
          N_("With a phone at every seat: on, the box deals the cards to the phones; off, the "
             "table plays its own cards and enters them on the phones at the end."),
-         toggle=True, more=N_("On"), less=N_("Off"), games=("one_night",)),
-    Item("game.mode", N_("Game"), tuple(GAMES), game_name,
+         toggle=True, more=N_("On"), less=N_("Off"), own=True),
+    # Its steps are the games on offer as the box runs (`items`).
+    Item(MODE_KEY, N_("Game"), (), game_name,
          N_("Another game opens its own start screen."), cycle=True, more=N_("Next game"),
          less=N_("Previous game")),
     Item("", N_("Reset to defaults"), note=N_("Every setting made on the box goes back to "
@@ -171,7 +174,9 @@ def step(item: Item, value: Any, direction: int) -> Any:
 
 def items(has_brightness: bool, game: str = "") -> tuple[Item, ...]:
     """The pages this box shows from `game`'s setup ("": every page):
-    brightness only where the screen has a control, a game's own times
-    only from that game."""
-    return tuple(i for i in ITEMS if (i.key != BRIGHTNESS or has_brightness)
-                 and (not game or not i.games or game in i.games))
+    brightness only where the screen has a control, a game's own pages
+    only from that game (its Kind's `pages`), and the Game page offering
+    every game on offer (wolfbox.roster)."""
+    return tuple(replace(i, steps=names()) if i.key == MODE_KEY else i for i in ITEMS
+                 if (i.key != BRIGHTNESS or has_brightness)
+                 and (not game or not i.own or i.key in own_pages(game)))

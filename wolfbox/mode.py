@@ -12,8 +12,8 @@ is one between games (where the phones' screen opens) is the View's own
 `between` flag. A game takes its checkpoints as `Checkpoint` effects
 (wolfbox.engine.checkpoints); what makes a game, new or from the checkpoint
 a power cut left, and its part of the config file is its `Kind` (each
-game's `kind.py`, listed once in wolfbox.lineup). mypy holds the three
-games to `Playable` and their kinds to `Kind` (tests/typing_games.py).
+game's `kind.py`, listed once in wolfbox.lineup, which mypy holds to
+`Kind`, and through its `new`, each game to `Playable`).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from .events import Event
 from .phone import PhoneView, public
 from .view import View
 
-if TYPE_CHECKING:                     # the settings screen knows the game switch
-    from .config import Section
+if TYPE_CHECKING:
+    from .config import Config, Section
     from .settings_screen import SettingsScreen
 
 
@@ -110,18 +110,37 @@ class PublicPhones:
 
 
 class Kind(Protocol):
-    """A game before one is made: what the box needs to make one from its
-    settings, or from the checkpoint the game took before a power cut, and
-    the game's part of the config file."""
+    """A game before one is made, and all the box needs to offer it: its
+    names, its part of the config file and of the settings screen, its
+    lines, and how to make one from its settings or from the checkpoint
+    it took before a power cut. Listing a Kind in wolfbox.lineup is the
+    whole of adding a game to the box."""
 
     @property
     def name(self) -> str:
-        """The game's name in `game.mode`, wolfbox.games.GAMES and the saves."""
+        """The game's name in `game.mode`, the config file and the saves."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """Its name on the screen: an N_ message (wolfbox.roster.game_name
+        says it in the box's language)."""
         ...
 
     @property
     def section(self) -> Section:
         """The game's part of the config file (wolfbox.config registers it)."""
+        ...
+
+    @property
+    def pages(self) -> frozenset[str]:
+        """The keys of the settings screen's pages of some games' own
+        (wolfbox.menu, `own`) this game shows from its setup."""
+        ...
+
+    def lines(self, config: Config) -> list[str]:
+        """Every line a game of this kind may say with `config`, first
+        needed first (wolfbox.catalogue: what `wolfbox prepare` renders)."""
         ...
 
     def new(self, settings: SettingsScreen) -> Playable:

@@ -21,8 +21,8 @@ from .buttons import Button
 from .config import Config
 from .effects import ChangeSetting, Cue, Effect, PlayCue
 from .engine.actions import Action, Actions, power_hold, start_holds
-from .games import MODE_KEY
 from .i18n import LANGUAGE_KEY, _, speaking
+from .roster import MODE_KEY, switch
 from .view import View
 
 Run = Callable[[float], list[Effect]]
@@ -65,7 +65,7 @@ class SettingsScreen:
         next game, as on every game's start screen."""
         holds = power_hold()
         if at_setup and not self.shown_over(game):
-            holds |= start_holds(game, lambda now: self.open(game))
+            holds |= start_holds(lambda now: self.open(game), lambda now: switch(game))
         return holds
 
     def items(self) -> tuple[menu.Item, ...]:

@@ -58,9 +58,9 @@ from ..engine.actions import Action, Actions, SecondHold, paged, seat_keys
 from ..engine.checkpoints import Checkpoints, restore
 from ..engine.speech import Speech
 from ..events import Event, PhoneEvent, PhonesSeated
-from ..games import MODE_KEY, next_game
 from ..i18n import _, ngettext
 from ..phone import PhoneView
+from ..roster import switch
 from ..settings_screen import ANY, SettingsScreen
 from ..timer import Countdown
 from ..view import View
@@ -331,7 +331,7 @@ class Game:
     def _change(self, step: int) -> list[DarkEffect]:
         item = self.setup_items()[self.cursor % len(self.setup_items())]
         if item == GAME_ITEM:              # to the box's next or previous game
-            return [ChangeSetting(MODE_KEY, next_game(MODE, step))]
+            return switch(MODE, step)
         if item == "players":
             self.players = (self.players - MIN_PLAYERS + step) % (
                 MAX_PLAYERS - MIN_PLAYERS + 1) + MIN_PLAYERS

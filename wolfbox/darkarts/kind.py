@@ -7,19 +7,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..config import Section
+from ..config import Config, Section
+from ..i18n import N_
 from ..settings_screen import SettingsScreen
 from . import section as mayor
 from .game import Game
 from .model import MODE
 from .rules import default_roles
+from .said import all_lines
 
 
 @dataclass(frozen=True)
 class Mayor:
     """The Mayor's game's kind."""
     name: str = MODE
+    title: str = N_("Werewolf with a Mayor")
     section: Section = mayor.SECTION
+    pages: frozenset[str] = frozenset({"night.scale"})
+
+    def lines(self, config: Config) -> list[str]:
+        """Every line of the Mayor's game."""
+        return all_lines()
 
     def new(self, settings: SettingsScreen) -> Game:
         """A new game's setup; with `wolfbox run --players N`, for N seats

@@ -8,9 +8,9 @@ from typing import Any
 
 from ..buttons import Button
 from ..engine.actions import Legend
-from ..games import game_name, setup_holds_note, switch_note
 from ..i18n import _, copies, listed, ngettext
 from ..phone import PhoneView, night, out_of_the_game, public, seat_name
+from ..roster import game_name, setup_holds_note, switch_note
 from ..timer import clock_text
 from ..view import Phase, Seat, View
 from . import console, rules

@@ -10,8 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..buttons import GAME_BUTTONS, Button, Hold, Tap
-from ..effects import ChangeSetting, Cue, Effect, PlayCue, Shutdown, StopSpeech
-from ..games import MODE_KEY, next_game
+from ..effects import Cue, Effect, PlayCue, Shutdown, StopSpeech
 from ..i18n import N_, _
 
 
@@ -37,12 +36,12 @@ def power_hold() -> Actions:
     return {Button.POWER: Action(_("Hold: power off"), power_off)}
 
 
-def start_holds(mode: str, open_settings: Run) -> Actions:
+def start_holds(open_settings: Run, next_game: Run) -> Actions:
     """The holds of every game's start or setup screen: NEXT for the box's
-    settings, VOTE for the next game (wolfbox.games switches to it)."""
+    settings, VOTE for the next game. Which game is next is the caller's
+    (wolfbox.roster.switch): the engine knows no list of games."""
     return {Button.NEXT: Action(_("Hold: settings"), open_settings),
-            Button.VOTE: Action(_("Hold: next game"),
-                                lambda now: [ChangeSetting(MODE_KEY, next_game(mode))])}
+            Button.VOTE: Action(_("Hold: next game"), next_game)}
 
 
 def seat_keys(move: Callable[[int], list[Effect]]) -> Actions:

@@ -43,7 +43,6 @@ from .. import pages
 from ..buttons import Button, Hold, Release, Tap
 from ..effects import (
     Ambience,
-    ChangeSetting,
     Checkpoint,
     Cue,
     Effect,
@@ -55,10 +54,10 @@ from ..engine.actions import Action, Actions, SecondHold, paged, seat_keys
 from ..engine.checkpoints import Checkpoints, restore
 from ..engine.speech import Speech
 from ..events import Event, PhoneEvent, PhonesSeated
-from ..games import MODE_KEY, next_game
 from ..i18n import _, sentences
 from ..mode import PublicPhones
 from ..phone import PhoneView, seat_name
+from ..roster import switch
 from ..settings_screen import ANY, SettingsScreen
 from ..tablemap import TableMap
 from ..timer import Countdown
@@ -404,7 +403,7 @@ class Game(PublicPhones):
 
     def _change(self, step: int) -> list[Effect]:
         if SETUP_ITEMS[self.item] == "game":
-            return [ChangeSetting(MODE_KEY, next_game(MODE, step))]
+            return switch(MODE, step)
         choices = [RANDOM, *SETUPS]
         here = choices.index(self.choice) if self.choice in choices else 0
         self.choice = choices[(here + step) % len(choices)]

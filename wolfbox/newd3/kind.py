@@ -8,11 +8,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..config import Section
+from ..config import Config, Section
+from ..i18n import N_
 from ..settings_screen import SettingsScreen
 from . import section as timed
 from .game import Game
 from .model import MODE
+from .said import all_lines
 
 
 @dataclass(frozen=True)
@@ -20,7 +22,13 @@ class Timed:
     """The timed game's kind. Its deals come from the system's randomness:
     nobody at the table can know or repeat them."""
     name: str = MODE
+    title: str = N_("Timed Werewolf for nine")
     section: Section = timed.SECTION
+    pages: frozenset[str] = frozenset()
+
+    def lines(self, config: Config) -> list[str]:
+        """Every line of the timed game."""
+        return all_lines()
 
     def new(self, settings: SettingsScreen) -> Game:
         """A new game, its setup chosen from the settings."""

@@ -38,6 +38,7 @@ from ..i18n import LANGUAGE_KEY, _
 from ..mode import PublicPhones
 from ..pages import PER_WORD
 from ..phone import PhoneView
+from ..roster import switch
 from ..settings_screen import SettingsScreen
 from ..tablemap import TableMap
 from ..timer import Countdown
@@ -458,7 +459,7 @@ class Flow(PublicPhones):
         if self.phase in (Phase.NIGHT, Phase.DISCUSSION, Phase.VOTE):
             holds[Button.BACK] = Action(_("Hold: end round"), self._abandon)
         if self.phase is Phase.IDLE:
-            holds |= start_holds(ONE_NIGHT, self._open_settings)
+            holds |= start_holds(self._open_settings, lambda now: switch(ONE_NIGHT))
         return holds
 
     # --------------------------------------------------------------- actions

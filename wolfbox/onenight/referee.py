@@ -40,8 +40,8 @@ from typing import Any
 
 import msgspec
 
+from ..errors import NotJson
 from ..errors import RefereeError as RefereeError
-from ..errors import UserError
 from ..i18n import N_, _, ngettext
 from ..jsontext import loads
 from ..phone import seat_name
@@ -151,9 +151,7 @@ def read_game(text: str) -> Game:
     """A game from its JSON text; RefereeError names the first problem."""
     try:
         data = loads(text, object_pairs_hook=_no_repeats)
-    except ValueError as e:
-        if isinstance(e, UserError):
-            raise
+    except NotJson as e:                    # the hook's RefereeError passes through
         raise RefereeError(_("not JSON ({why}); give an object such as "
                              '{{"players": [{example}, ...]}}').format(
             why=e, example=_EXAMPLE)) from None

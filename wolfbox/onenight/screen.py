@@ -8,9 +8,9 @@ import dataclasses
 from .. import pages
 from ..buttons import Button
 from ..engine.actions import Legend
-from ..games import game_name, setup_holds_note
 from ..i18n import _, ngettext
 from ..phone import PhoneView, public
+from ..roster import game_name, setup_holds_note
 from ..timer import clock_text
 from ..view import Phase, View
 from . import lines

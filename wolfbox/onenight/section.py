@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..config import Config, ConfigError, Section, _c, shown
-from ..games import GAMES
 from ..i18n import _
+from ..roster import names
 from .model import LONGEST_DISCUSSION
 from .roles import UnknownRole, role
 
@@ -20,7 +20,7 @@ class OneNightConfig:
     mode: str = _c("one_night", "the game: one_night; dark_arts (Werewolves of the Dark "
                    "Arts, many nights, run with a moderator); newd3 (the timed game of "
                    "nine, no moderator)",
-                   choices=tuple(GAMES))
+                   choices=names)
     deck: list[str] = _c(STARTER_DECK, "the cards in play: role ids (players + 3 cards), "
                                        "or one preset name (see: wolfbox decks)")
     players: int = _c(0, "players at the table; 0: as many as the deck is for", min=0, max=30)
