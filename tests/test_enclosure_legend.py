@@ -152,3 +152,46 @@ def test_a_screen_too_narrow_for_the_buttons_is_refused_in_a_line():
         plan(config)
     said = str(e.value)
     assert "\n" not in said and "36.4 mm apart" in said and "40 mm nuts" in said
+
+
+def picture_faults(path) -> list[str]:
+    """Where a render (azimuth 0: the picture's x is the box's x) does not
+    show a legend box straight above its button. The screen is laid on
+    unshaded, so its outlines keep the buttons' exact colours; the bezels'
+    top faces are lit, so theirs are a shade darker, and stand lower."""
+    import numpy as np
+    import pygame
+    img = pygame.surfarray.array3d(pygame.image.load(str(path))).astype(int)   # (x, y, 3)
+    boxes, bezels = [], []
+    for button in GAME_BUTTONS:
+        col = np.array(BUTTON_COLORS[button])
+        exact = np.all(img == col, axis=2)
+        xs, ys = np.nonzero(exact)
+        if len(xs) <= 20:
+            return [f"no legend box for {button.name} on the screen"]
+        boxes.append(((xs.min() + xs.max() + 1) / 2, ys.mean()))
+        ratio = img / np.maximum(col, 1)
+        lit = np.all(np.abs(ratio - ratio[..., :1]) < 0.03, axis=2) & \
+            (ratio[..., 0] > 0.6) & (ratio[..., 0] < 0.98) & ~exact
+        lit[:, : int(ys.max()) + 1] = False                 # below the screen only
+        bx, by = np.nonzero(lit)
+        if len(bx) <= 200:
+            return [f"no {button.name} button below the screen"]
+        bezels.append(((bx.min() + bx.max() + 1) / 2, by.mean()))
+    span = bezels[-1][0] - bezels[0][0]
+    faults = []
+    for button, (lx, ly), (bx, by) in zip(GAME_BUTTONS, boxes, bezels, strict=True):
+        if abs(lx - bx) > 0.02 * span or by <= ly:
+            faults.append(f"{button.name}: box at x {lx:.0f} px, button at x {bx:.0f} px")
+    return faults
+
+
+@pytest.mark.parametrize("name", REQUIRED)
+def test_the_pictures_show_each_box_above_its_button(name):
+    """The renders in docs/enclosure (`make enclosure`) double as a check:
+    seen from the front, each box of the legend on the pictured screen has
+    its button straight below it (checked once on a render of the first
+    box, four buttons in one row, which it fails)."""
+    from pathlib import Path
+    path = Path(__file__).parent.parent / "docs" / "enclosure" / f"{name}-legend.png"
+    assert picture_faults(path) == []
