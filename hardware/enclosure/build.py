@@ -139,7 +139,7 @@ def write_pictures(lay: Layout, out: Path, screenshot: Path | None = None) -> li
     parts = model.printed(lay)
     looks = _looks(lay)
     name = lay.config.name
-    written = [write_legend_picture(lay, out, screenshot)]
+    written = []
     pictures = _on_screen(lay, screenshot)
     items = [render.item(parts["base"], SHELL), render.item(parts["lid"], LID)]
     items += [render.item(s, col) for _, s, col in looks]
@@ -213,10 +213,11 @@ def build(config: Config, out: Path, pictures: Path | None,
         w, h = config.screen.pixels
         lines.append(f"  no screenshot at {w}x{h} (wolfbox screenshot --size {w}x{h}): "
                      "the window is drawn dark")
+    over_buttons = legend or pictures      # the screen over its buttons: docs/enclosure
+    if over_buttons is not None:
+        lines.append(f"  {write_legend_picture(lay, over_buttons, shot)}")
     if pictures is not None:
         lines += [f"  {p}" for p in write_pictures(lay, pictures, shot)]
-    if legend is not None and legend != pictures:
-        lines.append(f"  {write_legend_picture(lay, legend, shot)}")
     return lines
 
 
