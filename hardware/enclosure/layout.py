@@ -57,6 +57,7 @@ class Layout:
     power: tuple[float, float] | None
     bosses: tuple[tuple[float, float], ...]    # the lid's screw posts
     pi_origin: tuple[float, float]             # the board's (u, v) = (0, 0) corner
+    clip_shift: float = 0.0                    # the front clip, along x from the middle
 
     @property
     def port_gap(self) -> float:
@@ -114,7 +115,7 @@ class Layout:
         w, h = s.outline
         if _clips_on_short_edges(s):
             return [(cx - w / 2, cy, "x-"), (cx + w / 2, cy, "x+")]
-        return [(cx, cy - h / 2, "y-"), (cx, cy + h / 2, "y+")]
+        return [(cx + self.clip_shift, cy - h / 2, "y-"), (cx, cy + h / 2, "y+")]
 
 
 def _clips_on_short_edges(s: Screen) -> bool:
@@ -150,6 +151,24 @@ def button_axes(config: Config) -> tuple[tuple[float, ...], float]:
     return xs, math.sqrt(reach ** 2 - step ** 2) if step < reach else 0.0
 
 
+def _front_clip(config: Config, buttons: tuple[tuple[float, float], ...],
+                edge: float) -> float | None:
+    """Where along the screen's front edge its clip's block (out to `edge`
+    from the frame) clears every button's nut by a millimetre: the place
+    nearest the middle, or None if there is none."""
+    half = CLIP[0] / 2
+    reach = config.button.nut / 2 + 1.0
+    y0, y1 = edge - CLIP_BLOCK, edge
+    room = config.screen.outline[0] / 2 - half
+    for step in range(int(room * 2) + 1):
+        for shift in ((step / 2, -step / 2) if step else (0.0,)):
+            x0, x1 = shift - half, shift + half
+            if all(math.hypot(max(x0 - bx, 0, bx - x1), max(y0 - by, 0, by - y1)) >= reach
+                   for bx, by in buttons):
+                return shift
+    return None
+
+
 def plan(config: Config) -> Layout:
     """The box for one set of parts."""
     b, s, k = config.box, config.screen, config.speaker
@@ -168,7 +187,13 @@ def plan(config: Config) -> Layout:
     W = math.ceil(inner_w + 2 * t)
     # Front to back: the buttons, the screen with its pocket's frame, the speaker.
     frame_y = FRAME + b.clearance
-    clip_room = 0.0 if _clips_on_short_edges(s) else CLIP_BLOCK
+    # A clip on the screen's front edge goes where the back row leaves it
+    # room, else the screen moves back by its block.
+    clip_shift: float | None = 0.0
+    if not _clips_on_short_edges(s):
+        rel = tuple((x, rows if i % 2 else 0.0) for i, x in enumerate(xs))
+        clip_shift = _front_clip(config, rel, rows + foot / 2 + m)
+    clip_room = CLIP_BLOCK if clip_shift is None else 0.0
     inner_d = m + foot + rows + m + clip_room + frame_y + s.outline[1] + frame_y + m \
         + k.diameter + 2 * SPEAKER_RING + m
     port_gap = HDMI_ROOM if s.hdmi else PORT_GAP
@@ -185,8 +210,6 @@ def plan(config: Config) -> Layout:
     left, right = -W / 2 + t, W / 2 - t
     by = front + m + foot / 2
     buttons = tuple((x, by + (rows if i % 2 else 0.0)) for i, x in enumerate(xs))
-    # A clip on the screen's front edge takes room from the back row's nuts.
-    clip_room = 0.0 if _clips_on_short_edges(s) else CLIP_BLOCK
     sy = by + rows + foot / 2 + m + clip_room + frame_y + s.outline[1] / 2
     ky = sy + s.outline[1] / 2 + frame_y + m + SPEAKER_RING + k.diameter / 2
     kx = left + b.boss_d + m + SPEAKER_RING + k.diameter / 2
@@ -201,4 +224,4 @@ def plan(config: Config) -> Layout:
     edge = 0.5               # a little black border shows round the picture
     window = (vis[0] - edge, vis[1] + edge, vis[2] - edge, vis[3] + edge)
     return Layout(config, W, D, H, buttons, (0.0, sy), window, (kx, ky),
-                  (px, ky) if power else None, bosses, pi_origin)
+                  (px, ky) if power else None, bosses, pi_origin, clip_shift or 0.0)
