@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean loc mutants \
-  enclosure enclosure-install enclosure-pictures docs docs-install cards
+  enclosure enclosure-install enclosure-pictures enclosure-screens docs docs-install cards
 
 install: $(STAMP)
 
@@ -24,13 +24,26 @@ $(ENCLOSURE_STAMP): pyproject.toml | install
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,enclosure]'
 	@touch $(ENCLOSURE_STAMP)
 
-enclosure: enclosure-install
-	SDL_VIDEODRIVER=dummy $(BIN)/python -m wolfbox.hardware.enclosure.build --out build/enclosure \
-	  --pictures build/enclosure/pictures --screenshot docs/screenshots/1-start.png
+# The window shows the box's own start screen, drawn by `wolfbox screenshot`
+# at each screen's resolution; the pictures of the legend over its buttons
+# go to docs/enclosure/ (*-legend.png), the others to build/enclosure/pictures.
+ENCLOSURE_SHOTS := build/enclosure/screens
+ENCLOSURE_SIZES := 480x320 800x480
 
-enclosure-pictures: enclosure-install
+enclosure-screens: install
+	@for s in $(ENCLOSURE_SIZES); do \
+	  SDL_VIDEODRIVER=dummy $(BIN)/wolfbox screenshot --lang en --size $$s \
+	    --out $(ENCLOSURE_SHOTS)/$$s >/dev/null || exit 1; done
+
+enclosure: enclosure-install enclosure-screens
 	SDL_VIDEODRIVER=dummy $(BIN)/python -m wolfbox.hardware.enclosure.build --out build/enclosure \
-	  --pictures docs/enclosure --steps --screenshot docs/screenshots/1-start.png
+	  --pictures build/enclosure/pictures --legend docs/enclosure \
+	  $(foreach s,$(ENCLOSURE_SIZES),--screenshot $(ENCLOSURE_SHOTS)/$(s)/1-start.png)
+
+enclosure-pictures: enclosure-install enclosure-screens
+	SDL_VIDEODRIVER=dummy $(BIN)/python -m wolfbox.hardware.enclosure.build --out build/enclosure \
+	  --pictures docs/enclosure --steps \
+	  $(foreach s,$(ENCLOSURE_SIZES),--screenshot $(ENCLOSURE_SHOTS)/$(s)/1-start.png)
 
 # The manual: a site from docs/ (mkdocs.yml) into build/site, built with
 # --strict as CI builds it: a broken link or anchor, or a page left out of

@@ -10,6 +10,7 @@ from typing import Protocol
 import pygame
 
 from wolfbox.i18n import _
+from wolfbox.legend import letterbox
 from wolfbox.view import Phase, View
 
 from .cardplan import CardPlan
@@ -21,7 +22,6 @@ from .style import (
     BIG_PX,
     BOTTOM,
     HURRY,
-    LOGICAL,
     MARGIN,
     MUTED,
     PAUSED,
@@ -65,8 +65,7 @@ class Canvas:
                  notice: str, plan: CardPlan | None = None) -> None:
         self.p, self.surface, self.view, self.notice = painter, surface, view, notice
         w, h = surface.get_size()
-        self.s = min(w / LOGICAL[0], h / LOGICAL[1])
-        self.ox, self.oy = (w - LOGICAL[0] * self.s) / 2, (h - LOGICAL[1] * self.s) / 2
+        self.s, self.ox, self.oy = letterbox(w, h)   # shared with the enclosure
         self.layer = 0
         # A screen taller than 3:2 (320×240) has height to spare: the legend
         # sits on its lower edge and the middle takes the room between.

@@ -14,6 +14,7 @@ import pygame
 from wolfbox import pages
 from wolfbox.buttons import BUTTON_COLORS, GAME_BUTTONS, Button
 from wolfbox.i18n import _
+from wolfbox.legend import boxes as legend_boxes
 from wolfbox.view import Phase, Seat, View
 
 from .canvas import Painting
@@ -28,13 +29,9 @@ from .style import (
     BIG_PX,
     BODY_PX,
     BOTTOM,
-    BOX_GAP,
-    BOX_W,
     CAPTION_RESERVE,
     DECK_PX,
     HURRY,
-    LEGEND_H,
-    LEGEND_Y,
     LOGICAL,
     LOVER,
     MUTED,
@@ -381,7 +378,9 @@ class Layout(JoinCardDrawing, TableMapDrawing):
     # ------------------------------------------------------------- overlays
     def legend(self) -> None:
         """A box per button, in the order of the buttons on the box, outlined
-        in its colour; a hold in progress fills it."""
+        in its colour; a hold in progress fills it. Where the boxes are is
+        shared with the enclosure (wolfbox/legend.py): each button is built
+        straight below its box."""
         view, s = self.view, self.s
         taps, holds = dict(view.legend), dict(view.holds)
         labels: dict[Button, str] = {}
@@ -390,8 +389,8 @@ class Layout(JoinCardDrawing, TableMapDrawing):
             if view.held is button:
                 label = holds.get(button) or label
             labels[button] = label
-        boxes = {b: self.rect(4 + i * (BOX_W + BOX_GAP), LEGEND_Y, BOX_W, LEGEND_H)
-                 .move(0, self.drop) for i, b in enumerate(GAME_BUTTONS)}
+        boxes = {b: self.rect(*box).move(0, self.drop)
+                 for b, box in zip(GAME_BUTTONS, legend_boxes(), strict=True)}
         edge = max(1, round(3 * s))
         inner = {b: r.inflate(-2 * edge - 2 * self.px(3), -2 * edge) for b, r in boxes.items()}
         # One size for every label: the largest that lets each fit (two lines at most).

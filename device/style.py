@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import functools
 
-LOGICAL = (480, 320)
+# The legend's place is shared with the enclosure, which sets each button
+# below its box: wolfbox/legend.py.
+from wolfbox.legend import BOX_GAP as BOX_GAP
+from wolfbox.legend import BOX_W as BOX_W
+from wolfbox.legend import LEGEND_H as LEGEND_H
+from wolfbox.legend import LEGEND_Y as LEGEND_Y
+from wolfbox.legend import LOGICAL as LOGICAL
+
 FLOOR_CAP = 16           # logical px: the smallest cap height the table reads
 SMALLEST_PX = 6          # below the floor (a text that would not fit), never smaller
 CJK_BOLD_PX = 48            # synthetic bold for Chinese only from here up
@@ -76,8 +83,7 @@ MARGIN = 14
 TITLE_BOX = (MARGIN, 4, 480 - 2 * MARGIN, 32)
 TOP = 38                 # the content starts below the title bar ...
 BOTTOM = 256             # ... and ends above the legend
-LEGEND_Y, LEGEND_H = 258, 60
-BOX_W, BOX_GAP = 115, 4  # four boxes: 4 + 4 × 115 + 3 × 4 = 476
+# The legend (LEGEND_Y, LEGEND_H, BOX_W, BOX_GAP): wolfbox/legend.py.
 BAR_H = 8
 CAPTION_RESERVE = 3      # lines kept below the bar for a caption, so the timer stays put
 SEAT_R = 17              # a seat's disc: "20" at the floor size fits inside

@@ -326,3 +326,23 @@ def test_the_legend_on_the_real_screen_names_the_buttons_left_to_right():
                                                   strict=True))]
         assert [Button[n] for n in left_to_right] == seen
         assert [COLORS[n] for n in left_to_right] == [BUTTON_COLORS[b] for b in seen]
+
+
+def test_the_window_shows_a_screenshot_only_at_its_screens_resolution(tmp_path):
+    """Each box's window shows the box's own screen at the resolution that
+    screen is set for; a screenshot of another size is never stretched in."""
+    import os
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from wolfbox.hardware.enclosure.build import screenshot_for
+    shots = []
+    for w, h in ((480, 320), (800, 480)):
+        path = tmp_path / f"{w}x{h}.png"
+        pygame.image.save(pygame.Surface((w, h)), str(path))
+        shots.append(path)
+    for name in REQUIRED:
+        lay = plan(CONFIGS[name])
+        got = screenshot_for(lay, shots)
+        assert got is not None and got.stem == "x".join(map(str, DRAWINGS[name]["pixels"]))
+    assert screenshot_for(plan(CONFIGS["zero2w-5-24"]), shots[:1]) is None

@@ -19,9 +19,11 @@ from wolfbox.hardware.enclosure.build import write_parts  # noqa: E402
 from wolfbox.hardware.enclosure.layout import plan  # noqa: E402
 from wolfbox.hardware.enclosure.parts import CONFIGS  # noqa: E402
 
+# The printer: a 220 x 220 mm bed (PrusaSlicer's own default is 200 x 200).
+BED = "0x0,220x0,220x220,0x220"
 SETTINGS = ["--nozzle-diameter", "0.4", "--layer-height", "0.2", "--perimeters", "3",
             "--fill-density", "15%", "--filament-diameter", "1.75",
-            "--filament-density", "1.24"]          # supports: off, the default
+            "--filament-density", "1.24", "--bed-shape", BED]  # supports: off, the default
 
 
 def slice_stl(stl, out) -> tuple[int, float]:

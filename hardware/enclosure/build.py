@@ -3,7 +3,8 @@ STL per printed part (laid flat for the bed), the laser-cut panels (SVG),
 the STEP of the assembly, and the pictures.
 
     python -m wolfbox.hardware.enclosure.build [--out build/enclosure]
-        [--config pi4-35-30 ...] [--pictures docs/enclosure]
+        [--config pi4-35-30 ...] [--pictures docs/enclosure] [--legend docs/enclosure]
+        [--screenshot shots/480x320/1-start.png --screenshot shots/800x480/1-start.png]
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from build123d import Compound, Pos, Rot, Solid, export_step, export_stl
 from wolfbox.buttons import BUTTON_COLORS
 
 from . import model, panels
-from .layout import BUTTON_ORDER, Layout, plan
+from .layout import BUTTON_ORDER, Layout, LegendTooNarrow, plan
 from .parts import CONFIGS, Config
 
 BED = (220.0, 220.0, 250.0)
@@ -95,23 +96,41 @@ def _button_look(lay: Layout, name: str, x: float, y: float, bezel: float,
              light)]  # type: ignore[list-item]
 
 
-def _as_shown(shot: Path, pixels: tuple[int, int], out: Path) -> Path:
-    """A 480x320 screenshot as a screen of another size shows the box: the
-    box scales its 480x320 layout by the smaller ratio and centres it
-    (device/canvas.py), so an 800x480 screen has 40 px dark at each side."""
+def screenshot_for(lay: Layout, shots: list[Path]) -> Path | None:
+    """The box's own screenshot at the resolution this box's screen is set
+    for (`wolfbox screenshot --size WxH`): the picture in the window is
+    the screen as it is drawn there, never one stretched from another size."""
     import pygame
-    img = pygame.image.load(str(shot))
-    w, h = img.get_size()
-    if (w, h) == pixels:
-        return shot
-    s = min(pixels[0] / w, pixels[1] / h)
-    scaled = pygame.transform.smoothscale(img, (round(w * s), round(h * s)))
-    screen = pygame.Surface(pixels)
-    screen.fill(img.get_at((1, h // 2)))
-    screen.blit(scaled, ((pixels[0] - scaled.get_width()) // 2,
-                         (pixels[1] - scaled.get_height()) // 2))
-    pygame.image.save(screen, str(out))
-    return out
+    for shot in shots:
+        if shot.exists() and pygame.image.load(str(shot)).get_size() == lay.config.screen.pixels:
+            return shot
+    return None
+
+
+def _on_screen(lay: Layout, shot: Path | None) -> list:
+    """The screenshot laid on the screen's visible area, its bottom row
+    (the legend) at the front, toward the buttons."""
+    from . import render
+    if shot is None:
+        return []
+    x0, x1, y0, y1 = lay.visible()
+    z = lay.face_z + 0.05
+    return [render.Picture(shot, ((x0, y0, z), (x1, y0, z), (x0, y1, z)))]
+
+
+def write_legend_picture(lay: Layout, out: Path, shot: Path | None) -> Path:
+    """The lid seen from the player's side and above, the box's own screen
+    in its window: each box of the legend straight above its button."""
+    from . import render
+    parts = model.printed(lay)
+    items = [render.item(parts["base"], SHELL), render.item(parts["lid"], LID)]
+    items += [render.item(s, col) for n, s, col in _looks(lay)
+              if n.split("-")[0] in (*BUTTON_ORDER, "POWER", "screen")]
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{lay.config.name}-legend.png"
+    render.render(items, path, size=(720, 620), azimuth=0, elevation=62,
+                  pictures=_on_screen(lay, shot))
+    return path
 
 
 def write_pictures(lay: Layout, out: Path, screenshot: Path | None = None) -> list[Path]:
@@ -121,14 +140,7 @@ def write_pictures(lay: Layout, out: Path, screenshot: Path | None = None) -> li
     looks = _looks(lay)
     name = lay.config.name
     written = []
-    pictures = []
-    if screenshot is not None and screenshot.exists():
-        import tempfile
-        tmp = Path(tempfile.mkdtemp(prefix="enclosure-"))
-        screenshot = _as_shown(screenshot, lay.config.screen.pixels, tmp / f"{name}-screen.png")
-        x0, x1, y0, y1 = lay.visible()
-        z = lay.face_z + 0.05
-        pictures.append(render.Picture(screenshot, ((x0, y0, z), (x1, y0, z), (x0, y1, z))))
+    pictures = _on_screen(lay, screenshot)
     items = [render.item(parts["base"], SHELL), render.item(parts["lid"], LID)]
     items += [render.item(s, col) for _, s, col in looks]
     path = out / f"{name}-assembled.png"
@@ -189,15 +201,23 @@ def write_steps(lay: Layout, out: Path) -> list[Path]:
 
 
 def build(config: Config, out: Path, pictures: Path | None,
-          screenshot: Path | None = None) -> list[str]:
+          screenshots: list[Path] | None = None, legend: Path | None = None) -> list[str]:
     lay = plan(config)
     where = out / config.name
     files = write_parts(lay, where)
     lines = [f"{config.name}: {lay.W:.0f} x {lay.D:.0f} x {lay.H:.0f} mm "
              f"({config.board.name}, {config.screen.name}, {config.button.name})"]
     lines += [f"  {p}" for p in files.values()]
+    shot = screenshot_for(lay, screenshots or [])
+    if (pictures is not None or legend is not None) and shot is None:
+        w, h = config.screen.pixels
+        lines.append(f"  no screenshot at {w}x{h} (wolfbox screenshot --size {w}x{h}): "
+                     "the window is drawn dark")
+    over_buttons = legend or pictures      # the screen over its buttons: docs/enclosure
+    if over_buttons is not None:
+        lines.append(f"  {write_legend_picture(lay, over_buttons, shot)}")
     if pictures is not None:
-        lines += [f"  {p}" for p in write_pictures(lay, pictures, screenshot)]
+        lines += [f"  {p}" for p in write_pictures(lay, pictures, shot)]
     return lines
 
 
@@ -209,12 +229,20 @@ def main(argv: list[str] | None = None) -> int:
                     help="also render PNGs into this folder")
     ap.add_argument("--steps", action="store_true",
                     help="also render the assembly guide's pictures (first config)")
-    ap.add_argument("--screenshot", type=Path, default=None,
-                    help="a screenshot of the box's own screen to show in the window")
+    ap.add_argument("--legend", type=Path, default=None,
+                    help="also render the screen over its buttons into this folder")
+    ap.add_argument("--screenshot", type=Path, action="append", default=[],
+                    help="the box's own screen (wolfbox screenshot) to show in the window; "
+                         "one per resolution, each box takes the one of its screen's size")
     args = ap.parse_args(argv)
     names = args.config or ["pi4-35-30", "zero2w-5-24"]
     for name in names:
-        for line in build(CONFIGS[name], args.out, args.pictures, args.screenshot):
+        try:
+            lines = build(CONFIGS[name], args.out, args.pictures, args.screenshot, args.legend)
+        except LegendTooNarrow as e:
+            print(f"enclosure: {e}", file=sys.stderr)
+            return 2
+        for line in lines:
             print(line)
     if args.steps and args.pictures is not None:
         for path in write_steps(plan(CONFIGS[names[0]]), args.pictures):

@@ -4,17 +4,22 @@ parts.py, shared by the printed model, the laser panels and the tests.
 The box's frame: x across the table-side face (left to right as the player
 in front sees it), y away from that player (front face at -D/2), z up from
 the table (the box's underside at 0, the lid's top face at H). The screen's
-foot, where the legend is drawn, faces the front; the buttons are in one row
-in front of it, in the legend's order (START, VOTE, NEXT, BACK); the Pi lies
-in the back right corner, its SD card at the right wall and its power socket
-at the back wall."""
+foot, where the legend is drawn, faces the front; the buttons are in front
+of it, each straight below its own box of the legend (wolfbox/legend.py, the
+fact the painter draws the boxes from). The boxes are closer together than
+arcade buttons can be, so the buttons stand in two staggered rows: START and
+NEXT in front, VOTE and BACK behind, between them. The Pi lies in the back
+right corner, its SD card at the right wall and its power socket at the
+back wall."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from .parts import Board, Config
+from wolfbox import legend
+
+from .parts import Board, Config, Screen
 
 BUTTON_ORDER = ("START", "VOTE", "NEXT", "BACK")
 # The Pi's port edge stands this far from the back wall's inner face: close,
@@ -27,6 +32,16 @@ HEADER_ROOM = 22.5
 SPEAKER_RING = 1.6
 FRAME = 2.0              # the screen pocket's wall under the lid
 CLIP = (12.0, 2.5, 2.0)  # a screen clip: width, thickness, overlap onto the board
+CLIP_BLOCK = 8.0         # the frame's block a clip screws into, out from the frame
+# Between the nuts of two buttons in neighbouring rows: room for the fingers
+# that turn them. (Two buttons in the same row are as far apart as every
+# other box of the legend: on the 3.5" screen that leaves 0.4 mm between
+# 36 mm nuts, which turn freely.)
+NUT_GAP = 3.0
+
+
+class LegendTooNarrow(ValueError):
+    """The screen's legend puts every other box closer than the buttons' nuts."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +57,7 @@ class Layout:
     power: tuple[float, float] | None
     bosses: tuple[tuple[float, float], ...]    # the lid's screw posts
     pi_origin: tuple[float, float]             # the board's (u, v) = (0, 0) corner
+    clip_shift: float = 0.0                    # the front clip, along x from the middle
 
     @property
     def port_gap(self) -> float:
@@ -97,10 +113,16 @@ class Layout:
         s = self.config.screen
         cx, cy = self.screen
         w, h = s.outline
-        x0, x1, y0, y1, _ = s.connector
-        if y1 > h / 2 - 1 or y0 < -h / 2 + 1:      # connector on a long edge: clips on the short
+        if _clips_on_short_edges(s):
             return [(cx - w / 2, cy, "x-"), (cx + w / 2, cy, "x+")]
-        return [(cx, cy - h / 2, "y-"), (cx, cy + h / 2, "y+")]
+        return [(cx + self.clip_shift, cy - h / 2, "y-"), (cx, cy + h / 2, "y+")]
+
+
+def _clips_on_short_edges(s: Screen) -> bool:
+    """Whether the connector is on a long edge, leaving the clips the short ones."""
+    h = s.outline[1]
+    _, _, y0, y1, _ = s.connector
+    return y1 > h / 2 - 1 or y0 < -h / 2 + 1
 
 
 def _foot(config: Config) -> float:
@@ -113,13 +135,47 @@ def _pi_extent(board: Board) -> tuple[float, float]:
     return board.sd_out + board.length + board.overhang, board.width
 
 
+def button_axes(config: Config) -> tuple[tuple[float, ...], float]:
+    """Each button's x (from the screen's middle), straight below its box
+    of the legend, and how far behind the front row the back row stands
+    (0: one row, where the boxes are far enough apart)."""
+    s, btn = config.screen, config.button
+    xs = tuple(s.visible_offset[0] + c for c in legend.centres_mm(s.pixels, s.visible))
+    step = min(b - a for a, b in zip(xs, xs[1:], strict=False))
+    if 2 * step < btn.nut:
+        raise LegendTooNarrow(
+            f"{config.name}: every other box of the {s.name} screen's legend is "
+            f"{2 * step:.1f} mm apart, closer than the {btn.nut:.0f} mm nuts of "
+            f"{btn.name} buttons: choose smaller buttons or a larger screen")
+    reach = btn.nut + NUT_GAP
+    return xs, math.sqrt(reach ** 2 - step ** 2) if step < reach else 0.0
+
+
+def _front_clip(config: Config, buttons: tuple[tuple[float, float], ...],
+                edge: float) -> float | None:
+    """Where along the screen's front edge its clip's block (out to `edge`
+    from the frame) clears every button's nut by a millimetre: the place
+    nearest the middle, or None if there is none."""
+    half = CLIP[0] / 2
+    reach = config.button.nut / 2 + 1.0
+    y0, y1 = edge - CLIP_BLOCK, edge
+    room = config.screen.outline[0] / 2 - half
+    for step in range(int(room * 2) + 1):
+        for shift in ((step / 2, -step / 2) if step else (0.0,)):
+            x0, x1 = shift - half, shift + half
+            if all(math.hypot(max(x0 - bx, 0, bx - x1), max(y0 - by, 0, by - y1)) >= reach
+                   for bx, by in buttons):
+                return shift
+    return None
+
+
 def plan(config: Config) -> Layout:
     """The box for one set of parts."""
     b, s, k = config.box, config.screen, config.speaker
     t, m = b.wall, b.margin
     foot = _foot(config)
-    pitch = foot + m
-    row = 3 * pitch + foot
+    xs, rows = button_axes(config)
+    row = 2 * max(abs(x) for x in xs) + foot
     cx0, cx1, _, _, conn_depth = s.connector
     screen_half = max(s.outline[0] / 2 + FRAME + b.clearance, cx1, -cx0)
     power = config.power
@@ -131,10 +187,17 @@ def plan(config: Config) -> Layout:
     W = math.ceil(inner_w + 2 * t)
     # Front to back: the buttons, the screen with its pocket's frame, the speaker.
     frame_y = FRAME + b.clearance
-    inner_d = m + foot + m + frame_y + s.outline[1] + frame_y + m \
+    # A clip on the screen's front edge goes where the back row leaves it
+    # room, else the screen moves back by its block.
+    clip_shift: float | None = 0.0
+    if not _clips_on_short_edges(s):
+        rel = tuple((x, rows if i % 2 else 0.0) for i, x in enumerate(xs))
+        clip_shift = _front_clip(config, rel, rows + foot / 2 + m)
+    clip_room = CLIP_BLOCK if clip_shift is None else 0.0
+    inner_d = m + foot + rows + m + clip_room + frame_y + s.outline[1] + frame_y + m \
         + k.diameter + 2 * SPEAKER_RING + m
     port_gap = HDMI_ROOM if s.hdmi else PORT_GAP
-    inner_d = max(inner_d, m + foot + m + b.boss_d + m + pi_wid + port_gap)
+    inner_d = max(inner_d, m + foot + rows + m + b.boss_d + m + pi_wid + port_gap)
     D = math.ceil(inner_d + 2 * t)
     # Height: the buttons and their wires, or the Pi's header and jumpers
     # under the screen's connector and its cable, whichever is taller.
@@ -146,8 +209,8 @@ def plan(config: Config) -> Layout:
     front, back = -D / 2 + t, D / 2 - t
     left, right = -W / 2 + t, W / 2 - t
     by = front + m + foot / 2
-    buttons = tuple(((i - 1.5) * pitch, by) for i in range(4))
-    sy = by + foot / 2 + m + frame_y + s.outline[1] / 2
+    buttons = tuple((x, by + (rows if i % 2 else 0.0)) for i, x in enumerate(xs))
+    sy = by + rows + foot / 2 + m + clip_room + frame_y + s.outline[1] / 2
     ky = sy + s.outline[1] / 2 + frame_y + m + SPEAKER_RING + k.diameter / 2
     kx = left + b.boss_d + m + SPEAKER_RING + k.diameter / 2
     px = kx + k.diameter / 2 + SPEAKER_RING + m + (max(power.bezel, power.nut) / 2 if power else 0)
@@ -161,4 +224,4 @@ def plan(config: Config) -> Layout:
     edge = 0.5               # a little black border shows round the picture
     window = (vis[0] - edge, vis[1] + edge, vis[2] - edge, vis[3] + edge)
     return Layout(config, W, D, H, buttons, (0.0, sy), window, (kx, ky),
-                  (px, ky) if power else None, bosses, pi_origin)
+                  (px, ky) if power else None, bosses, pi_origin, clip_shift or 0.0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from build123d import Axis, Box, Compound, Cylinder, Pos, Solid, fillet
 
-from .layout import CLIP, FRAME, SPEAKER_RING, Layout
+from .layout import CLIP, CLIP_BLOCK, FRAME, SPEAKER_RING, Layout
 
 CORNER_R = 4.0           # the box's vertical edges, rounded
 PILOT_PI = 2.2           # M2.5 self-tapping into plastic
@@ -149,12 +149,12 @@ def _clip_blocks(lay: Layout) -> list[tuple[float, float, str,
         sign = -1 if side.endswith("-") else 1
         if side[0] == "x":
             edge = x + sign * (cl + FRAME)
-            far = edge + sign * 8
+            far = edge + sign * CLIP_BLOCK
             out.append(((edge + far) / 2, y, side,
                         ((min(edge, far), max(edge, far)), (y - half_w, y + half_w))))
         else:
             edge = y + sign * (cl + FRAME)
-            far = edge + sign * 8
+            far = edge + sign * CLIP_BLOCK
             out.append((x, (edge + far) / 2, side,
                         ((x - half_w, x + half_w), (min(edge, far), max(edge, far)))))
     del s
