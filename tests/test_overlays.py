@@ -314,6 +314,28 @@ def test_a_missing_overlay_or_unreadable_settings_say_so_in_one_line_and_write_n
     assert (root / dtoverlays.CUSTOM).read_text() == CUSTOM
 
 
+def test_with_the_amplifier_alsas_default_is_its_card_and_only_then(box):
+    root, boot = box
+    source = (IMAGE / "overlays" / f"{AMP}.dts").read_text()
+    card = re.search(r'simple-audio-card,name = "([^"]+)"', source).group(1)
+    _settings(root, "hdmi", "i2s")
+    done = dtoverlays.apply(root, boot, live=False)
+    asound = root / dtoverlays.ASOUND
+    assert f'slave.pcm "hw:{card}"' in asound.read_text() and f"card {card}" in asound.read_text()
+    assert f"ALSA's default device: the {card} card" in done
+    _settings(root, "hdmi", "jack")
+    dtoverlays.apply(root, boot, live=False)
+    assert not asound.exists()
+    asound.write_text("pcm.!default { type hw card 1 }\n")          # the owner's own
+    _settings(root, "hdmi", "i2s")
+    done = dtoverlays.apply(root, boot, live=False)
+    assert asound.read_text() == "pcm.!default { type hw card 1 }\n"
+    assert any("not this script's" in line for line in done)
+    _settings(root, "hdmi", "jack")
+    dtoverlays.apply(root, boot, live=False)
+    assert asound.exists()
+
+
 def test_the_boot_unit_runs_the_overlay_script_after_the_card_settings():
     unit = (IMAGE / "overlay/etc/systemd/system/wolfbox-bootfiles.service").read_text()
     runs = re.findall(r"^ExecStart=/usr/bin/python3 (\S+)$", unit, re.M)

@@ -11,6 +11,10 @@ writes config.txt from it, and the box restarts once so the firmware reads
 it. The trees' labels the overlays need are checked at every boot too
 (z51-wolfbox-dtb-symbols: raspi-firmware's own updates copy the trees afresh).
 
+With the amplifier, ALSA's default device is its card (/etc/asound.conf,
+written and removed only by this script): the Pi's HDMI or jack may come
+first among the cards, and the box plays on the default one.
+
 Runs as root after bootfiles.py (which brings the card's wolfbox.toml in),
 with the system's python3: standard library only. Nothing changed: nothing
 written, no restart.
@@ -31,6 +35,19 @@ Z50 = "etc/kernel/postinst.d/z50-raspi-firmware"
 Z51 = "etc/kernel/postinst.d/z51-wolfbox-dtb-symbols"
 BEGIN = "# wolfbox-dtoverlays: the parts wolfbox.toml's [hardware] names (written at boot)"
 END = "# wolfbox-dtoverlays: end"
+ASOUND = "etc/asound.conf"
+AMP_CARD = "MAX98357A"          # the overlay's simple-audio-card,name: the card's ALSA id
+ASOUND_TEXT = f"""{BEGIN.replace("parts", "amplifier")}
+# hardware.audio = "i2s": the box's sound goes to the amplifier's card.
+pcm.!default {{
+    type plug
+    slave.pcm "hw:{AMP_CARD}"
+}}
+ctl.!default {{
+    type hw
+    card {AMP_CARD}
+}}
+"""
 
 
 def wanted(config_text: str) -> list[str]:
@@ -79,6 +96,7 @@ def apply(root: Path, boot: Path, live: bool = True) -> list[str]:
         os.replace(tmp, custom_path)
         subprocess.run([str(root / Z50)], env=env, check=True, capture_output=True)
         done.append("dtoverlay lines now: " + (" ".join(overlays) or "none"))
+    done += _asound(root, "wolfbox-max98357a" in overlays)
     after = config_txt.read_bytes() if config_txt.exists() else b""
     if after != before or (trees.stdout.strip() and overlays):
         done.append("config.txt or the device trees changed: "
@@ -86,6 +104,24 @@ def apply(root: Path, boot: Path, live: bool = True) -> list[str]:
         if live:
             subprocess.run(["systemctl", "--no-block", "reboot"], check=False)
     return done
+
+
+def _asound(root: Path, amplifier: bool) -> list[str]:
+    """ALSA's default on the amplifier's card, or no longer; a file this
+    script did not write is left alone."""
+    path = root / ASOUND
+    ours = path.exists() and path.read_text(encoding="utf-8").startswith(ASOUND_TEXT[:40])
+    if amplifier and not (ours and path.read_text(encoding="utf-8") == ASOUND_TEXT):
+        if path.exists() and not ours:
+            return [f"{ASOUND} is not this script's: the amplifier may not be ALSA's default"]
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(ASOUND_TEXT, encoding="utf-8")
+        os.replace(tmp, path)
+        return [f"ALSA's default device: the {AMP_CARD} card"]
+    if not amplifier and ours:
+        path.unlink()
+        return ["ALSA's default device: the kernel's first card again"]
+    return []
 
 
 if __name__ == "__main__":
