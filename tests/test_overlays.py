@@ -314,6 +314,14 @@ def test_a_missing_overlay_or_unreadable_settings_say_so_in_one_line_and_write_n
     assert (root / dtoverlays.CUSTOM).read_text() == CUSTOM
 
 
+def test_a_failing_firmware_hook_is_one_line_and_no_restart(box):
+    root, boot = box
+    (root / dtoverlays.Z50).write_text("#!/bin/sh\necho 'missing /boot/firmware' >&2\nexit 1\n")
+    _settings(root, "hdmi", "i2s")
+    done = dtoverlays.apply(root, boot, live=False)
+    assert len(done) == 1 and "missing /boot/firmware" in done[0]
+
+
 def test_with_the_amplifier_alsas_default_is_its_card_and_only_then(box):
     root, boot = box
     source = (IMAGE / "overlays" / f"{AMP}.dts").read_text()

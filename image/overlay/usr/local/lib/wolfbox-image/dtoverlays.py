@@ -94,7 +94,12 @@ def apply(root: Path, boot: Path, live: bool = True) -> list[str]:
         tmp = custom_path.with_suffix(".tmp")
         tmp.write_text(new, encoding="utf-8")
         os.replace(tmp, custom_path)
-        subprocess.run([str(root / Z50)], env=env, check=True, capture_output=True)
+        hook = subprocess.run([str(root / Z50)], env=env, capture_output=True, text=True,
+                              check=False)
+        if hook.returncode != 0:
+            last = (hook.stderr.strip().splitlines() or ["no message"])[-1]
+            return done + [f"raspi-firmware's hook did not write config.txt ({last}); "
+                           "the lines take effect after the next kernel update"]
         done.append("dtoverlay lines now: " + (" ".join(overlays) or "none"))
     done += _asound(root, "wolfbox-max98357a" in overlays)
     after = config_txt.read_bytes() if config_txt.exists() else b""
