@@ -115,7 +115,7 @@ def test_the_workflow_runs_on_version_tags_builds_checks_and_publishes():
     steps = re.findall(r"^\s+run: (?:\|\n)?\s*(.*)$", text, re.M)
     order = [s for s in steps if re.match(r"(make image|bash image/boot-check|gh release)", s)]
     assert [o.split()[0] + " " + o.split()[1] for o in order] == \
-        ["make image", "bash image/boot-check.sh", "gh release"]
+        ["make image", "bash image/boot-check.sh", "bash image/boot-check.sh", "gh release"]
     assert "--privileged" in text and "image: debian:bookworm" in text
     for published in ('"build/release/wolfbox-$VERSION.img.xz"',
                       '"build/release/wolfbox-$VERSION.img.xz.sha256"'):
@@ -127,9 +127,17 @@ def test_the_workflow_runs_on_version_tags_builds_checks_and_publishes():
 
 def test_the_twins_checks_in_the_workflow_are_the_ones_its_comment_names():
     text = _workflow()
-    only = re.search(r"boot-check\.sh --only=([a-z,]+)", text).group(1).split(",")
-    named = re.search(r"The twin's checks \(([a-z, ]+)\)", text).group(1).replace(" ", "")
-    assert sorted(named.split(",")) == sorted(["a", *only])
+    runs = re.findall(r"- name: The twin's checks? \(?([a-z, ]+?)\)? at (\d+) (?:GB|MB).*\n"
+                      r"(?:.*\n)*?\s+run: bash image/boot-check\.sh --memory=(\d+) "
+                      r"--only=([a-z,]+)\n", text)
+    assert len(runs) == 2, runs
+    only = []
+    for named, size, memory, checks in runs:
+        assert int(memory) == (int(size) * 1024 if int(size) < 8 else int(size))
+        assert sorted(named.replace(" ", "").split(",")) == sorted(
+            (["a"] if "a" in named else []) + checks.split(","))
+        only += checks.split(",")
+    assert ("512", "h") in {(m, c) for _, _, m, c in runs}  # h: a Zero 2 W's memory
     # a check the workflow leaves out is named as left out, with its reason
     boot_check = (ROOT / "image/boot-check.sh").read_text()
     every = re.search(r"^ONLY=([a-z,]+)$", boot_check, re.M).group(1).split(",")
