@@ -3,12 +3,16 @@
 # package the image boots (Debian 12's linux-image-arm64, its current
 # version), without installing it: apt-get downloads the .deb into a private
 # apt state (no dpkg --add-architecture, no change to the host's apt, any
-# user), and only the trees and the config are taken out of it (dpkg-deb),
-# into a cache keyed by the package's version. tests/test_overlays.py checks
-# the image's overlays against them with fdtoverlay.
+# user), and only what the checks use is taken out of it (dpkg-deb), into a
+# cache keyed by the package's version. tests/test_overlays.py checks the
+# image's overlays against the trees with fdtoverlay, and boots the kernel
+# on qemu's Raspberry Pi 3 with them (its sound and SPI modules, and
+# busybox-static for a tiny initramfs).
 #
 #   image/debian-dtbs.sh [CACHE]      prints the folder that holds
-#                                     broadcom/*.dtb and config
+#                                     broadcom/*.dtb, config, modules (the
+#                                     list), vmlinuz, lib/modules/VERSION/
+#                                     kernel/{sound,drivers/spi}, busybox
 # CACHE defaults to build/cache/debian-dtbs; IMAGE_MIRROR as image/build.sh.
 set -euo pipefail
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,16 +45,23 @@ PKG=$(apt-cache "${OPTS[@]}" depends linux-image-arm64 | sed -n 's/^ *Depends: \
 [ -n "$PKG" ] || fail "linux-image-arm64 names no kernel package in $SUITE"
 VERSION=$(apt-cache "${OPTS[@]}" show "$PKG" | sed -n 's/^Version: //p' | head -n 1)
 OUT=$CACHE/$PKG-$VERSION
-if [ ! -f "$OUT/config" ]; then
-    (cd "$APT/debs" && apt-get -qq "${OPTS[@]}" download "$PKG" >&2) || fail "could not download $PKG"
+if [ ! -f "$OUT/busybox" ]; then
+    (cd "$APT/debs" && apt-get -qq "${OPTS[@]}" download "$PKG" busybox-static >&2) \
+        || fail "could not download $PKG and busybox-static"
     deb=$(find "$APT/debs" -name "${PKG}_*.deb" | head -n 1)
     rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp/x"
     dpkg-deb --fsys-tarfile "$deb" | tar -C "$OUT.tmp/x" -x --wildcards \
-        './usr/lib/linux-image-*/broadcom/bcm2*.dtb' './boot/config-*'
+        './usr/lib/linux-image-*/broadcom/bcm2*.dtb' './boot/config-*' './boot/vmlinuz-*' \
+        './lib/modules/*/kernel/sound/*' './lib/modules/*/kernel/drivers/spi/*'
     mv "$OUT.tmp"/x/usr/lib/linux-image-*/broadcom "$OUT.tmp/broadcom"
     mv "$OUT.tmp"/x/boot/config-* "$OUT.tmp/config"
+    mv "$OUT.tmp"/x/boot/vmlinuz-* "$OUT.tmp/vmlinuz"
+    mv "$OUT.tmp/x/lib" "$OUT.tmp/lib"
     dpkg-deb -c "$deb" | awk '{ print $6 }' | sed -n 's|.*/\([^/]*\)\.ko[^/]*$|\1|p' | sort > "$OUT.tmp/modules"
-    rm -rf "$OUT.tmp/x" "$deb"
+    bb=$(find "$APT/debs" -name 'busybox-static_*.deb' | head -n 1)
+    dpkg-deb --fsys-tarfile "$bb" | tar -C "$OUT.tmp/x" -x ./bin/busybox
+    mv "$OUT.tmp/x/bin/busybox" "$OUT.tmp/busybox"
+    rm -rf "$OUT.tmp/x" "$deb" "$bb"
     rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
 fi
 echo "$OUT"
