@@ -127,7 +127,7 @@ pot: install
 # The box as it ships: an SD-card image for the Pi 3, 4 and Zero 2 W from
 # Debian's arm64 packages (root, an x86_64 Debian host; README: "Flash and
 # play"). Run from a copy, so an edit of the recipe mid-build cannot change it.
-.PHONY: image image-clean boot-check image-container image-lint
+.PHONY: image image-clean boot-check
 image: install
 	@mkdir -p build/image && cp image/build.sh build/image/build.run.sh
 	WOLFBOX_SOURCE=$(CURDIR) bash build/image/build.run.sh
@@ -140,6 +140,7 @@ image-clean:
 boot-check: install
 	bash image/boot-check.sh
 
+.PHONY: image-container image-lint
 # make image in a container (image/Containerfile, Docker or Podman,
 # privileged), for makers on macOS or Windows; the image comes out in
 # build/image (README: "Flash and play").
