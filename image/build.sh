@@ -60,7 +60,8 @@ PACKAGES=(linux-image-arm64 raspi-firmware firmware-brcm80211 wireless-regdb
           initramfs-tools systemd-sysv systemd-timesyncd udev kmod
           network-manager wpasupplicant openssh-server avahi-daemon libnss-mdns
           cloud-guest-utils fdisk e2fsprogs dosfstools ca-certificates
-          iproute2 iw alsa-utils gpiod python3-minimal)
+          iproute2 iw alsa-utils gpiod python3-minimal
+          device-tree-compiler)  # fdtput: the trees' labels for dtoverlay= (z51-wolfbox-dtb-symbols)
 
 say() { printf '%s\n' "$*"; }
 fail() { say "image: $*" >&2; exit 1; }
@@ -87,7 +88,7 @@ plan() {
     say "partition table (sfdisk; MBR: a Pi 3 boots no GPT):"
     partition_table | sed 's/^/  /'
     say "partition 1: FAT32 label $BOOT_LABEL; partition 2: ext4 label $ROOT_LABEL, root + ${ROOT_SPARE} MiB, grown on first boot"
-    say "boot partition: raspi-firmware's files (bootcode.bin start*.elf fixup*.dat), vmlinuz-VERSION and initrd.img-VERSION (config.txt names them), bcm27*/bcm28*.dtb, config.txt, cmdline.txt, and:"
+    say "boot partition: raspi-firmware's files (bootcode.bin start*.elf fixup*.dat), vmlinuz-VERSION and initrd.img-VERSION (config.txt names them), bcm27*/bcm28*.dtb, config.txt, cmdline.txt, overlays/ (image/overlays: $(cd "$HERE/overlays" && printf '%s\n' *.dts | sed 's/\.dts$/.dtbo/' | paste -sd' ')), and:"
     boot_extras | sed 's/^/  /'
     say "root overlay:"
     (cd "$HERE/overlay" && find . -type f | sed 's|^\.||' | LC_ALL=C sort | sed 's/^/  /')
@@ -176,6 +177,7 @@ HOST_NEEDS=(
     "mke2fs e2fsprogs"
     "faketime faketime"
     "xz xz-utils"
+    "dtc device-tree-compiler"
 )
 
 host_missing() {
@@ -369,8 +371,12 @@ overlay() {
         grep -E "^(ROOTPART|CONSOLES)=" /etc/default/raspi-firmware
         # config.txt and cmdline.txt written again from these settings.
         DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware
+        /etc/kernel/postinst.d/z51-wolfbox-dtb-symbols
         cat /boot/firmware/config.txt | grep -v "^#" | grep . ; cat /boot/firmware/cmdline.txt'
     cp -a "$HERE/boot/." "$ROOTFS/boot/firmware/"
+    # The SPI screen's and the I²S amplifier's overlays (dtoverlays.py adds
+    # their lines when wolfbox.toml names those parts).
+    bash "$HERE/overlays/build.sh" "$ROOTFS/boot/firmware/overlays"
     # The settings the box ships with, on the card where the user edits them;
     # marked applied, so the first boot keeps /etc's copy as it is.
     cp "$ROOTFS/etc/wolfbox/wolfbox.toml" "$ROOTFS/boot/firmware/wolfbox.toml"

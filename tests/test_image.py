@@ -108,7 +108,9 @@ def test_the_example_files_parse_as_the_box_reads_them():
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
-@pytest.mark.parametrize("script", [BUILD, LIB / "grow-root"])
+@pytest.mark.parametrize("script", [
+    BUILD, LIB / "grow-root", IMAGE / "debian-dtbs.sh", IMAGE / "overlays/build.sh",
+    IMAGE / "image-container.sh", IMAGE / "overlay/etc/kernel/postinst.d/z51-wolfbox-dtb-symbols"])
 def test_the_image_scripts_are_shellcheck_clean(script):
     result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout

@@ -12,6 +12,12 @@ HEADER: dict[int, int] = {
 }
 GROUND_PINS = (6, 9, 14, 20, 25, 30, 34, 39)
 
+# The I²S pins (the PCM block's ALT0), by the names a MAX98357A amplifier
+# board prints beside its own pins. GPIO 20, the Pi's I²S input, is kept
+# free as well (a DAC or microphone board's). image/overlays/wolfbox-max98357a.dts
+# and hardware/audio-wiring.svg use these.
+I2S_SIGNALS: dict[int, str] = {18: "BCLK", 19: "LRC", 21: "DIN"}
+
 # What boards take, by the config's hardware.screen and hardware.audio.
 RESERVED: dict[str, dict[str, frozenset[int]]] = {
     "screen": {
@@ -24,7 +30,7 @@ RESERVED: dict[str, dict[str, frozenset[int]]] = {
         "jack": frozenset(),
         "usb": frozenset(),
         "hdmi": frozenset(),
-        "i2s": frozenset({18, 19, 20, 21}),      # I²S amplifier or DAC board
+        "i2s": frozenset({*I2S_SIGNALS, 20}),    # I²S amplifier or DAC board
     },
 }
 ALWAYS_AVOID = frozenset({0, 1})                  # the HAT ID EEPROM bus
