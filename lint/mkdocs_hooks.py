@@ -30,7 +30,8 @@ from mkdocs.structure.files import File, Files
 ROOT = Path(__file__).resolve().parent.parent
 
 # Repository files the site shows, at the same path under the site's root.
-CARRIED = ("hardware/README.md", "hardware/BOM.md", "hardware/wiring.svg", "hardware/audio-wiring.svg")
+CARRIED = ("hardware/README.md", "hardware/BOM.md", "hardware/wiring.svg",
+           "hardware/audio-wiring.svg")
 
 _cards: dict[str, str] = {}
 
