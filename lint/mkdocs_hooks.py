@@ -5,7 +5,8 @@ The pages in docs/ link to the repository's own files by their real paths
 is read as files, on a forge or in an editor. The site carries the few of
 those files that are documentation for a maker (the pin table, the bill of
 materials, the wiring picture) at the same paths under its root, and the
-links to them are rewritten to point there. A link to any other file that
+links to them are rewritten to point there (and their own links into
+docs/ to the pages' places in the site). A link to any other file that
 exists outside docs/ (a source file) becomes its path in code, since the
 site has no copy of it to show; a link to a file that does not exist is
 left as written, so `mkdocs build --strict` reports it as broken.
@@ -74,6 +75,11 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         if "://" in url or url.startswith(("/", "mailto:")):
             return match.group(0)
         target = (source / url).resolve()
+        if target.is_relative_to(docs) and not source.is_relative_to(docs):
+            # A carried file's link into the manual (BOM.md to a page):
+            # the page's place in the site, from where the site carries it.
+            new = posixpath.relpath(target.relative_to(docs).as_posix(), site_dir or ".")
+            return f"{bang}[{label}]({new}{fragment or ''})"
         if target.is_relative_to(docs) or not target.is_relative_to(ROOT):
             return match.group(0)
         path = target.relative_to(ROOT).as_posix()
