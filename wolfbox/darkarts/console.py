@@ -41,7 +41,7 @@ from ..i18n import _
 from ..phone import PhoneView, Task, seat_name
 from ..view import View
 from .book import NIGHT as NIGHT_CAUSE
-from .model import NO_ROLE, NO_SEAT, Stage
+from .model import _NIGHT_STAGES, NO_ROLE, NO_SEAT, Stage
 from .roles import role_name
 from .seen import Seen
 
@@ -132,9 +132,13 @@ def task(game: Seen) -> Task | None:
     if not game.busy():
         return None
     offered = [(i, words) for i, words, _meant in options(game)]
+    # What the Mayor enters by day is on the box's screen for the table;
+    # at night it is not (the Lovers), so the phones' cover frames run
+    # then (phones/link.py covered), the console's taps riding in them.
     return Task(step(game), _("The Mayor's console"),
                 tuple(o for o in offered if o[0] < TAP_IDS), _chosen(game),
-                actions=tuple(o for o in offered if o[0] >= TAP_IDS))
+                actions=tuple(o for o in offered if o[0] >= TAP_IDS),
+                marks_shown=game.stage not in _NIGHT_STAGES)
 
 
 def meaning(game: Seen, asked: str, choice: tuple[int, ...]) -> Meaning | None:
