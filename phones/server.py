@@ -257,6 +257,9 @@ class _Phone:
     superseded: bool = False
     # The box's random for this socket, sent with its key (seal.py).
     challenge: bytes = field(default_factory=seal.challenge)
+    # Beats of a secret window sent it and not answered yet: an answer is
+    # the box's pace, not the phone's, and is not held to the phone's rate.
+    owed: int = 0
 
 
 @dataclass(frozen=True)
@@ -296,6 +299,7 @@ class PhoneServer:
         # A secret window (publish's `secret`): its clock's next beat.
         self._covering = False
         self._cover_beat: asyncio.TimerHandle | None = None
+        self._beaten: Mapping[int, bytes] = {}     # the views its last beat sent
         # `keep` is handed the room's saved form whenever a seat is taken or
         # let go, so the seats survive a power cut (link.py writes it out).
         self.room, self.post, self.changed, self.keep = room, post, changed, keep
@@ -678,7 +682,9 @@ class PhoneServer:
             async for raw in socket:
                 if phone.closing:
                     continue                    # read on to the close, dropping the rest
-                if not self._in_rate(phone):
+                if phone.owed > 0:
+                    phone.owed -= 1             # a beat's answer (`_cover_clock`)
+                elif not self._in_rate(phone):
                     self.said.say("fast", "closed a phone that sent too fast (%s)",
                                   phone.client)
                     phone.closing = True
@@ -729,7 +735,7 @@ class PhoneServer:
         return protocol.read(phone.channel.open(raw))
 
     def _in_rate(self, phone: _Phone) -> bool:
-        now = self._loop.time()             # the socket's real pace, whatever the box's clock
+        now = self.clock()
         phone.times = [t for t in phone.times if now - t < 1.0] + [now]
         return len(phone.times) <= MESSAGES_PER_SECOND
 
@@ -841,8 +847,12 @@ class PhoneServer:
         # never skipped because a later view was published before it went.
         # In a secret window, only on the cover's clock (`_cover_clock`).
         every = views != self._views
-        self._views, self._lobby = views, lobby
         edge = secret != self._covering
+        if edge and not secret and self._views != self._beaten:
+            # The window ends: what changed in it since its last beat (an
+            # answer tapped late in a call) goes first, on a last beat.
+            self._beat()
+        self._views, self._lobby = views, lobby
         if edge:
             self._cover_clock(secret)
         for phone in list(self._phones):
@@ -863,6 +873,7 @@ class PhoneServer:
             self._cover_beat.cancel()
             self._cover_beat = None
         if on:
+            self._beaten = self._views
             self._cover_beat = self._loop.call_at(self._loop.time() + self.cover_seconds,
                                                   self._cover_tick)
 
@@ -872,6 +883,11 @@ class PhoneServer:
         # not bunch the beats after it), never in the past.
         due = max(self._cover_beat.when() + self.cover_seconds, self._loop.time())
         self._cover_beat = self._loop.call_at(due, self._cover_tick)
+        self._beat()
+
+    def _beat(self) -> None:
+        """Every seated phone its view, now, on the cover's clock."""
+        self._beaten = self._views
         for phone in list(self._phones):
             if phone.seat is not None:
                 self._send(phone, force=True, beat=True)
@@ -898,6 +914,8 @@ class PhoneServer:
             shown = b""
         if shown and (force or shown != phone.last_sent):
             phone.last_sent = shown
+            if beat and phone.seat is not None and self._covering:
+                phone.owed = min(phone.owed + 1, MESSAGES_PER_SECOND)
             self._keep(self._loop.create_task(self._write(phone, shown)))
 
     def _keep(self, task: asyncio.Task[None]) -> None:
