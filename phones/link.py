@@ -182,8 +182,9 @@ class Phones:
 def covered(views: Iterable[PhoneView]) -> bool:
     """Whether the table is in a secret window (issue 41.3): some phone
     holds a secret and some phone is asked a choice whose marks are not
-    shown (a night's task, a vote behind the cover, the Mayor's console at
-    night). The whole table's, never one seat's: while it lasts every
+    shown (a night's task, a call, a vote behind the cover; not the
+    Mayor's hands nor the console, public). The whole table's, never one
+    seat's: while it lasts every
     seated phone, whatever its role, alive or dead, asked or not, is sent
     a frame on the server's clock and answers each with one (server.py),
     so the count, size and time of a phone's frames tell nobody who acted."""

@@ -93,8 +93,6 @@ HANDS = PhoneView(1, "Day", secret=("Wolf",), task=Task("hands", "Hand up?", ((1
 
 def test_a_secret_window_is_the_whole_tables_whoever_holds_the_task():
     assert covered([WOLF, DEAD])                       # the dead seat's phone keeps time too
-    assert covered([DEAD, PhoneView(8, "Night", task=Task("console", "The Mayor's console",
-                                                          ()))])    # the Mayor at night
     assert not covered([HANDS, CONSOLE_BY_DAY])        # the hands and the console: public
     assert not covered([DEAD, PhoneView(3, "Night")])  # nobody is asked anything
     assert not covered([PhoneView(1, "Vote", task=WOLF.task)])   # no secret on any phone

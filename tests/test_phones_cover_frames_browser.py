@@ -44,7 +44,7 @@ from websockets.asyncio.server import ServerConnection
 from helpers import phones_config
 from wolfbox.buttons import Button
 from wolfbox.phones import protocol, seal
-from wolfbox.phones.server import PhoneServer
+from wolfbox.phones.server import COVER_SECONDS, PhoneServer
 
 __all__ = ["CHROMIUM", "pytestmark"]
 
@@ -52,6 +52,14 @@ expect = playwright.expect
 NAMES = {seat: f"P{seat}" for seat in range(1, 10)}          # as seat_phones joins them
 PHONE_FRAME = protocol.PHONE_FRAME_BYTES + seal.OVERHEAD     # every frame a phone seals
 BOX_FRAME = protocol.FRAME_BYTES + seal.OVERHEAD             # every frame the box seals
+# A page answers a beat as it opens it, before drawing it: the delay is
+# the page's and its machine's, not its role's (the same work for a tap
+# as for a cover frame), and the order is exact: the i-th frame a phone
+# sends answers the i-th beat. The bound on the delay (four beats) only
+# catches a page that stopped answering: nine Chromium pages on two busy
+# cores answered in up to 0.6 s here; what each capture measured is
+# printed (`Measured`) and is in the README's figures.
+ANSWER = 4 * COVER_SECONDS
 
 
 @dataclass
@@ -143,19 +151,16 @@ def same_on_the_air(up: dict[int, list], down: dict[int, list], who: dict[int, s
     whatever `who` sits there (for the messages). Time as the air orders
     it: the box's k-th frames to all phones leave together, every one
     before any phone's (k+1)-th (one publish, or one beat of the cover's
-    clock, written in one turn of the server's loop); and every frame a
-    phone sends answers a beat of the cover's clock, after it and before
-    the next (the page answers each beat at once, before drawing it). So
-    no phone sends or is sent a frame the others are not, nor at another
-    place in the order of the air."""
+    clock, written in one turn of the server's loop); and every phone's
+    i-th frame answers the box's i-th beat to it: never before it (a tap
+    sent at once would be), and within ANSWER after it."""
     counts = {seat: (len(up[seat]), len(down[seat])) for seat in up}
     assert len(set(counts.values())) == 1, f"frames (sent, received) by seat: {counts} {who}"
-    assert {size for fs in up.values() for _t, size, _k in fs} == {PHONE_FRAME}
+    assert {size for fs in up.values() for _t, size, _k in fs} <= {PHONE_FRAME}
     sizes = {seat: [size for _t, size, _b in fs] for seat, fs in down.items()}
     assert len({tuple(s) for s in sizes.values()}) == 1, "the box's frames differ in size"
     assert set(sizes[next(iter(sizes))]) <= {BOX_FRAME, 2 * BOX_FRAME - seal.OVERHEAD}
     n_up, n_down = counts[next(iter(counts))]
-    assert n_up > 0, "no phone sent a frame: no secret window in the capture"
     measured = Measured((n_up, n_down))
     for k in range(n_down):
         times = [fs[k][0] for fs in down.values()]
@@ -168,7 +173,7 @@ def same_on_the_air(up: dict[int, list], down: dict[int, list], who: dict[int, s
         assert len(beats) == n_up, f"seat {seat} ({who[seat]}): {n_up} frames sent, " \
             f"{len(beats)} beats"
         for i, (t, _size, _kind) in enumerate(up[seat]):
-            assert beats[i] <= t < (beats[i + 1] if i + 1 < n_up else float("inf")), \
+            assert beats[i] <= t < beats[i] + ANSWER, \
                 f"seat {seat} ({who[seat]}) sent frame {i} off the cover's clock"
             measured.answer = max(measured.answer, t - beats[i])
     measured.beats = n_up
@@ -378,9 +383,11 @@ MAYOR = 8
 
 def test_a_mayors_night_with_the_cards_on_the_phones_looks_the_same_on_the_air(
         tmp_path, pilots, browser, monkeypatch):  # noqa: F811
-    """Seven players' pages hold their cards; the Mayor's console enters
-    the Lovers at night: every phone, the console's too, sends and is
-    sent the same frames from the night's fall to the day."""
+    """Seven players' pages hold their cards through the night while the
+    Mayor's console enters the Lovers: every player's phone, whatever its
+    card, is sent the same frames at the same moments and sends none (no
+    player is asked anything at night). The console, the Mayor's and no
+    secret, opens no window: its taps go at once."""
     from wolfbox.darkarts import said as mayors_said
     from wolfbox.darkarts.game import Stage
     air = Air().listen(monkeypatch)
@@ -405,23 +412,18 @@ def test_a_mayors_night_with_the_cards_on_the_phones_looks_the_same_on_the_air(
     pilot.until(lambda: game.stage is Stage.NIGHT, limit=120, step=0.5)
     start = quiet(pilot)
     pilot.until(lambda: game.stage is Stage.LOVERS, limit=600, step=0.5)
-    opened = time.monotonic()
     for seat in (3, 5):                                       # on the console, at night
         mayor.tap(f"P{seat} · {seat}")
         mayor.tap("Lover")
     mayor.tap("Done")
     assert game.lovers == (3, 5)
-    closed = time.monotonic()
     pilot.until(lambda: game.stage is Stage.DAWN, limit=600, step=0.5)
     for page in pages.values():                               # the day on every phone
         expect(page.locator("body")).not_to_have_class("dim", timeout=WAIT_MS)
     end = quiet(pilot)
 
-    seats = [*MAYOR_PLAYERS, MAYOR]
-    up, down = air.between(start, end, seats)
-    same_on_the_air(up, down, {seat: game.dealt[seat - 1] if seat < MAYOR else "Mayor"
-                               for seat in seats})
-    inside = {seat: len([f for f in fs if opened <= f[0] <= closed]) for seat, fs in up.items()}
-    assert min(inside.values()) >= 1, inside
-    sent = kinds(up)
-    assert sent[MAYOR]["Choose"] >= 3 and all(sent[s]["Choose"] == 0 for s in MAYOR_PLAYERS)
+    up, down = air.between(start, end, [*MAYOR_PLAYERS, MAYOR])
+    console_up = up.pop(MAYOR)
+    assert len(console_up) == 5 and len(down.pop(MAYOR)) == len(down[1])
+    measured = same_on_the_air(up, down, {seat: game.dealt[seat - 1] for seat in MAYOR_PLAYERS})
+    assert measured.frames[0] == 0 and measured.frames[1] > 5

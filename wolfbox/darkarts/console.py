@@ -41,7 +41,7 @@ from ..i18n import _
 from ..phone import PhoneView, Task, seat_name
 from ..view import View
 from .book import NIGHT as NIGHT_CAUSE
-from .model import _NIGHT_STAGES, NO_ROLE, NO_SEAT, Stage
+from .model import NO_ROLE, NO_SEAT, Stage
 from .roles import role_name
 from .seen import Seen
 
@@ -132,13 +132,13 @@ def task(game: Seen) -> Task | None:
     if not game.busy():
         return None
     offered = [(i, words) for i, words, _meant in options(game)]
-    # What the Mayor enters by day is on the box's screen for the table;
-    # at night it is not (the Lovers), so the phones' cover frames run
-    # then (phones/link.py covered), the console's taps riding in them.
+    # The console has no cover: what it marks is on its buttons (and the
+    # Mayor is no secret), so it opens no secret window of the phones'
+    # (phones/link.py covered): its taps go at once, and each step it
+    # names is on the page before the Mayor's next tap.
     return Task(step(game), _("The Mayor's console"),
                 tuple(o for o in offered if o[0] < TAP_IDS), _chosen(game),
-                actions=tuple(o for o in offered if o[0] >= TAP_IDS),
-                marks_shown=game.stage not in _NIGHT_STAGES)
+                actions=tuple(o for o in offered if o[0] >= TAP_IDS), marks_shown=True)
 
 
 def meaning(game: Seen, asked: str, choice: tuple[int, ...]) -> Meaning | None:
