@@ -66,18 +66,19 @@ def test_in_a_secret_window_the_box_sends_every_phone_on_its_beat_and_nothing_be
                 time.sleep(COVER_SECONDS / 10)
             server.publish(views(marks, True), LOBBY, secret=True)
             server.publish(views(marks, False), LOBBY)              # the window ends
+            closed = time.monotonic()
             for thread in listening:
                 thread.join(WAIT)
     finally:
         server.close()
     # Some 40 changes to the Wolf's view, and each phone was sent only the
     # window's first frame and its beats: as many to the decoy as to the
-    # Wolf, each beat to both at once; then the last marks, then the day.
+    # Wolf; then the last marks, then the day. (When each left, as the air
+    # orders it, test_phones_cover_frames_browser records at the server.)
     beats = {seat: [(t, m) for t, m in frames if m["cover"]] for seat, frames in heard.items()}
     assert marks > 20
-    assert len(beats[1]) == len(beats[2]) <= 4 + 3, beats     # 4 beats' time, the ends
-    assert all(abs(a[0] - b[0]) < COVER_SECONDS / 2 for a, b in zip(*beats.values(),
-                                                                        strict=True))
+    most = (closed - opened) / COVER_SECONDS + 3               # its beats, its two ends, one
+    assert len(beats[1]) == len(beats[2]) <= most < marks / 2, beats
     assert [len(frames) for frames in heard.values()] == [len(beats[1]) + 1] * 2
     assert beats[1][-1][1]["secret"] == ["Wolf", f"marks: {marks}"]   # the last, at the end
     assert not heard[1][-1][1]["cover"] and not heard[2][-1][1]["cover"]
