@@ -24,14 +24,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from wolfbox.config import PhonesConfig
 from wolfbox.events import PhonesSeated
 from wolfbox.games import Games
 from wolfbox.i18n import _, speaking
-from wolfbox.phone import named, seat_name
+from wolfbox.phone import PhoneView, named, seat_name
 from wolfbox.roster import game_name
 
 from . import protocol
@@ -155,14 +155,17 @@ class Phones:
             self.server.guard(guarded)
         with speaking(game.lang):
             said = words()
+            shown = {seat: named(game.phone_view(seat, now), self.seated.names)
+                     for seat in range(1, seats + 1)}     # ready before a phone takes the seat
+            secret = covered(shown.values())
             views, labels = {}, {}
-            for seat in range(1, seats + 1):          # ready before a phone takes the seat
-                view = dataclasses.asdict(named(game.phone_view(seat, now), self.seated.names))
+            for seat, phone_view in shown.items():
+                view = dataclasses.asdict(phone_view)
                 label = view.pop("label")
                 if label:
                     labels[str(seat)] = label
                 views[seat] = protocol.encode(
-                    "view", **view, words=said, lang=game.lang,
+                    "view", **view, words=said, lang=game.lang, cover=secret,
                     seat_title=label or seat_name(seat, self.seated.names.get(seat, "")))
             lobby = {"title": game_name(game.name), "words": said, "lang": game.lang,
                      "labels": labels, "note": game.lobby_note()}
@@ -171,10 +174,24 @@ class Phones:
             self._oversized = True          # said once a run: the size could tell
             log.warning("phones: a frame of %d bytes is longer than %d", max(
                 len(v) for v in views.values()), protocol.FRAME_BYTES)
-        self.server.publish(frames, lobby)
+        self.server.publish(frames, lobby, secret)
 
     def close(self) -> None:
         self.server.close()
+
+
+def covered(views: Iterable[PhoneView]) -> bool:
+    """Whether the table is in a secret window (issue 41.3): some phone
+    holds a secret and some phone is asked a choice whose marks are not
+    shown (a night's task, a call, a vote behind the cover; not the
+    Mayor's hands nor the console, public). The whole table's, never one
+    seat's: while it lasts every
+    seated phone, whatever its role, alive or dead, asked or not, is sent
+    a frame on the server's clock and answers each with one (server.py),
+    so the count, size and time of a phone's frames tell nobody who acted."""
+    views = list(views)
+    return any(v.secret for v in views) and any(
+        v.task is not None and not v.task.marks_shown for v in views)
 
 
 def _restored(saved: object) -> tuple[Room, str]:

@@ -51,11 +51,12 @@ class Choose(msgspec.Struct, tag="choose", tag_field="t", forbid_unknown_fields=
 
 
 class Cover(msgspec.Struct, tag="cover", tag_field="t", forbid_unknown_fields=True):
-    """Nothing: a phone's frame on the clock of a secret window (issue
-    41.3). While a choice is secret every phone sends one frame a second,
-    the same size, whatever its role; a tap rides in the next one instead
-    of leaving at once, so the count of a phone's frames on the air tells
-    nobody who acted."""
+    """Nothing: a phone's answer to a frame of a secret window (issue
+    41.3). While a choice is secret the box sends every seated phone a
+    frame on its clock (server.COVER_SECONDS) and each answers every one
+    with one frame, the same size, whatever its role: a tap waiting rides
+    in it, else this. So the count, size and time of a phone's frames on
+    the air tell nobody who acted."""
 
 
 Incoming = Hello | Join | Choose | Cover

@@ -88,6 +88,9 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
 }
 MESSAGES_PER_SECOND = 10          # a phone sending more is closed: no person taps that fast
+# A secret window's clock (issue 41.3): while a choice is secret every
+# seated phone is sent a frame this often, and answers each with one.
+COVER_SECONDS = 0.5
 START_SECONDS = 10.0              # how long the server may take to start listening
 # A socket that has not sent its phone's key this long after the box's is
 # closed: a page sends it at once, so what sits keyless holds a place a
@@ -254,6 +257,9 @@ class _Phone:
     superseded: bool = False
     # The box's random for this socket, sent with its key (seal.py).
     challenge: bytes = field(default_factory=seal.challenge)
+    # Beats of a secret window sent it and not answered yet: an answer is
+    # the box's pace, not the phone's, and is not held to the phone's rate.
+    owed: int = 0
 
 
 @dataclass(frozen=True)
@@ -287,8 +293,13 @@ class PhoneServer:
                  look_every: float = ADDRESS_LOOK_SECONDS,
                  keep: Callable[[dict[str, Any]], None] = lambda saved: None,
                  names: tuple[str, ...] = (), sockets_at_most: int | None = None,
-                 per_address: int = PER_ADDRESS, key_seconds: float = KEY_SECONDS) -> None:
-        self.key_seconds = key_seconds
+                 per_address: int = PER_ADDRESS, key_seconds: float = KEY_SECONDS,
+                 cover_seconds: float = COVER_SECONDS) -> None:
+        self.key_seconds, self.cover_seconds = key_seconds, cover_seconds
+        # A secret window (publish's `secret`): its clock's next beat.
+        self._covering = False
+        self._cover_beat: asyncio.TimerHandle | None = None
+        self._beaten: Mapping[int, bytes] = {}     # the views its last beat sent
         # `keep` is handed the room's saved form whenever a seat is taken or
         # let go, so the seats survive a power cut (link.py writes it out).
         self.room, self.post, self.changed, self.keep = room, post, changed, keep
@@ -350,11 +361,13 @@ class PhoneServer:
         a phone that scans it talks only to the holder of that key."""
         return f"{url}#k={self.key.public}"
 
-    def publish(self, views: Mapping[int, bytes], lobby: Mapping[str, object]) -> None:
+    def publish(self, views: Mapping[int, bytes], lobby: Mapping[str, object],
+                secret: bool = False) -> None:
         """What each seat's phone shows now (encoded), and the lobby's words
         (the seats and who holds them are the room's): sent to each phone
-        whose screen it changes. Safe from any thread."""
-        self._loop.call_soon_threadsafe(self._publish, dict(views), dict(lobby))
+        whose screen it changes; in a `secret` window (link.covered), on
+        the cover's clock instead. Safe from any thread."""
+        self._loop.call_soon_threadsafe(self._publish, dict(views), dict(lobby), secret)
 
     def new_game(self, seats: int) -> None:
         """Another table's game: a new PIN, every seat free. Safe from any thread."""
@@ -531,6 +544,7 @@ class PhoneServer:
     async def _shut(self) -> None:
         if self._watch is not None:
             self._watch.cancel()
+        self._cover_clock(False)
         for phone in list(self._phones):            # the page says phones are off
             if phone.socket.state is not State.OPEN:
                 phone.socket.transport.abort()      # closing (its address gone): let it go
@@ -668,7 +682,9 @@ class PhoneServer:
             async for raw in socket:
                 if phone.closing:
                     continue                    # read on to the close, dropping the rest
-                if not self._in_rate(phone):
+                if phone.owed > 0:
+                    phone.owed -= 1             # a beat's answer (`_cover_clock`)
+                elif not self._in_rate(phone):
                     self.said.say("fast", "closed a phone that sent too fast (%s)",
                                   phone.client)
                     phone.closing = True
@@ -821,26 +837,72 @@ class PhoneServer:
                 other.seat, other.superseded = None, True
                 self._send(other, force=True)
 
-    def _publish(self, views: dict[int, bytes], lobby: dict[str, object]) -> None:
+    def _publish(self, views: dict[int, bytes], lobby: dict[str, object],
+                 secret: bool = False) -> None:
         # When any seat's view changes, every seated phone is sent a frame
         # (its own, the same size as the others'): which phones hear from
         # the box must not tell whose card or choice moved. Each phone is
         # sent the view of this publish, in order, however busy the loop:
         # a result shown for a moment (an answer tapped late in a call) is
         # never skipped because a later view was published before it went.
+        # In a secret window, only on the cover's clock (`_cover_clock`).
         every = views != self._views
+        edge = secret != self._covering
+        if edge and not secret and self._views != self._beaten:
+            # The window ends: what changed in it since its last beat (an
+            # answer tapped late in a call) goes first, on a last beat.
+            self._beat()
         self._views, self._lobby = views, lobby
+        if edge:
+            self._cover_clock(secret)
         for phone in list(self._phones):
-            self._send(phone, force=every and phone.seat is not None)
+            self._send(phone, force=(every or edge) and phone.seat is not None, beat=edge)
 
-    def _send(self, phone: _Phone, force: bool = False) -> None:
+    def _cover_clock(self, on: bool) -> None:
+        """A secret window opens or ends (issue 41.3). While it lasts, every
+        seated phone is sent its view now and every `cover_seconds` after,
+        changed or not, and nothing between: a Wolf's partner's mark, a
+        Seer's answer or a tap's own mark waits for the next beat, so the
+        box's frames to each phone come at the same times, whoever acted.
+        The page answers each such frame with one of its own, a tap riding
+        in it or a cover frame (app.js), so the phones' frames are as even.
+        The window's start and end are the whole table's: every phone is
+        sent a frame at each, at once."""
+        self._covering = on
+        if self._cover_beat is not None:
+            self._cover_beat.cancel()
+            self._cover_beat = None
+        if on:
+            self._beaten = self._views
+            self._cover_beat = self._loop.call_at(self._loop.time() + self.cover_seconds,
+                                                  self._cover_tick)
+
+    def _cover_tick(self) -> None:
+        assert self._cover_beat is not None
+        # The next beat a period after this one was due (a late loop does
+        # not bunch the beats after it), never in the past.
+        due = max(self._cover_beat.when() + self.cover_seconds, self._loop.time())
+        self._cover_beat = self._loop.call_at(due, self._cover_tick)
+        self._beat()
+
+    def _beat(self) -> None:
+        """Every seated phone its view, now, on the cover's clock."""
+        self._beaten = self._views
+        for phone in list(self._phones):
+            if phone.seat is not None:
+                self._send(phone, force=True, beat=True)
+
+    def _send(self, phone: _Phone, force: bool = False, beat: bool = False) -> None:
         """Choose `phone`'s frame now and queue it: frames leave in the
         order they were chosen (tasks start in the order they are made,
-        and each writes its frame before it first waits)."""
+        and each writes its frame before it first waits). In a secret
+        window a seated phone's frame goes only on a `beat` of its clock."""
         if phone.channel is None:
             return                              # its key first: nothing goes in the clear
         if phone.seat is not None and phone.seat not in self.room.held:
             phone.seat = None                   # freed on the box, or past the table now
+        if phone.seat is not None and self._covering and not beat:
+            return                              # the next beat sends it
         if phone.seat is not None:
             shown = self._views.get(phone.seat, b"")
         elif self._lobby:
@@ -852,6 +914,8 @@ class PhoneServer:
             shown = b""
         if shown and (force or shown != phone.last_sent):
             phone.last_sent = shown
+            if beat and phone.seat is not None and self._covering:
+                phone.owed = min(phone.owed + 1, MESSAGES_PER_SECOND)
             self._keep(self._loop.create_task(self._write(phone, shown)))
 
     def _keep(self, task: asyncio.Task[None]) -> None:

@@ -98,6 +98,11 @@ def answer(pilot, socket: ClientConnection, seat: int, table, chosen: dict) -> N
         box_hears(pilot, lambda: table.task(seat) != task or seat in table.refused)
         if table.task(seat) != task:
             return
+        # Refused: the phone shows why before it tries again, as a player
+        # reads it before the next tap (in a call the box sends a phone its
+        # view on the cover's beat, not at once).
+        why = table.refused[seat]
+        receive(socket, "view", lambda m, w=why: w in m["secret"])
     raise AssertionError(f"seat {seat}: every answer refused")
 
 

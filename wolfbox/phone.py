@@ -41,7 +41,10 @@ class Task:
     # can see them (a hand up in the Mayor's vote, public anyway). Else, on
     # a phone with a cover, a tap changes nothing outside it: the page marks
     # no button and writes the choice behind the cover, so a glance at a
-    # Wolf's phone never shows it tapped its own seat for the knife.
+    # Wolf's phone never shows it tapped its own seat for the knife. A
+    # choice not shown is secret: while a phone holds one, and a phone holds
+    # a secret, every phone's frames run on the cover's clock (issue 41.3,
+    # phones/link.py `covered`).
     marks_shown: bool = False
 
 

@@ -127,6 +127,7 @@
       }
       var m = typeof e.data === "string" ? null : sealed.open(e.data);
       if (!m) { socket.close(); return; }       // tampered, replayed, or not sealed
+      if (m.t === "view" || m.t === "lobby") { beat(m.t === "view" && !!m.cover); }
       if (m.words) { words = m.words; }
       if (m.lang) { document.documentElement.lang = m.lang === "zh" ? "zh-Hans" : m.lang; }
       if (m.t === "lobby") { back(); lobby(m); }
@@ -139,7 +140,7 @@
     socket.onclose = function () {
       clearTimeout(late);
       if (mine !== socket) { return; }
-      coverWindow(false);
+      beat(false);
       // Phones turned off on the box: say so, and look again now and then
       // (they may be turned on again); a socket that never opened: the box
       // is gone (off, or out of reach); else a moment's loss: reconnect.
@@ -161,29 +162,28 @@
     }
   }
 
-  // A secret window (a task behind the cover): every phone sends one frame
-  // a second from the moment its task came, the same size, whatever its
-  // role and taps; a tap waits for the next one instead of leaving at once
-  // (issue 41.3: the Wolves' phones sent more frames, and a count on the
-  // air pointed at them). A tap still queued when the window ends is too
-  // late for its step anyway: it goes with nothing.
-  var COVER_MS = 1000, coverClock = null, queued = null;
-  function coverWindow(on) {
-    if (on && !coverClock) {
-      coverClock = setInterval(function () {
-        var m = queued || { t: "cover" };
-        queued = null;
-        sendNow(m);
-      }, COVER_MS);
-    } else if (!on && coverClock) {
-      clearInterval(coverClock);
-      coverClock = null;
-      queued = null;
-    }
+  // A secret window (issue 41.3: the Wolves' phones sent more frames, and
+  // a count on the air pointed at them): the box sends every seated phone
+  // a frame on its clock, marked `cover`, and the page answers each at
+  // once, before drawing it, with exactly one frame of the same size: the
+  // oldest tap waiting, or a cover frame with nothing in it. So every
+  // phone, whatever its role and taps, sends as many frames as the box
+  // sent it, each just after the box's. A tap waits for the next beat
+  // instead of leaving at once; one still waiting when the window ends is
+  // too late for its step anyway: it goes with nothing.
+  var WAITING = 8, covering = false, waiting = [];
+  function beat(covered) {
+    covering = covered;
+    if (!covered) { waiting = []; return; }
+    sendNow(waiting.shift() || { t: "cover" });
   }
 
   function send(message) {
-    if (coverClock && message.t === "choose") { queued = message; return; }
+    if (covering && message.t === "choose") {
+      waiting.push(message);
+      if (waiting.length > WAITING) { waiting.shift(); }
+      return;
+    }
     sendNow(message);
   }
 
@@ -196,7 +196,6 @@
     }
     $("seat").hidden = true;
     $("lobby").hidden = false;
-    coverWindow(false);
     document.body.classList.remove("dim", "covered");
     text($("lobby-title"), m.title);
     var someTaken = Object.keys(m.taken).length > 0;    // a lost phone's seat: the box frees it
@@ -250,7 +249,6 @@
       secret.appendChild(p);
     });
     task(m.task, m.secret.length > 0);
-    coverWindow(!!m.task && m.secret.length > 0 && !m.task.marks_shown);
     cover.hidden = m.secret.length === 0;
     document.body.classList.toggle("covered", !cover.hidden);
     secret.hidden = !holding || cover.hidden;     // a clock's tick keeps a held cover open

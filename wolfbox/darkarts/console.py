@@ -132,9 +132,13 @@ def task(game: Seen) -> Task | None:
     if not game.busy():
         return None
     offered = [(i, words) for i, words, _meant in options(game)]
+    # The console has no cover: what it marks is on its buttons (and the
+    # Mayor is no secret), so it opens no secret window of the phones'
+    # (phones/link.py covered): its taps go at once, and each step it
+    # names is on the page before the Mayor's next tap.
     return Task(step(game), _("The Mayor's console"),
                 tuple(o for o in offered if o[0] < TAP_IDS), _chosen(game),
-                actions=tuple(o for o in offered if o[0] >= TAP_IDS))
+                actions=tuple(o for o in offered if o[0] >= TAP_IDS), marks_shown=True)
 
 
 def meaning(game: Seen, asked: str, choice: tuple[int, ...]) -> Meaning | None:
