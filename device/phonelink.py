@@ -72,6 +72,10 @@ class PhoneLink:
         self.phones: Phones | None = None
         self._waiting = ""              # the notice shown while the box has no network
         self._unloadable = False        # the server could not be imported: said once
+        # Whether a game was under way when the phones last followed it: the
+        # Wi-Fi's thread reads this, never the game (no call into a game off
+        # the main loop, outside its barrier).
+        self._busy = False
         self.hotspot: HotspotThread | None = None   # [phones] network: auto or own
 
     def turn(self, on: bool) -> None:
@@ -135,7 +139,7 @@ class PhoneLink:
 
         def idle() -> bool:
             phones = self.phones
-            return phones is not None and not phones.seated.names and not self.game().busy()
+            return phones is not None and not phones.seated.names and not self._busy
 
         def cannot(why: str) -> None:
             self.notice(_(NO_OWN_WIFI), ())
@@ -198,8 +202,12 @@ class PhoneLink:
             if self._waiting and self.phones.urls:
                 self.notice("", (self._waiting,))       # the network came: the page is up
                 self._waiting = ""
-            phones = self.phones
-            self.barrier(lambda: phones.follow(self.game(), self.clock()))
+            phones, game = self.phones, self.game()
+
+            def follow() -> None:
+                phones.follow(game, self.clock())
+                self._busy = game.busy()
+            self.barrier(follow)
 
     def join_card(self) -> JoinCard | None:
         """How phones join, for the screens between games: None while off."""
