@@ -195,8 +195,10 @@ GAMES = 300
 GAMES_ALL = 99          # the three games in turn, 33 each
 
 
-# A part of the bench whose processes used no CPU for this long has hung.
+# A part of the bench whose processes used no CPU for this long has hung;
+# it is looked at every POLL_SECONDS.
 STALLED_SECONDS = 300.0
+POLL_SECONDS = 10.0
 
 
 def part_figures(script: str, *args: str) -> dict[str, float]:
@@ -206,12 +208,12 @@ def part_figures(script: str, *args: str) -> dict[str, float]:
     than 15 on a busy one (a fixed 900 s timeout stopped the whole bench
     there, issue 42.11). What ends it is a hang: its processes (children
     too) using no CPU for STALLED_SECONDS."""
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name(script)), *args],
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).parent / script), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     used, since = -1.0, time.monotonic()
     while True:
         try:
-            out, err = proc.communicate(timeout=10)     # retried: no output is lost
+            out, err = proc.communicate(timeout=POLL_SECONDS)   # retried: nothing is lost
             break
         except subprocess.TimeoutExpired:
             now_used = tree_cpu_seconds(proc.pid)
