@@ -23,7 +23,7 @@ import logging
 from dataclasses import dataclass, field
 
 import pytest
-from pilot import FakeClock, Pilot, game_lines
+from pilot import NO_RENDERER, FakeClock, Pilot, game_lines
 from toygame import TOY, Toy
 
 from helpers import fill_cache, phones_config
@@ -130,6 +130,7 @@ class Frames:
 
 
 def spy_on_phones(monkeypatch) -> Frames:
+    """What the phones are sent from now on, kept to be read."""
     from wolfbox.phones.server import PhoneServer
     frames = Frames()
     real = PhoneServer.publish
@@ -142,6 +143,7 @@ def spy_on_phones(monkeypatch) -> Frames:
 
 
 def config_for(tmp_path, mode: str, phones: bool) -> Config:
+    """The box's config for `mode` (the toy: as the lineup would name it)."""
     c = phones_config(tmp_path, "one_night" if mode == TOY else mode, on=phones)
     c.game.mode = mode
     return c
@@ -173,17 +175,12 @@ def boot(pilots, monkeypatch, config: Config, mode: str, strict: bool = False) -
         monkeypatch.setitem(lineup.KINDS, TOY, ToyKind())
     clock = FakeClock()
     parts = build(config, "headless", clock=clock, pin_factory=mock_factory(),
-                  stdin_keys=False, renderer_command=pilots_renderer(), strict=strict)
+                  stdin_keys=False, renderer_command=NO_RENDERER, strict=strict)
     pilots.made.append(parts)
     frames: list = []
     parts.box.on_frame = lambda view, t: frames.append(view)
     parts.box.run(until=lambda: True)                # the loop's first pass, as at boot
     return Booted(parts, clock, frames)
-
-
-def pilots_renderer() -> list[str]:
-    from pilot import NO_RENDERER
-    return NO_RENDERER
 
 
 def saved(tmp_path) -> dict:
