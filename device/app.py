@@ -235,9 +235,9 @@ def _recover(games: Games, saves: Saves) -> Callable[[int], list[Effect] | None]
     which resumes from its last checkpoint on its start screen; the second
     time, that checkpoint is what fails, so it is forgotten and the game
     starts anew; failing even anew, the game cannot be played now, and the
-    next game is chosen (as the table chooses one: remembered, so a box
-    restarted finds a game it can show, and its lines warmed), which gets
-    as many tries. None once every game has failed: nothing is left."""
+    next game is chosen as the table chooses one (a `ChangeSetting`: its
+    lines warmed, the choice remembered), and gets as many tries. None once
+    every game has failed: nothing is left."""
     def recover(strike: int) -> list[Effect] | None:
         given_up, tries = divmod(strike - 1, RECOVERIES)
         names = list(games.make)
