@@ -195,28 +195,72 @@ GAMES = 300
 GAMES_ALL = 99          # the three games in turn, 33 each
 
 
+# A part of the bench whose processes used no CPU for this long has hung;
+# it is looked at every POLL_SECONDS.
+STALLED_SECONDS = 300.0
+POLL_SECONDS = 10.0
+
+
+def part_figures(script: str, *args: str) -> dict[str, float]:
+    """A part of the bench (bench/<script>) in processes of its own: the
+    JSON line it ends with. It may take as long as the machine makes it:
+    `memory.py --all 99` takes 2.5 minutes on a quiet machine and more
+    than 15 on a busy one (a fixed 900 s timeout stopped the whole bench
+    there, issue 42.11). What ends it is a hang: its processes (children
+    too) using no CPU for STALLED_SECONDS."""
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).parent / script), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    used, since = -1.0, time.monotonic()
+    while True:
+        try:
+            out, err = proc.communicate(timeout=POLL_SECONDS)   # retried: nothing is lost
+            break
+        except subprocess.TimeoutExpired:
+            now_used = tree_cpu_seconds(proc.pid)
+            if now_used > used:
+                used, since = now_used, time.monotonic()
+            elif time.monotonic() - since > STALLED_SECONDS:
+                proc.kill()
+                proc.communicate()
+                raise RuntimeError(f"bench/{script} {' '.join(args)}: no CPU used for "
+                                   f"{STALLED_SECONDS:.0f} s; taken as hung") from None
+    if proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, proc.args, out, err)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and its children so far (0 once gone)."""
+    try:
+        root = psutil.Process(pid)
+        total = 0.0
+        for p in [root, *root.children(recursive=True)]:
+            try:
+                times = p.cpu_times()
+                total += times.user + times.system
+            except psutil.Error:
+                pass
+        return total
+    except psutil.Error:
+        return 0.0
+
+
 def games_rss(*args: str) -> dict[str, float]:
     """bench/memory.py's figures: the loop's memory over many fast games, in
     a process of its own (this one holds the bench's own box)."""
-    out = subprocess.run([sys.executable, str(Path(__file__).with_name("memory.py")), *args],
-                         capture_output=True, text=True, check=True, timeout=900)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return part_figures("memory.py", *args)
 
 
 def phones_figures() -> dict[str, float]:
     """bench/phones.py, in processes of its own (the box with phones and
     without, the phones in a third)."""
-    out = subprocess.run([sys.executable, str(Path(__file__).with_name("phones.py"))],
-                         capture_output=True, text=True, check=True, timeout=900)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return part_figures("phones.py")
 
 
 def timed_figures() -> dict[str, float]:
     """bench/timed.py: the timed game's deal and night with and without
     phones, on the game's own fake clock."""
-    out = subprocess.run([sys.executable, str(Path(__file__).with_name("timed.py"))],
-                         capture_output=True, text=True, check=True, timeout=300)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return part_figures("timed.py")
 
 
 def main() -> int:

@@ -47,7 +47,7 @@ from . import signals
 from .backlight import Backlight
 from .fonts import cjk_font_file
 from .keys import TerminalKeys, key_codes, key_labels, terminal_chars
-from .loop import Box, Inbox
+from .loop import RECOVERIES, Box, Inbox
 from .notify import Notifier
 from .phonelink import SEATS_FILE, PhoneLink
 from .saves import Saves
@@ -141,7 +141,7 @@ def _live_settings(narrator: Narrator,
 
 
 def _language_sink(config: Config, narrator: Narrator, renderer: Renderer | None,
-                   lines: Callable[[], list[str]],
+                   warm: Callable[[], None],
                    notice: Callable[[str, tuple[str, ...]], None]) -> Callable[[Effect], None]:
     """Another language chosen on the box: the games speak it from now on
     (wolfbox.games); here the voice follows, and the game's lines are
@@ -170,7 +170,7 @@ def _language_sink(config: Config, narrator: Narrator, renderer: Renderer | None
         cache = cache_for(changed, voice)
         renderer.retarget(cache, voice)
         narrator.retarget(cache)
-        narrator.warm(lines())
+        warm()
     return sink
 
 
@@ -230,16 +230,29 @@ def _made(kind: Kind, screen: SettingsScreen, saves: Saves) -> Playable:
 STRICT_ENV = "WOLFBOX_STRICT"
 
 
-def _recover(games: Games, saves: Saves) -> Callable[[int], None]:
-    """How the box goes back from a game that raised (device.loop): the
-    game built again, which resumes from its last checkpoint on its start
-    screen; the second time before the table's next input, that checkpoint
-    is what fails, so it is forgotten and the game starts anew."""
-    def recover(strike: int) -> None:
-        if strike > 1:
+def _recover(games: Games, saves: Saves) -> Callable[[int], list[Effect] | None]:
+    """How the box goes back from a game that raised (device.loop), by the
+    failures since the table's last input (`strike`): the game built again,
+    which resumes from its last checkpoint on its start screen; the second
+    time, that checkpoint is what fails, so it is forgotten and the game
+    starts anew; failing even anew, the game cannot be played now, and the
+    next game is chosen as the table chooses one (a `ChangeSetting`: its
+    lines warmed, the choice remembered), and gets as many tries. None once
+    every game has failed: nothing is left."""
+    def recover(strike: int) -> list[Effect] | None:
+        given_up, tries = divmod(strike - 1, RECOVERIES)
+        names = list(games.make)
+        if given_up >= len(names):
+            return None
+        then: list[Effect] = []
+        if tries:
             saves.keep(games.name, None)
             saves.persist()
+        elif given_up:
+            games.name = names[(names.index(games.name) + 1) % len(names)]
+            then.append(ChangeSetting(MODE_KEY, games.name))
         games.restart()
+        return then
     return recover
 
 
@@ -283,10 +296,15 @@ def _build(opened: ExitStack, config: Config, display: str | None,
         backlight.set(config.screen.brightness)
     memory, persist, saves = _memory(opened, inbox)
     flow = _game(config, saves, has_brightness=backlight is not None)
+
+    def warm() -> None:
+        """The game's lines rendered ahead: asking for them builds the game
+        (resumed from its save), so behind the barrier, at startup too."""
+        box.in_game(lambda: narrator.warm(flow.lines()))
     sinks.append(_remember_sink(memory, saves, persist))
-    sinks.append(_switched_sink(narrator, flow))
+    sinks.append(_switched_sink(warm))
     sinks.append(_live_settings(narrator, backlight))
-    sinks.append(_language_sink(config, narrator, renderer, flow.lines, inbox.notice))
+    sinks.append(_language_sink(config, narrator, renderer, warm, inbox.notice))
     box = Box(flow=flow, classifier=classifier, screen=screen, clock=clock,
               inbox=inbox, effect_sinks=sinks, speech_poll=narrator.speech_poll,
               speech_deadline=narrator.speech_deadline, key_codes=codes, drive=bank.drive,
@@ -301,7 +319,7 @@ def _build(opened: ExitStack, config: Config, display: str | None,
     parts = Parts(box, narrator, bank, shown, notices, leds=leds, phones=phones)
     if isinstance(screen, TerminalScreen) and stdin_keys:
         _terminal_keys(opened, config, bank, inbox, screen, parts)
-    narrator.warm(flow.lines())
+    warm()
     return parts
 
 
@@ -477,11 +495,11 @@ def _remember_sink(memory: dict, saves: Saves,
     return remember
 
 
-def _switched_sink(narrator: Narrator, flow: Games) -> Callable[[Effect], None]:
+def _switched_sink(warm: Callable[[], None]) -> Callable[[Effect], None]:
     def switched(effect: Effect) -> None:
         """Another game chosen: its lines, as the start did for the first."""
         if isinstance(effect, ChangeSetting) and effect.key == MODE_KEY:
-            narrator.warm(flow.lines())
+            warm()
     return switched
 
 

@@ -75,8 +75,10 @@ Item = Edge | Stop | Notice | Wake | QuitKey | Phoned
 QUIT_CONFIRM_SECONDS = 3.0     # how long a first Esc/q mid-round waits for the second
 HOLD_STEPS = 10                # a held button's box fills in this many steps
 # A game that fails again before the table's next input, after being sent
-# back to its start (strike 1) and then started anew (strike 2), has no
-# screen left to go back to: the exception ends the box (strike 3).
+# back to its start (strike 1) and then started anew (strike 2), cannot be
+# played now: the box offers the next game (strike 3), which gets as many.
+# Only when every game has failed so, with no input between, does the
+# exception end the box.
 RECOVERIES = 2
 
 
@@ -147,13 +149,16 @@ class Box:
     join_card: Callable[[], JoinCard | None] = lambda: None     # how phones join, if on
     phones_follow: Callable[[], None] = lambda: None             # send the phones their views
     # The game raised: build it again (1: from its last checkpoint, offered
-    # on its start screen; 2: anew, the checkpoint forgotten). None: raise.
-    recover: Callable[[int], None] | None = None
+    # on its start screen; 2: anew, the checkpoint forgotten; then the next
+    # game), and what the box does about it (effects); None: nothing is left.
+    # No `recover` at all: raise.
+    recover: Callable[[int], list[Effect] | None] | None = None
     strict: bool = False        # tests: a game's exception is raised, never caught
 
     def __post_init__(self) -> None:
         self.running = True
         self._strikes = 0                   # game failures since the table's last input
+        self._failures = 0                  # game failures since the box started
         self._bugs: set[tuple[str, str, int]] = set()     # the traces already logged
         self._shown: View | None = None
         self._notice_shown = ""
@@ -218,12 +223,17 @@ class Box:
         """Everything due by now, then the frame; a game that fails on the
         way is put back and this starts over (RECOVERIES bounds it)."""
         while True:
+            failures = self._failures
             try:
                 self._advance()
                 self.refresh()
-                return
             except Exception as e:
                 self._game_failed(e)
+                continue
+            # A failure met by an inner barrier (the phones' views, a sink
+            # that asked the game) left a frame of the failed game: again.
+            if self._failures == failures:
+                return
 
     def in_game(self, call: Callable[[], None]) -> None:
         """`call` (into the game, from an adapter: the phones' views)
@@ -253,11 +263,14 @@ class Box:
         which its start screen offers to resume, so a bug costs the table
         at most the phase it was in and the table chooses whether to go on
         from there. A game that fails again before the table's next input
-        starts anew; once more, nothing is left to go back to, and the
-        exception ends the box. A box built for tests (`strict`) raises at
+        starts anew; once more, it cannot be played now, and the box offers
+        the next game (a box that ended would be started again by systemd
+        into the same fault). Only when every game failed so does the
+        exception end the box. A box built for tests (`strict`) raises at
         once: a bug is never hidden from a test."""
         self._strikes += 1
-        if self.strict or self.recover is None or self._strikes > RECOVERIES:
+        self._failures += 1
+        if self.strict or self.recover is None:
             raise error
         frame = traceback.extract_tb(error.__traceback__)[-1]
         where = (type(error).__name__, frame.filename, frame.lineno or 0)
@@ -268,9 +281,11 @@ class Box:
         else:
             log.error(_("the game failed ({error}): back to its start screen").format(
                 error=f"{type(error).__name__}: {error}") + " (" + _("trace above") + ")")
-        self.recover(self._strikes)
+        then = self.recover(self._strikes)
+        if then is None:                    # every game failed, with no input between
+            raise error
         # Whatever the failed game left sounding stops with it.
-        self._apply([ResumeAudio(), StopSpeech(), Ambience(False)])
+        self._apply([ResumeAudio(), StopSpeech(), Ambience(False), *then])
         self._quit_armed_until = None
         self.add_notice(_(GAME_BUG))
 
@@ -314,7 +329,7 @@ class Box:
             if button is not None:
                 self.drive(button, e.type == pygame.KEYDOWN)
             elif e.type == pygame.KEYDOWN and e.key in (pygame.K_ESCAPE, pygame.K_q):
-                self.quit_key(self.clock())
+                self._game(lambda: self.quit_key(self.clock()))     # it asks the game
         elif e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED, pygame.VIDEOEXPOSE):
             self.screen.resized()
             self._shown = None

@@ -58,6 +58,39 @@ MUTANTS = (
            "        try:\n            call()\n        except BaseException as e:  # type: ignore",
            ("tests/test_game_bug.py::"
             "test_a_stop_raised_inside_a_game_stops_the_box_and_is_never_taken_for_a_bug",)),
+    # Issue 42.1: every call into a game behind the barrier, at startup too.
+    Mutant("the phones' views asked of the game outside the barrier",
+           "device/phonelink.py",
+           "            self.barrier(follow)",
+           "            follow()",
+           ("tests/test_game_faults.py::test_a_fault_in_the_first_calls_of_a_resumed_game"
+            "[one_night-phone_view-phones]",)),
+    Mutant("the game's lines asked at build (the game resumed) outside the barrier",
+           "device/app.py",
+           "        box.in_game(lambda: narrator.warm(flow.lines()))",
+           "        narrator.warm(flow.lines())",
+           ("tests/test_game_faults.py::test_a_fault_in_the_first_calls_of_a_resumed_game"
+            "[dark_arts-checkpoint-buttons]",)),
+    Mutant("the loop's first pass outside the barrier",
+           "device/loop.py",
+           "        \"\"\"Run until quit, or until `until()` is true (tests).\"\"\"\n"
+           "        self._settled()",
+           "        \"\"\"Run until quit, or until `until()` is true (tests).\"\"\"\n"
+           "        self._advance()\n        self.refresh()",
+           ("tests/test_game_faults.py::test_a_fault_in_a_new_boxs_first_calls"
+            "[1st-newd3-view-buttons]",)),
+    Mutant("a frame of the failed game left on the screen",
+           "device/loop.py",
+           "            if self._failures == failures:",
+           "            if True:",
+           ("tests/test_game_faults.py::test_a_fault_mid_round[newd3-phone_view-phones]",)),
+    Mutant("a game that fails even anew ending the box (systemd restarts into it)",
+           "device/app.py",
+           "        if given_up >= len(names):",
+           "        if given_up:",
+           ("tests/test_game_faults.py::"
+            "test_a_game_that_cannot_show_its_start_screen_leaves_the_box_to_another"
+            "[newd3-view-buttons]",)),
     Mutant("the twin's sound check taking a flat wav for the line",
            "image/twin.py",
            "out=numpy.zeros_like(num), where=den > 0)",

@@ -15,6 +15,7 @@ from pilot import Pilot
 
 from wolfbox.buttons import Button, Tap
 from wolfbox.config import Config
+from wolfbox.darkarts.game import Game as Mayor
 from wolfbox.device.notices import GAME_BUG
 from wolfbox.events import PhonesSeated
 from wolfbox.newd3 import said as timed_said
@@ -161,12 +162,33 @@ def test_a_game_that_fails_again_at_once_starts_anew_then_ends_the_box(
     assert GAME_BUG in pilot.box.notice.split("; ")
 
 
-def test_a_game_that_fails_even_anew_ends_the_box(tmp_path, pilots, monkeypatch):
+def test_a_game_that_fails_even_anew_leaves_the_box_to_the_next_game(
+        tmp_path, pilots, monkeypatch):
+    """Issue 42.1: a box that ended here would be started again by systemd
+    into the same game and the same fault. The game that cannot be played
+    now gives way to the next, as if the table had chosen it."""
     pilot = table(monkeypatch, pilots, timed(tmp_path), timed_said.all_lines())
 
     def tick(self, now):
         raise PlantedBug("a planted bug everywhere")
     monkeypatch.setattr(Timed, "tick", tick)
+    pilot.press(Button.START)
+    assert pilot.box.running
+    assert pilot.box.flow.name == "one_night"               # the next game, round the list
+    assert pilot.view.title.startswith("One Night")
+    assert GAME_BUG in pilot.box.notice.split("; ")
+    pilot.press(Button.START)                               # and it plays
+    assert pilot.box.flow.busy() and pilot.box.running
+
+
+def test_a_box_whose_every_game_fails_at_once_ends(tmp_path, pilots, monkeypatch):
+    """Nothing is left to show: only then does the exception end the box."""
+    pilot = table(monkeypatch, pilots, timed(tmp_path), timed_said.all_lines())
+
+    def tick(self, now):
+        raise PlantedBug("a planted bug everywhere")
+    for game in (Timed, Flow, Mayor):
+        monkeypatch.setattr(game, "tick", tick)
     with pytest.raises(PlantedBug, match="everywhere"):
         pilot.press(Button.START)
 
