@@ -267,8 +267,9 @@ def preload_library() -> bytes:
     # symbol, an empty string table, then the dynamic section.
     hash_at, sym_at, str_at = data_at, data_at + 16, data_at + 16 + 24
     dyn_at = str_at + 8
+    # DT_HASH, DT_STRTAB, DT_SYMTAB, DT_STRSZ, DT_SYMENT, DT_INIT, DT_NULL
     dynamic = [(4, hash_at), (5, str_at), (6, sym_at), (10, 1), (11, 24),
-               (12, code_at), (0, 0)]                                # HASH STRTAB SYMTAB STRSZ SYMENT INIT NULL
+               (12, code_at), (0, 0)]
     data = (struct.pack("<4I", 1, 1, 0, 0) + bytes(24) + bytes(8)
             + b"".join(struct.pack("<qQ", tag, value) for tag, value in dynamic))
     data_end = data_at + len(data)
@@ -1146,8 +1147,10 @@ class Checks:
                  "/etc/systemd/system/wolfbox-hotspot.service /etc/environment")
         code, out = self.sh.run(
             "runuser -u wolfbox -- sh -c '"
-            f"printf \"%s\\n\" {line} > /var/lib/wolfbox/wifi.env && echo wrote /var/lib/wolfbox/wifi.env; "
-            f"for f in {' '.join(targets)}; do printf \"%s\\n\" {line} >> \"$f\" && echo wrote $f; done; "
+            f"printf \"%s\\n\" {line} > /var/lib/wolfbox/wifi.env "
+            "&& echo wrote /var/lib/wolfbox/wifi.env; "
+            f"for f in {' '.join(targets)}; do printf \"%s\\n\" {line} >> \"$f\" "
+            "&& echo wrote $f; done; "
             f"for f in {roots}; do if printf \"%s\\n\" {line} >> \"$f\" 2>/dev/null; "
             "then echo WROTE $f; else echo refused $f; fi; done; "
             f"if systemctl --no-ask-password set-environment {line} 2>/dev/null; "
