@@ -1052,6 +1052,13 @@ class Checks:
                 time.sleep(3)
             if not box:
                 return "FAIL", " / ".join([*said, "the box never joined the home Wi-Fi"])
+            # What the box hears of home: its radio's count of home's beacons.
+            beacons = [self.sh.out(f"iw dev {radio[0]} station dump | sed -n "
+                                   "'s/.*beacon rx:[[:space:]]*//p'").strip()]
+            time.sleep(5)
+            beacons.append(self.sh.out(f"iw dev {radio[0]} station dump | sed -n "
+                                       "'s/.*beacon rx:[[:space:]]*//p'").strip())
+            self.figures["home's beacons counted by the box, 5 s apart"] = " -> ".join(beacons)
             code, out = self.wifi_step(f"join-home {box}")
             if code != 0:
                 return "FAIL", " / ".join([*said, *out.splitlines()[-2:]])
@@ -1082,6 +1089,8 @@ class Checks:
                 time.sleep(3)
             else:
                 seen = self.sh.out("nmcli -t -f NAME,TYPE,DEVICE,STATE connection show --active; "
+                                   f"iw dev {radio[0]} link; "
+                                   f"iw dev {radio[0]} station dump | grep -i beacon; "
                                    "journalctl -u wolfbox --no-pager -o cat -n 3")
                 return "FAIL", " / ".join([*said, "home went away; no own Wi-Fi in 600 s: "
                                            + seen.replace("\n", "; ")[-400:]])
