@@ -663,6 +663,14 @@ class Checks:
             problems.append(f"watchdog last fed at {fed:.0f} s, now {now:.0f} s")
         if timeouts.strip() not in ("", "0"):
             problems.append("the journal names the watchdog")
+        # Every service's exposure as systemd rates it (issue 41: it may only
+        # stay or get better), kept beside the twin's other files.
+        security = self.sh.out("systemd-analyze security --no-pager 2>&1", timeout=600)
+        (twin.work / "security.txt").write_text(security + "\n")
+        for line in security.splitlines():
+            parts = line.split()
+            if parts and parts[0].startswith("wolfbox") and len(parts) >= 2:
+                self.figures[f"systemd-analyze security {parts[0]}"] = " ".join(parts[1:3])
         if problems:
             return "FAIL", "; ".join(problems)
         return "pass", (f"READY {ready:.1f} s after the kernel started ({ready_wall:.0f} s wall), "
