@@ -283,18 +283,25 @@ class Hotspot:
 
     def _heard(self, device: str, now: float) -> bool:
         """Whether the radio `device` counted a beacon of its access point
-        within HOME_GONE_S (`iw dev DEVICE station dump`, "beacon rx"). A
-        driver that keeps no count, or no iw, leaves it to NetworkManager:
-        heard."""
+        within HOME_GONE_S (`iw dev DEVICE station dump`, "beacon rx"); a
+        radio linked to no access point (no station) for that long is not
+        heard either. A driver that keeps no count, or no iw, leaves it to
+        NetworkManager: heard."""
         try:
             out = self.tools.run([self.tools.iw, "dev", device, "station", "dump"])
         except _ToolFailed:
             return True
         counts = [int(n) for n in re.findall(r"^\s*beacon rx:\s*(\d+)", out, re.MULTILINE)]
-        if not counts:
+        if not out.strip():
+            # No station at all: the radio is linked to no access point,
+            # whatever NetworkManager says (seen in the twin: "activated"
+            # for ten minutes after the kernel's "Not connected").
+            count = -1
+        elif not counts:
             self._beacons.pop(device, None)
             return True
-        count = sum(counts)
+        else:
+            count = sum(counts)
         kept = self._beacons.get(device)
         if kept is None or kept[0] != count:
             self._beacons[device] = (count, now)

@@ -79,10 +79,11 @@ elif name == "iw":
     if args[:1] != ["dev"] or args[2:] != ["station", "dump"]:
         sys.stderr.write("Invalid command\\n")
         sys.exit(1)
-    print("Station 02:00:00:00:01:00 (on %s)\\n\\tinactive time:\\t20 ms" % args[1])
-    if args[1] in beacons:
-        print("\\tbeacon loss:\\t0\\n\\tbeacon rx:\\t%d" % beacons[args[1]])
-    print("\\tsignal:  \\t-30 dBm")
+    if args[1] not in world.get("unlinked", []):
+        print("Station 02:00:00:00:01:00 (on %s)\\n\\tinactive time:\\t20 ms" % args[1])
+        if args[1] in beacons:
+            print("\\tbeacon loss:\\t0\\n\\tbeacon rx:\\t%d" % beacons[args[1]])
+        print("\\tsignal:  \\t-30 dBm")
 elif name == "systemctl":
     args = [a for a in args if a != "--no-ask-password"]
     if world.get("hang_stop") and args[0] == "stop":
@@ -356,6 +357,21 @@ def test_a_home_wifi_whose_access_point_is_no_longer_heard_counts_as_gone(
     opened = looks_until_own(spot, fakes, gone, beacons=lambda now: 41)
     assert opened is not None and fakes.starts() == [START]
     assert gone + HOME_GONE_S <= opened <= gone + HOME_GONE_S + 2 * LOOK_S
+
+
+def test_a_radio_linked_to_no_access_point_counts_as_gone_whatever_networkmanager_says(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """The twin's home gone (issue 42.7): `iw dev wlan0 link` said "Not
+    connected." and the station dump held no station, while NetworkManager
+    kept the home connection "activated" for ten minutes."""
+    fakes.world(active=[LO, HOME], beacons={"wlan0": 40})
+    spot = hotspot("auto", tmp_path, Said())
+    spot.step(0.0, idle=True)
+    assert spot.where is Where.HOME
+    fakes.world(active=[LO, HOME], unlinked=["wlan0"])
+    opened = looks_until_own(spot, fakes, LOOK_S)
+    assert opened is not None and fakes.starts() == [START]
+    assert LOOK_S + HOME_GONE_S <= opened <= LOOK_S + HOME_GONE_S + 2 * LOOK_S
 
 
 def test_a_home_wifi_heard_stays_home_however_long(fakes: Fakes, tmp_path: Path) -> None:
