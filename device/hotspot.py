@@ -19,7 +19,11 @@ which connections are up) it asks `nmcli`.
 "auto" leaves the choice of a network to NetworkManager, which joins the
 networks it knows on its own: home while one of them is up; the box's own
 Wi-Fi when none has come SETTLE_S after phones were turned on, or none has
-been up for two looks in a row (LOOK_S apart). A Pi has one radio, and an
+been up for two looks in a row (LOOK_S apart). A known network counts as up
+while NetworkManager has it activated and, on Wi-Fi, its access point was
+heard within HOME_GONE_S (the radio's count of its beacons, where the
+driver keeps one: a router switched off was once left "activated" for ten
+minutes and more), or while it has been activating for less than that. A Pi has one radio, and an
 access point cannot look for other networks, so on its own Wi-Fi the box
 lets NetworkManager look every RETRY_S, only between games with no seat
 taken: the access point goes down for at most SETTLE_S, and comes back if
@@ -31,6 +35,7 @@ from __future__ import annotations
 import enum
 import logging
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Callable
@@ -62,10 +67,14 @@ TIMEOUT_S = 10.0                        # nmcli's own reading of NetworkManager
 UP_TIMEOUT_S = 60.0                     # the unit: NetworkManager's `--wait 45` and more
 CLOSE_WAIT_S = 5.0                      # the box's loop waits this long for it to go down
 LOOK_S = 15.0
+# A known network with no access point heard (no beacon counted) or still
+# activating for this long counts as gone.
+HOME_GONE_S = 30.0
 SETTLE_S = 30.0
 RETRY_S = 300.0
 UP_TRIES = 3                            # starts of the own Wi-Fi before giving up on it
 HOME_TYPES = ("802-11-wireless", "802-3-ethernet", "wifi", "ethernet")
+WIFI_TYPES = ("802-11-wireless", "wifi")
 
 
 class Where(enum.Enum):
@@ -93,6 +102,7 @@ class Tools:
     """How the box runs the programs it drives (a test puts fakes on PATH)."""
     nmcli: str = "nmcli"
     systemctl: str = "systemctl"
+    iw: str = "iw"
     timeout: float = TIMEOUT_S
     up_timeout: float = UP_TIMEOUT_S
 
@@ -178,6 +188,8 @@ class Hotspot:
         self._broken = network == "home"      # said why, and stays home
         self._look_failed = False             # a failed look said (once)
         self._up_fails = 0                    # starts of the own Wi-Fi that failed in a row
+        self._beacons: dict[str, tuple[int, float]] = {}   # device: (count, when it changed)
+        self._activating: dict[str, float] = {}           # connection: since when
 
     def step(self, now: float, idle: bool) -> None:
         """One look, when it is due."""
@@ -213,7 +225,7 @@ class Hotspot:
             if self.where is not Where.OWN:
                 self._up(now)
             return
-        home = self._home_up()
+        home = self._home_up(now)
         if self.where is Where.SETTLING:
             if home:
                 self.where, self._since = Where.HOME, None
@@ -248,14 +260,55 @@ class Hotspot:
         if running != "running":
             raise _NoManager(f"NetworkManager is not running ({running or 'no answer'})")
 
-    def _home_up(self) -> bool:
-        """Whether a connection other than the box's own is up on Wi-Fi or a cable."""
-        out = self.tools.run([self.tools.nmcli, "-t", "-f", "NAME,TYPE,DEVICE",
+    def _home_up(self, now: float) -> bool:
+        """Whether a connection other than the box's own is up on Wi-Fi or a
+        cable: activated, with its access point heard within HOME_GONE_S on
+        Wi-Fi, or activating for less than HOME_GONE_S."""
+        out = self.tools.run([self.tools.nmcli, "-t", "-f", "NAME,TYPE,DEVICE,STATE",
                               "connection", "show", "--active"])
+        up, activating = False, set()
         for line in out.splitlines():
-            name, kind, *_device = [*terse_fields(line), ""]
-            if name != CONNECTION and kind in HOME_TYPES:
-                return True
+            name, kind, device, state, *_rest = [*terse_fields(line), "", "", ""]
+            if name == CONNECTION or kind not in HOME_TYPES:
+                continue
+            if state == "activated":
+                if kind not in WIFI_TYPES or not device or self._heard(device, now):
+                    up = True
+            elif state == "activating":
+                activating.add(name)
+                if now - self._activating.setdefault(name, now) < HOME_GONE_S:
+                    up = True
+        self._activating = {k: v for k, v in self._activating.items() if k in activating}
+        return up
+
+    def _heard(self, device: str, now: float) -> bool:
+        """Whether the radio `device` counted a beacon of its access point
+        within HOME_GONE_S (`iw dev DEVICE station dump`, "beacon rx"); a
+        radio linked to no access point (no station) for that long is not
+        heard either. A driver that keeps no count, or no iw, leaves it to
+        NetworkManager: heard."""
+        try:
+            out = self.tools.run([self.tools.iw, "dev", device, "station", "dump"])
+        except _ToolFailed:
+            return True
+        counts = [int(n) for n in re.findall(r"^\s*beacon rx:\s*(\d+)", out, re.MULTILINE)]
+        if not out.strip():
+            # No station at all: the radio is linked to no access point,
+            # whatever NetworkManager says (seen in the twin: "activated"
+            # for ten minutes after the kernel's "Not connected").
+            count = -1
+        elif not counts:
+            self._beacons.pop(device, None)
+            return True
+        else:
+            count = sum(counts)
+        kept = self._beacons.get(device)
+        if kept is None or kept[0] != count:
+            self._beacons[device] = (count, now)
+            return True
+        if now - kept[1] < HOME_GONE_S:
+            return True
+        log.info("phones: no beacon from the access point on %s for %.0f s", device, now - kept[1])
         return False
 
     def _up(self, now: float) -> None:
@@ -273,6 +326,8 @@ class Hotspot:
                 pass
             raise _UpFailed(f"no Wi-Fi name and passphrase to show in {self.wifi_dir}")
         self.where, self.wifi, self._since = Where.OWN, wifi, now
+        self._beacons.clear()
+        self._activating.clear()
         self._up_fails = 0
         log.info("phones: the box's own Wi-Fi %s is up", wifi.ssid)
 

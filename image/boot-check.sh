@@ -9,7 +9,7 @@
 #   image/boot-check.sh --prepare-only   make the twin's disk and stop
 #   image/boot-check.sh --memory=512 --only=h   one run: its memory, its checks
 #
-# Two runs, each on a fresh copy: 1 GB (checks a, b, c, f, g, w, d, e), then
+# Two runs, each on a fresh copy: 1 GB (checks a, b, c, f, g, w, r, d, e), then
 # 512 MB, a Pi Zero 2 W (a, h).
 #
 # The image is never changed: the twin boots a copy (build/boot-check/
@@ -34,19 +34,19 @@ fail() { say "boot-check: $*" >&2; exit 1; }
 
 PREPARE_ONLY=0
 MEMORY=""
-ONLY=b,c,f,g,w,d,e,h
+ONLY=b,c,f,g,w,r,d,e,h
 for arg in "$@"; do
     case $arg in
         --prepare-only) PREPARE_ONLY=1 ;;
         --memory=*) MEMORY=${arg#--memory=}
             case $MEMORY in ''|*[!0-9]*) fail "--memory=$MEMORY: a number of megabytes" ;; esac ;;
         --only=*) ONLY=${arg#--only=}
-            case $ONLY in ''|*[!a-hw,]*) fail "--only=$ONLY: checks among b,c,f,g,w,d,e,h" ;; esac ;;
-        *) fail "unknown argument '$arg' (--prepare-only, --memory=MB, --only=b,c,f,g,w,d,e,h)" ;;
+            case $ONLY in ''|*[!a-hrw,]*) fail "--only=$ONLY: checks among b,c,f,g,w,r,d,e,h" ;; esac ;;
+        *) fail "unknown argument '$arg' (--prepare-only, --memory=MB, --only=b,c,f,g,w,r,d,e,h)" ;;
     esac
 done
 # --only alone: one run at 1 GB (h is the 512 MB run's, and fits either).
-if [ "$ONLY" != b,c,f,g,w,d,e,h ] && [ -z "$MEMORY" ]; then
+if [ "$ONLY" != b,c,f,g,w,r,d,e,h ] && [ -z "$MEMORY" ]; then
     MEMORY=1024
 fi
 
@@ -178,7 +178,7 @@ if [ -n "$MEMORY" ]; then
     exit
 fi
 rc=0
-twin_run 1024 b,c,f,g,w,d,e || rc=$?
+twin_run 1024 b,c,f,g,w,r,d,e || rc=$?
 mv "$WORK" "$WORK-1024"
 twin_run 512 h || rc=$?
 say "boot-check: the 1 GB run's files in ${WORK#"$SOURCE"/}-1024, the 512 MB run's in ${WORK#"$SOURCE"/}"

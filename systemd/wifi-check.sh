@@ -307,6 +307,29 @@ for to, target, target_ip in ((b"\xff" * 6, b"\xff" * 6, box), (them, them, phon
     until_ok "the box cannot reach the machine on its cable" \
         python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 8080), 5)' \
         "$CABLE_NET.2"
+    # Each phone sends for the cable's network through the box, as a phone
+    # would for any address once the box is its gateway (the lease's router
+    # or not), and the machine answers through the box.
+    in_phone ip route replace "$CABLE_NET.0/24" via "$ADDRESS" dev "$phone_dev"
+    in_home ip route replace "$CABLE_NET.0/24" via "$ADDRESS" dev "$dev"
+    ip netns exec "$CABLE_NS" ip route replace default via "$CABLE_NET.1"
+    # That this can fail: without captive.nft's forward chain, NetworkManager's
+    # shared method routes the first phone to the machine.
+    nft flush chain inet wolfbox_captive forward
+    local control=unreached
+    for ((i = 0; i < 5; i++)); do
+        if in_phone python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 8080), 5)' \
+                "$CABLE_NET.2" 2>/dev/null; then
+            control=reached
+            break
+        fi
+        sleep 1
+    done
+    nft -f /etc/wolfbox/captive.nft || fail "captive.nft could not be loaded again"
+    nft list table inet wolfbox_captive | grep -q "hook forward" || fail "captive.nft not back"
+    [ "$control" = reached ] \
+        || fail "even without captive.nft's forward chain no phone reaches $CABLE_NET.2: the check could not fail"
+    say "  (without captive.nft's forward chain, the first phone reached $CABLE_NET.2)"
     local reached=""
     if in_phone python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 8080), 5)' \
             "$CABLE_NET.2" 2>/dev/null; then
@@ -318,6 +341,7 @@ for to, target, target_ip in ((b"\xff" * 6, b"\xff" * 6, box), (them, them, phon
     kill "$machine" 2>/dev/null || true
     ip netns del "$CABLE_NS"
     [ -z "$reached" ] || fail "$reached reached $CABLE_NET.2 on the box's cable"
+    say "OK: with captive.nft, neither phone reaches $CABLE_NET.2 on the box's cable"
 
     say "the second phone leaves (its radio is the home's next)"
     in_home pkill -F "$RUN/guest-wpa.pid" 2>/dev/null || true
@@ -379,15 +403,25 @@ EOF
 home_down() {
     local dev i
     say "the home Wi-Fi goes away (its radio off, as a router switched off)"
-    in_home pkill -F "$RUN/home-wpa.pid" 2>/dev/null || true
+    local pid
+    pid=$(cat "$RUN/home-wpa.pid" 2>/dev/null || true)
     in_home pkill -F "$RUN/home-dns.pid" 2>/dev/null || true
-    for ((i = 0; i < 20; i++)); do
-        in_home pgrep -F "$RUN/home-wpa.pid" >/dev/null 2>&1 || break
-        sleep 0.5
-    done
+    if [ -n "$pid" ]; then
+        kill "$pid" 2>/dev/null || true
+        # Gone for good before the radio goes down: an access point still
+        # tearing down on a busy twin could take the interface up again.
+        for ((i = 0; i < 60; i++)); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 1
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
     # Down, so that nothing on the air answers for it any more.
     dev=$(radio_in "$HOME_NS" 2>/dev/null || true)
-    if [ -n "$dev" ]; then in_home ip link set "$dev" down; fi
+    if [ -n "$dev" ]; then
+        in_home ip link set "$dev" down
+        ! in_home ip link show "$dev" | grep -q "state UP" || fail "the home radio $dev is still up"
+    fi
     say "OK: $HOME_SSID is down"
 }
 

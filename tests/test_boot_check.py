@@ -417,3 +417,71 @@ def test_the_twin_reads_the_wifi_codes_name_and_passphrase_as_a_camera_would(ssi
 
     fields = twin.wifi_code(WifiCard(ssid, passphrase).qr_text())
     assert (fields["T"], fields["S"], fields["P"]) == ("WPA", ssid, passphrase)
+
+
+# ------------------------------------------- the box's user's library (check r)
+def _segments(image: bytes) -> list[tuple[int, int, int, int]]:
+    """(type, flags, vaddr, memsz) of each program header of an ELF64."""
+    phoff, = struct.unpack_from("<Q", image, 32)
+    size, count = struct.unpack_from("<HH", image, 54)
+    out = []
+    for i in range(count):
+        kind, flags, _off, vaddr, _pa, _fsz, memsz, _al = struct.unpack_from(
+            "<IIQQQQQQ", image, phoff + i * size)
+        out.append((kind, flags, vaddr, memsz))
+    return out
+
+
+def test_the_library_the_twins_attacker_writes_is_an_arm64_preload_that_runs_its_code():
+    """Its shape as ld.so needs it: an arm64 shared object whose DT_INIT is
+    in its one executable segment, no segment both writable and executable
+    (a unit's MemoryDenyWriteExecute must not be what stops it), a stack not
+    executable, and both its lines in the code segment."""
+    image = twin.preload_library()
+    assert image[:4] == b"\x7fELF" and image[4] == 2 and image[5] == 1
+    kind, machine = struct.unpack_from("<HH", image, 16)
+    assert (kind, machine) == (3, 183)                    # ET_DYN, EM_AARCH64
+    segments = _segments(image)
+    loads = [s for s in segments if s[0] == 1]
+    assert all(not (flags & 2 and flags & 1) for _k, flags, _v, _m in loads)
+    assert any(k == 0x6474E551 and not flags & 1 for k, flags, _v, _m in segments)
+    dyn = next(s for s in segments if s[0] == 2)
+    tags = {}
+    for at in range(dyn[2], dyn[2] + dyn[3], 16):
+        tag, value = struct.unpack_from("<qQ", image, at)
+        tags[tag] = value
+    code = next(s for s in loads if s[1] & 1)
+    assert code[2] <= tags[12] < code[2] + code[3]        # DT_INIT in the code
+    assert {4, 5, 6} <= set(tags)                         # DT_HASH, DT_STRTAB, DT_SYMTAB
+    text = image[code[2]:code[2] + code[3]]
+    assert twin.PRELOAD_ROOT in text and twin.PRELOAD_USER in text
+
+
+ARM64 = REPO / "build/image/rootfs"
+QEMU = shutil.which("qemu-aarch64-static") or shutil.which("qemu-aarch64")
+
+
+@pytest.mark.skipif(QEMU is None or not (ARM64 / "lib/ld-linux-aarch64.so.1").exists(),
+                    reason="needs qemu-user and an arm64 system (make image's rootfs)")
+def test_the_library_runs_under_arm64_ld_so_and_says_who_ran_it():
+    """Under the image's own ld.so (qemu-user): named by LD_PRELOAD, it
+    runs before the program and says whether root ran it; a library that
+    never ran, or ran and said the wrong one, would fail check r's control
+    or let a root run pass unseen."""
+    import tempfile
+    folder = Path(tempfile.mkdtemp(prefix="wolfbox-preload-"))    # nobody reads it too
+    folder.chmod(0o755)
+    lib = folder / "preload.so"
+    lib.write_bytes(twin.preload_library())
+    lib.chmod(0o644)
+    run = [QEMU, "-L", str(ARM64), "-E", f"LD_PRELOAD={lib}", str(ARM64 / "bin/true")]
+    got = subprocess.run(run, capture_output=True, timeout=120, check=True)
+    assert got.stderr == (twin.PRELOAD_ROOT if os.geteuid() == 0 else twin.PRELOAD_USER)
+    if os.geteuid() == 0 and shutil.which("setpriv"):
+        user = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                               *run], capture_output=True, timeout=120, check=True)
+        assert user.stderr == twin.PRELOAD_USER
+    plain = subprocess.run(run[:3] + [str(ARM64 / "bin/true")], capture_output=True,
+                           timeout=120, check=True)
+    assert plain.stderr == b""
+    shutil.rmtree(folder)

@@ -26,6 +26,7 @@ from helpers import phones_config
 from wolfbox.device.hotspot import (
     ADDRESS,
     CONNECTION,
+    HOME_GONE_S,
     LENGTH,
     LOOK_S,
     RETRY_S,
@@ -64,13 +65,25 @@ if name == "nmcli":
         sys.exit(8)
     if args[:4] == ["-t", "-f", "RUNNING", "general"]:
         print("running")
-    elif args[:3] == ["-t", "-f", "NAME,TYPE,DEVICE"] and args[3:] == ["connection", "show",
-                                                                         "--active"]:
+    elif args[:3] == ["-t", "-f", "NAME,TYPE,DEVICE,STATE"] and args[3:] == [
+            "connection", "show", "--active"]:
         for line in world.get("active", []):
-            print(line)
+            print(line if line.count(":") - line.count("\\\\:") >= 3 else line + ":activated")
     else:
         sys.stderr.write("Error: argument '%s' not understood.\\n" % args[0])
         sys.exit(2)
+elif name == "iw":
+    # iw dev DEVICE station dump: a station's lines, with the beacons it
+    # counted where the world's driver counts them.
+    beacons = world.get("beacons", {{}})
+    if args[:1] != ["dev"] or args[2:] != ["station", "dump"]:
+        sys.stderr.write("Invalid command\\n")
+        sys.exit(1)
+    if args[1] not in world.get("unlinked", []):
+        print("Station 02:00:00:00:01:00 (on %s)\\n\\tinactive time:\\t20 ms" % args[1])
+        if args[1] in beacons:
+            print("\\tbeacon loss:\\t0\\n\\tbeacon rx:\\t%d" % beacons[args[1]])
+        print("\\tsignal:  \\t-30 dBm")
 elif name == "systemctl":
     args = [a for a in args if a != "--no-ask-password"]
     if world.get("hang_stop") and args[0] == "stop":
@@ -127,7 +140,7 @@ class Fakes:
 def fakes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fakes:
     folder = tmp_path / "bin"
     folder.mkdir()
-    for name in ("nmcli", "systemctl"):
+    for name in ("nmcli", "systemctl", "iw"):
         path = folder / name
         path.write_text(FAKE.format(python=sys.executable, own=CONNECTION, helper=HELPER))
         path.chmod(path.stat().st_mode | stat.S_IXUSR)
@@ -314,6 +327,86 @@ def test_auto_opens_its_own_when_home_is_gone_two_looks_in_a_row(
     assert spot.where is Where.HOME                  # one miss: a roaming blip
     spot.step(2 * LOOK_S, idle=True)
     assert spot.where is Where.OWN and fakes.starts() == [START]
+
+
+def looks_until_own(spot: Hotspot, fakes: Fakes, start: float, beacons: Any = None,
+                    limit: float = 20 * HOME_GONE_S) -> float | None:
+    """Looks every LOOK_S from `start` (each with the beacons `beacons(now)`
+    gives, if any) until the box opens its own Wi-Fi: when, or None."""
+    now = start
+    while now < start + limit:
+        if beacons is not None:
+            fakes.world(active=[LO, HOME], beacons={"wlan0": beacons(now)})
+        spot.step(now, idle=True)
+        if spot.where is Where.OWN:
+            return now
+        now += LOOK_S
+    return None
+
+
+def test_a_home_wifi_whose_access_point_is_no_longer_heard_counts_as_gone(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """A router switched off, NetworkManager still saying "activated" (seen
+    in the twin for ten minutes): its beacons stop, and HOME_GONE_S later
+    the box opens its own Wi-Fi, after the two looks any loss takes."""
+    fakes.world(active=[LO, HOME], beacons={"wlan0": 40})
+    spot = hotspot("auto", tmp_path, Said())
+    spot.step(0.0, idle=True)
+    assert spot.where is Where.HOME
+    gone = LOOK_S                                    # the last beacon counted before this look
+    opened = looks_until_own(spot, fakes, gone, beacons=lambda now: 41)
+    assert opened is not None and fakes.starts() == [START]
+    assert gone + HOME_GONE_S <= opened <= gone + HOME_GONE_S + 2 * LOOK_S
+
+
+def test_a_radio_linked_to_no_access_point_counts_as_gone_whatever_networkmanager_says(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """The twin's home gone (issue 42.7): `iw dev wlan0 link` said "Not
+    connected." and the station dump held no station, while NetworkManager
+    kept the home connection "activated" for ten minutes."""
+    fakes.world(active=[LO, HOME], beacons={"wlan0": 40})
+    spot = hotspot("auto", tmp_path, Said())
+    spot.step(0.0, idle=True)
+    assert spot.where is Where.HOME
+    fakes.world(active=[LO, HOME], unlinked=["wlan0"])
+    opened = looks_until_own(spot, fakes, LOOK_S)
+    assert opened is not None and fakes.starts() == [START]
+    assert LOOK_S + HOME_GONE_S <= opened <= LOOK_S + HOME_GONE_S + 2 * LOOK_S
+
+
+def test_a_home_wifi_heard_stays_home_however_long(fakes: Fakes, tmp_path: Path) -> None:
+    spot = hotspot("auto", tmp_path, Said())
+    assert looks_until_own(spot, fakes, 0.0, beacons=lambda now: int(now // LOOK_S)) is None
+    assert spot.where is Where.HOME and fakes.starts() == []
+
+
+def test_a_driver_that_counts_no_beacons_leaves_it_to_networkmanager(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """The Pi's brcmfmac keeps its link in firmware and may give no count:
+    activated is up, however long."""
+    fakes.world(active=[LO, HOME])
+    spot = hotspot("auto", tmp_path, Said())
+    assert looks_until_own(spot, fakes, 0.0) is None
+    assert any(c[0] == "iw" for c in fakes.calls()) and fakes.starts() == []
+
+
+def test_a_cable_is_not_asked_for_beacons(fakes: Fakes, tmp_path: Path) -> None:
+    fakes.world(active=[LO, "Wired:802-3-ethernet:eth0"])
+    spot = hotspot("auto", tmp_path, Said())
+    assert looks_until_own(spot, fakes, 0.0) is None
+    assert not any(c[0] == "iw" for c in fakes.calls())
+
+
+def test_a_home_network_activating_too_long_counts_as_gone(
+        fakes: Fakes, tmp_path: Path) -> None:
+    """NetworkManager trying a known network again and again (its access
+    point gone from the air, still in its list): up while it might still
+    come, gone HOME_GONE_S after it began."""
+    fakes.world(active=[LO, HOME + ":activating"])
+    spot = hotspot("auto", tmp_path, Said())
+    opened = looks_until_own(spot, fakes, 0.0)
+    assert opened is not None and HOME_GONE_S <= opened <= HOME_GONE_S + 2 * LOOK_S
+    assert fakes.starts() == [START]
 
 
 def test_looks_are_spaced(fakes: Fakes, tmp_path: Path) -> None:
