@@ -247,8 +247,10 @@ def _illegal(players, dead, actions, kill) -> str:
     return message
 
 
-def test_an_illegal_night_is_a_user_error_and_a_value_error():
-    assert issubclass(IllegalNight, UserError) and issubclass(IllegalNight, ValueError)
+def test_an_illegal_night_is_a_user_error_that_no_value_parsing_swallows():
+    # Issue 45.5: only a value read that does not fit is also a ValueError;
+    # a night against the rules is the user's error, said by `wolfbox resolve`.
+    assert issubclass(IllegalNight, UserError) and not issubclass(IllegalNight, ValueError)
 
 
 def test_targeting_yourself_is_illegal():
