@@ -61,8 +61,9 @@ APT_PACKAGES=(python3 python3-venv python3-pip python3-setuptools espeak-ng libg
 # With phones (--phones), the box's own Wi-Fi: NetworkManager runs its access
 # point; dnsmasq-base and wpasupplicant, only recommended by it, hand out the
 # phones' addresses and answer their DNS, and drive the radio; nftables sends
-# port 80 (the phones' "is there internet?" probes) to the page.
-PHONE_PACKAGES=(network-manager dnsmasq-base wpasupplicant nftables)
+# port 80 (the phones' "is there internet?" probes) to the page; iw tells the
+# box when the home network's access point is gone (NetworkManager may not).
+PHONE_PACKAGES=(network-manager dnsmasq-base wpasupplicant nftables iw)
 # The GPIO driver: from apt where the archive has it (Raspberry Pi OS's does),
 # else its wheel from PyPI into the box's venv (Debian, Ubuntu, Armbian).
 APT_PREFERRED=(python3-lgpio)

@@ -24,7 +24,7 @@ HOTSPOT_FILES = {
     "etc/wolfbox/captive.nft": 0o644,
     "usr/local/lib/wolfbox/wolfbox-wifi": 0o755,
 }
-PHONE_PACKAGES = ["network-manager", "dnsmasq-base", "wpasupplicant", "nftables"]
+PHONE_PACKAGES = ["network-manager", "dnsmasq-base", "wpasupplicant", "nftables", "iw"]
 
 # polkitd's JavaScript world, as far as a rules file reaches it: addRule, the
 # action's id and lookup(), the subject's user, the Result constants.
