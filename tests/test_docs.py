@@ -162,6 +162,24 @@ def script_json(*args: str) -> dict:
     return json.loads(result.stdout)
 
 
+HAN = r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef\u201c\u201d]"
+
+
+def test_no_chinese_paragraph_breaks_its_line_between_two_characters() -> None:
+    """Markdown joins a paragraph's lines with a space, which Chinese does not
+    put between words: a line break between two Han characters or their
+    punctuation shows as a stray gap on the page ("发 一张")."""
+    gaps = []
+    for page in sorted(DOCS.rglob("*.zh.md")):
+        lines = page.read_text(encoding="utf-8").split("\n")
+        for n, (line, after) in enumerate(zip(lines, lines[1:], strict=False), 1):
+            nxt = after.lstrip()
+            if re.search(HAN + "$", line) and re.match(HAN, nxt) \
+                    and not line.lstrip().startswith(("|", "#", "```")):
+                gaps.append(f"{page.relative_to(ROOT)}:{n}")
+    assert gaps == []
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "zh"])
 def test_a_card_gives_tonights_night_in_the_boxs_order(tmp_path: Path, lang: str) -> None:
     """The card's night is the box's own calls for the deck, in its order,
