@@ -94,6 +94,7 @@ class Presses:
         self._order = itertools.count()            # equal times keep their order
         self._free: dict[Button, float] = {}       # when each key may be pressed again
         self._waiting: dict[Button, int] = {}      # presses of each key not yet made
+        self._last: dict[Button, float] = {}       # when each key's last edge was driven
         self._wake = threading.Condition()
         self._stopped = False
         self._thread: threading.Thread | None = None
@@ -104,7 +105,10 @@ class Presses:
             if self._stopped or self._waiting.get(button, 0) >= QUEUED:
                 return
             now = self._clock()
-            start = max(now, self._free.get(button, now))
+            # Never sooner than `gap` after the edge last driven, which a
+            # starved thread may have driven late.
+            start = max(now, self._free.get(button, now), self._last.get(button, now - self._gap)
+                        + self._gap)
             self._free[button] = start + seconds + self._gap
             at_once = start <= now
             if not at_once:
@@ -115,6 +119,8 @@ class Presses:
                 self._thread = threading.Thread(target=self._run, name="wolfbox-key-release",
                                                 daemon=True)
                 self._thread.start()
+            if at_once:
+                self._last[button] = now
             self._wake.notify()
         if at_once:
             self._drive(button, True)
@@ -134,6 +140,16 @@ class Presses:
                 if self._stopped:
                     return
                 _, _, button, down = heapq.heappop(self._due)
+                # A thread starved past two edges of one key would drive them
+                # back to back, and the debounce would take the second for
+                # contact bounce (a tap lost on a busy machine): each edge
+                # of a key comes `gap` after the one before it, at least.
+                now = self._clock()
+                ready = self._last.get(button, now - self._gap) + self._gap
+                if ready > now:
+                    heapq.heappush(self._due, (ready, next(self._order), button, down))
+                    continue
+                self._last[button] = now
                 if down:
                     self._waiting[button] -= 1
             self._drive(button, down)        # outside the lock: it may take a while

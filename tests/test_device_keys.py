@@ -74,6 +74,39 @@ def test_a_hold_is_released_after_the_taps_that_came_with_it():
     keys.stop()
 
 
+def test_a_starved_thread_keeps_each_keys_edges_apart_so_no_tap_reads_as_bounce():
+    """On a busy machine the release thread may wake long after two edges of
+    one key were due; driven back to back, the debounce took the second for
+    contact bounce and a tap was lost. The clock is the test's: the thread
+    wakes when it is moved on."""
+    now = [0.0]
+    edges: list[tuple[bool, float]] = []
+    seen = threading.Condition()
+
+    def drive(button: Button, down: bool) -> None:
+        with seen:
+            edges.append((down, now[0]))
+            seen.notify_all()
+    presses = keys_module.Presses(drive, clock=lambda: now[0], gap=0.25)
+
+    def at(t: float, count: int) -> None:
+        with presses._wake:
+            now[0] = t
+            presses._wake.notify()
+        with seen:
+            assert seen.wait_for(lambda: len(edges) >= count, timeout=60)  # a bound only
+
+    presses.press(Button.NEXT, 0.5)                 # down now, up at 0.5
+    presses.press(Button.NEXT, 0.5)                 # again: down at 0.75, up at 1.25
+    at(10.0, 2)                                     # the thread wakes late, past all of them
+    at(10.25, 3)
+    at(10.5, 4)
+    presses.stop()
+    assert [down for down, _t in edges] == [True, False, True, False]
+    times = [t for _down, t in edges]
+    assert all(b - a >= 0.25 for a, b in zip(times, times[1:], strict=False)), times
+
+
 def test_stopping_drops_pending_releases_and_its_thread():
     pins = Pins(releases_expected=1)
     keys = TerminalKeys(CHARS, pins.drive, hold_seconds=3600, on_quit=lambda: None)

@@ -135,9 +135,9 @@ def spy_on_phones(monkeypatch) -> Frames:
     frames = Frames()
     real = PhoneServer.publish
 
-    def publish(self, views, lobby):
+    def publish(self, views, lobby, *rest, **kw):
         frames.sent.append(dict(views))
-        return real(self, views, lobby)
+        return real(self, views, lobby, *rest, **kw)
     monkeypatch.setattr(PhoneServer, "publish", publish)
     return frames
 
