@@ -28,9 +28,10 @@ WORK=${WOLFBOX_TWIN_DIR:-$SOURCE/build/boot-check}
 TWIN=$SOURCE/image/twin
 PYTHON=$SOURCE/.venv/bin/python
 DISK=$WORK/twin.img
-
-say() { printf '%s\n' "$*"; }
-fail() { say "boot-check: $*" >&2; exit 1; }
+WHO="boot-check"
+# The host helpers make image and make pi-check share (say, fail, host_needs...).
+# shellcheck source=lib/common.sh
+. "$SOURCE/image/lib/common.sh"
 
 PREPARE_ONLY=0
 MEMORY=""
@@ -65,35 +66,11 @@ HOST_NEEDS=(
     "chromium chromium"
 )
 
-host_missing() {
-    local need what pkg
-    for need in "${HOST_NEEDS[@]}"; do
-        read -r what pkg <<< "$need"
-        if [ "${what#/}" != "$what" ]; then
-            [ -e "$what" ] || printf '%s %s\n' "$what" "$pkg"
-        else
-            command -v "$what" >/dev/null || printf '%s %s\n' "$what" "$pkg"
-        fi
-    done
-}
-
+# Root only to install what is missing: anyone may run the twin.
 host_tools() {
-    local missing pkgs
-    missing=$(host_missing)
-    if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        pkgs=$(awk '{ print $2 }' <<< "$missing" | sort -u | tr '\n' ' ')
-        say "installing: $pkgs"
-        apt-get update -q
-        # shellcheck disable=SC2086  # one word a package
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $pkgs
-        missing=$(host_missing)
-    fi
-    if [ -n "$missing" ]; then
-        while read -r what pkg; do
-            say "boot-check: missing on the host: $what (Debian package $pkg)" >&2
-        done <<< "$missing"
-        exit 1
-    fi
+    local how=report
+    if is_root && command -v apt-get >/dev/null; then how=install; fi
+    host_needs "$how"                      # status 1 stops the script (set -e), as a failed apt-get does
     [ "$PREPARE_ONLY" = 1 ] || [ -x "$PYTHON" ] \
         || fail "no $SOURCE/.venv: run make install (the checks compare screens with it)"
 }

@@ -33,6 +33,13 @@ MIRROR=${IMAGE_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
 OUT=$DIR/wolfbox.img
 
+WHO=image
+STEP_WIDTH=48
+# The host helpers make pi-check and make boot-check share (say, fail,
+# host_needs, step, inroot...), from the checkout even when this is a copy.
+# shellcheck source=lib/common.sh
+. "$SOURCE/image/lib/common.sh"
+
 # The partition table (MBR: a Pi 3 boots no GPT), in MiB. The root partition
 # is the root file system's size plus ROOT_SPARE; it grows to the card on the
 # first boot. Fixed ids and labels: fstab and cmdline.txt name the labels,
@@ -62,9 +69,6 @@ PACKAGES=(linux-image-arm64 raspi-firmware firmware-brcm80211 wireless-regdb
           cloud-guest-utils fdisk e2fsprogs dosfstools ca-certificates
           iproute2 iw alsa-utils gpiod python3-minimal
           device-tree-compiler)  # fdtput: the trees' labels for dtoverlay= (z51-wolfbox-dtb-symbols)
-
-say() { printf '%s\n' "$*"; }
-fail() { say "image: $*" >&2; exit 1; }
 
 # The boot partition's files the builder adds beside raspi-firmware's.
 boot_extras() {
@@ -96,16 +100,10 @@ plan() {
         | awk '$1 == "apt" || $1 == "apt-phones" { printf "%s ", $2 }')"
 }
 
-unmount_all() {
-    local mounts
-    mounts=$(awk -v d="$DIR/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r)
-    [ -z "$mounts" ] || printf '%s\n' "$mounts" | xargs -r -n1 umount -l 2>/dev/null || true
-}
-
 case ${1:-} in
     --plan) plan; exit 0 ;;
     clean)
-        [ "$(id -u)" = 0 ] || fail "run it as root (sudo make image-clean)"
+        need_root "run it as root (sudo make image-clean)"
         unmount_all
         # Kept: cache/ (the rendered voice and pip's wheels, named by what
         # they hold, never stale).
@@ -116,8 +114,8 @@ case ${1:-} in
     *) fail "unknown argument '$1' (none, --plan or clean)" ;;
 esac
 
-[ "$(id -u)" = 0 ] || fail "run it as root: it installs mmdebstrap and qemu, chroots and packs an image (sudo make image)"
-command -v apt-get >/dev/null || fail "needs a Debian or Ubuntu host (apt-get)"
+need_root "run it as root: it installs mmdebstrap and qemu, chroots and packs an image (sudo make image)"
+need_apt
 
 if git -C "$SOURCE" rev-parse --git-dir >/dev/null 2>&1; then
     SOURCE_DATE_EPOCH=$(git -C "$SOURCE" log -1 --format=%ct)
@@ -127,40 +125,13 @@ else
     COMMIT=unknown
 fi
 export SOURCE_DATE_EPOCH
+INROOT_ENV=(SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH")
 
 NAMES=()
 RESULTS=()
 TIMES=()
 FAILED=""
 START=$(date +%s)
-
-# Run one step, its output in a log; record pass or fail and its time.
-step() {
-    local name=$1 log t0 rc=0
-    shift
-    log=$LOGS/$(printf '%02d' "${#NAMES[@]}")-${name//[^a-zA-Z0-9]/-}.log
-    t0=$(date +%s)
-    printf '%-48s' "$name" >&2
-    "$@" >"$log" 2>&1 || rc=$?
-    NAMES+=("$name")
-    TIMES+=("$(( $(date +%s) - t0 ))")
-    if [ "$rc" = 0 ]; then
-        RESULTS+=(pass)
-    else
-        RESULTS+=(FAIL)
-        tail -n 15 "$log" | sed 's/^/    | /' >&2
-        FAILED=${FAILED:-"$name failed (exit $rc; its log: ${log#"$SOURCE"/})"}
-    fi
-    say "${RESULTS[-1]} (${TIMES[-1]} s)" >&2
-    return "$rc"
-}
-
-inroot() {
-    chroot "$ROOTFS" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-        SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" \
-        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        bash -euo pipefail -c "$1"
-}
 
 # As pi-check: each host tool named with the Debian package that brings it.
 HOST_NEEDS=(
@@ -180,41 +151,9 @@ HOST_NEEDS=(
     "dtc device-tree-compiler"
 )
 
-host_missing() {
-    local need what pkg
-    for need in "${HOST_NEEDS[@]}"; do
-        read -r what pkg <<< "$need"
-        if [ "${what#/}" != "$what" ]; then
-            [ -e "$what" ] || printf '%s %s\n' "$what" "$pkg"
-        else
-            command -v "$what" >/dev/null || printf '%s %s\n' "$what" "$pkg"
-        fi
-    done
-}
-
 host_tools() {
-    local missing pkgs
-    missing=$(host_missing)
-    if [ -n "$missing" ]; then
-        pkgs=$(awk '{ print $2 }' <<< "$missing" | sort -u | tr '\n' ' ')
-        say "installing: $pkgs"
-        apt-get update -q
-        # shellcheck disable=SC2086  # one word a package
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $pkgs
-    fi
-    missing=$(host_missing)
-    if [ -n "$missing" ]; then
-        while read -r what pkg; do
-            say "image: missing on the host: $what (Debian package $pkg)" >&2
-        done <<< "$missing"
-        return 1
-    fi
-    if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
-        mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
-    fi
-    if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
-        update-binfmts --enable qemu-aarch64 || update-binfmts --import qemu-aarch64
-    fi
+    host_needs install || return 1
+    binfmt_arm64
     arch-test arm64 || { say "image: arch-test says this host cannot run arm64 programs" >&2; return 1; }
 }
 
@@ -255,47 +194,17 @@ base_system() {
     mv "$DIR/base.tmp.tar" "$BASE"
 }
 
-# A Raspberry Pi 4's cores for onnxruntime under qemu-user (see pi-check).
-CPUINFO_CORE='BogoMIPS	: 108.00
-Features	: fp asimd evtstrm crc32 cpuid
-CPU implementer	: 0x41
-CPU architecture: 8
-CPU variant	: 0x0
-CPU part	: 0xd08
-CPU revision	: 3'
-
-mount_all() {
-    local n
-    for n in 0 1 2 3; do printf 'processor\t: %s\n%s\n\n' "$n" "$CPUINFO_CORE"; done > "$DIR/cpuinfo"
-    mount -t proc proc "$ROOTFS/proc"
-    mount --bind "$DIR/cpuinfo" "$ROOTFS/proc/cpuinfo"
-    mount --rbind /dev "$ROOTFS/dev"
-    mount --make-rslave "$ROOTFS/dev"
-    mount --bind /sys "$ROOTFS/sys"
-    mount -t tmpfs tmpfs "$ROOTFS/run"
-    mount -t tmpfs tmpfs "$ROOTFS/tmp"
-    mkdir -p "$DIR/cache/pip" "$ROOTFS/root/.cache/pip"
-    mount --bind "$DIR/cache/pip" "$ROOTFS/root/.cache/pip"
-}
-
 unpack() {
     unmount_all
     rm -rf --one-file-system "$ROOTFS"
     mkdir -p "$ROOTFS"
     tar -C "$ROOTFS" --numeric-owner -xf "$BASE"
-    mount_all
-    cp -L /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
-    local ca
-    for ca in /usr/local/share/ca-certificates/*.crt; do
-        [ -f "$ca" ] || continue
-        install -D -m 0644 "$ca" "$ROOTFS/usr/local/share/ca-certificates/${ca##*/}"
-        cat "$ca" >> "$ROOTFS/etc/ssl/certs/ca-certificates.crt"
-    done
+    mount_system
+    mount_pip_cache
+    copy_host_network
     # The working tree as git sees it, as pi-check copies it.
     mkdir -p "$ROOTFS/root/wolfbox"
-    git -C "$SOURCE" ls-files -z --cached --others --exclude-standard \
-        | (cd "$SOURCE" && xargs -0 tar -cf - --ignore-failed-read) \
-        | tar -C "$ROOTFS/root/wolfbox" -xf -
+    copy_worktree "$ROOTFS/root/wolfbox"
     inroot 'uname -m; dpkg-query -W linux-image-arm64 raspi-firmware; ls /boot /boot/firmware'
 }
 
@@ -448,12 +357,10 @@ compress() {
 }
 
 summary() {
-    local i total=$(( $(date +%s) - START ))
+    local total=$(( $(date +%s) - START ))
     say ""
     say "image: Debian 12 $SUITE arm64 for Raspberry Pi 3, 4, Zero 2 W (commit $COMMIT, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH)"
-    for i in "${!NAMES[@]}"; do
-        printf '  %-4s %6s s  %s\n' "${RESULTS[$i]}" "${TIMES[$i]}" "${NAMES[$i]}"
-    done
+    step_results
     if [ -f "$OUT.xz" ]; then
         printf '  size: %s MiB raw, %s MiB xz\n' $(( $(stat -c %s "$OUT") / 1048576 )) \
             $(( $(stat -c %s "$OUT.xz") / 1048576 ))

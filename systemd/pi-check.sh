@@ -20,6 +20,13 @@ DIR=$SOURCE/build/pi-check
 IMAGE=$DIR/bookworm-arm64.tar
 ROOTFS=$DIR/rootfs
 LOGS=$DIR/logs
+WHO="pi-check"
+STEP_WIDTH=44
+INROOT_ENV=()
+# The host helpers make image and make boot-check share (say, fail,
+# host_needs, step, inroot...).
+# shellcheck source=../image/lib/common.sh
+. "$SOURCE/image/lib/common.sh"
 MIRROR=${PI_CHECK_MIRROR:-http://deb.debian.org/debian}
 # The part of the suite run under emulation: the installer and the unit, the
 # pin drivers, the voice (onnxruntime, Piper), the command line and a game's
@@ -39,18 +46,8 @@ BOX_ENV=(CACHE_DIRECTORY=/var/cache/wolfbox STATE_DIRECTORY=/var/lib/wolfbox
          SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1)
 WOLFBOX=(runuser -u wolfbox -- env "${BOX_ENV[@]}" /opt/wolfbox/.venv/bin/wolfbox)
 
-say() { printf '%s\n' "$*"; }
-fail() { say "pi-check: $*" >&2; exit 1; }
-
-# Everything mounted under $DIR, deepest first.
-unmount_all() {
-    local mounts
-    mounts=$(awk -v d="$DIR/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r)
-    [ -z "$mounts" ] || printf '%s\n' "$mounts" | xargs -r -n1 umount -l 2>/dev/null || true
-}
-
 if [ "${1:-}" = clean ]; then
-    [ "$(id -u)" = 0 ] || fail "run it as root (sudo make pi-check clean)"
+    need_root "run it as root (sudo make pi-check clean)"
     unmount_all
     rm -rf --one-file-system "$DIR"
     say "pi-check: removed $DIR"
@@ -59,42 +56,14 @@ elif [ $# -gt 0 ]; then
     fail "unknown argument '$1' (none, or clean)"
 fi
 
-[ "$(id -u)" = 0 ] || fail "run it as root: it installs mmdebstrap and qemu, and chroots (sudo make pi-check)"
-command -v apt-get >/dev/null || fail "needs a Debian or Ubuntu host (apt-get)"
+need_root "run it as root: it installs mmdebstrap and qemu, and chroots (sudo make pi-check)"
+need_apt
 
 NAMES=()
 RESULTS=()
 TIMES=()
 FAILED=""
 START=$(date +%s)
-
-# Run one step, its output in a log; record pass or fail and its time.
-step() {
-    local name=$1 log t0 rc=0
-    shift
-    log=$LOGS/$(printf '%02d' "${#NAMES[@]}")-${name//[^a-zA-Z0-9]/-}.log
-    t0=$(date +%s)
-    printf '%-44s' "$name" >&2
-    "$@" >"$log" 2>&1 || rc=$?
-    NAMES+=("$name")
-    TIMES+=("$(( $(date +%s) - t0 ))")
-    if [ "$rc" = 0 ]; then
-        RESULTS+=(pass)
-    else
-        RESULTS+=(FAIL)
-        tail -n 15 "$log" | sed 's/^/    | /' >&2
-        FAILED=${FAILED:-"$name failed (exit $rc; its log: ${log#"$SOURCE"/})"}
-    fi
-    say "${RESULTS[-1]} (${TIMES[-1]} s)" >&2
-    return "$rc"
-}
-
-# A shell command inside the arm64 system, with a clean environment.
-inroot() {
-    chroot "$ROOTFS" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        bash -euo pipefail -c "$1"
-}
 
 # Each thing the check relies on on the host (a command, or a file), and the
 # Debian package that brings it. mmdebstrap only recommends arch-test, yet
@@ -109,42 +78,9 @@ HOST_NEEDS=(
     "mount mount"
 )
 
-# The things of HOST_NEEDS not on this host, as their packages.
-host_missing() {
-    local need what pkg
-    for need in "${HOST_NEEDS[@]}"; do
-        read -r what pkg <<< "$need"
-        if [ "${what#/}" != "$what" ]; then
-            [ -e "$what" ] || printf '%s %s\n' "$what" "$pkg"
-        else
-            command -v "$what" >/dev/null || printf '%s %s\n' "$what" "$pkg"
-        fi
-    done
-}
-
 host_tools() {
-    local missing pkgs
-    missing=$(host_missing)
-    if [ -n "$missing" ]; then
-        pkgs=$(awk '{ print $2 }' <<< "$missing" | sort -u | tr '\n' ' ')
-        say "installing: $pkgs"
-        apt-get update -q
-        # shellcheck disable=SC2086  # one word a package
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $pkgs
-    fi
-    missing=$(host_missing)
-    if [ -n "$missing" ]; then
-        while read -r what pkg; do
-            say "pi-check: missing on the host: $what (Debian package $pkg)" >&2
-        done <<< "$missing"
-        return 1
-    fi
-    if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
-        mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
-    fi
-    if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
-        update-binfmts --enable qemu-aarch64 || update-binfmts --import qemu-aarch64
-    fi
+    host_needs install || return 1
+    binfmt_arm64
     grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 \
         || { say "pi-check: the kernel runs no arm64 programs through qemu (binfmt_misc)" >&2; return 1; }
     arch-test arm64 \
@@ -162,49 +98,19 @@ build_image() {
     mv "$DIR/image.tmp.tar" "$IMAGE"
 }
 
-# A Raspberry Pi 4's four Cortex-A72 cores. Under qemu-user the emulated
-# system reads the x86 host's /proc/cpuinfo, and onnxruntime (its cpuinfo
-# library) crashes on it at import: an artifact of the emulation, not of a Pi.
-CPUINFO_CORE='BogoMIPS	: 108.00
-Features	: fp asimd evtstrm crc32 cpuid
-CPU implementer	: 0x41
-CPU architecture: 8
-CPU variant	: 0x0
-CPU part	: 0xd08
-CPU revision	: 3'
-
 unpack() {
     unmount_all
     rm -rf --one-file-system "$ROOTFS"
     mkdir -p "$ROOTFS" "$DIR/cache/apt" "$DIR/cache/pip"
     tar -C "$ROOTFS" -xf "$IMAGE"
-    local n
-    for n in 0 1 2 3; do printf 'processor\t: %s\n%s\n\n' "$n" "$CPUINFO_CORE"; done > "$DIR/cpuinfo"
-    mount -t proc proc "$ROOTFS/proc"
-    mount --bind "$DIR/cpuinfo" "$ROOTFS/proc/cpuinfo"
-    mount --rbind /dev "$ROOTFS/dev"
-    mount --make-rslave "$ROOTFS/dev"
-    mount --bind /sys "$ROOTFS/sys"
-    mount -t tmpfs tmpfs "$ROOTFS/run"        # empty: no systemd, no udev running
-    mount -t tmpfs tmpfs "$ROOTFS/tmp"
+    mount_system
     mount --bind "$DIR/cache/apt" "$ROOTFS/var/cache/apt/archives"
-    mkdir -p "$ROOTFS/root/.cache/pip"
-    mount --bind "$DIR/cache/pip" "$ROOTFS/root/.cache/pip"
-    cp -L /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
-    # The host's own certificate authorities (a proxy that re-signs TLS needs
-    # them), so pip inside trusts what the host trusts.
-    local ca
-    for ca in /usr/local/share/ca-certificates/*.crt; do
-        [ -f "$ca" ] || continue
-        install -D -m 0644 "$ca" "$ROOTFS/usr/local/share/ca-certificates/${ca##*/}"
-        cat "$ca" >> "$ROOTFS/etc/ssl/certs/ca-certificates.crt"
-    done
+    mount_pip_cache
+    copy_host_network
     # The working tree as git sees it (tracked and new files, nothing ignored).
     mkdir -p "$ROOTFS/root/wolfbox"
     if git -C "$SOURCE" rev-parse --git-dir >/dev/null 2>&1; then
-        git -C "$SOURCE" ls-files -z --cached --others --exclude-standard \
-            | (cd "$SOURCE" && xargs -0 tar -cf - --ignore-failed-read) \
-            | tar -C "$ROOTFS/root/wolfbox" -xf -
+        copy_worktree "$ROOTFS/root/wolfbox"
     else
         tar -C "$SOURCE" --exclude=./build --exclude=./.venv -cf - . \
             | tar -C "$ROOTFS/root/wolfbox" -xf -
@@ -334,13 +240,11 @@ test_suite() {
 }
 
 summary() {
-    local i total=$(( $(date +%s) - START ))
+    local total=$(( $(date +%s) - START ))
     say ""
     say "pi-check: Debian 12 bookworm arm64 under qemu-user ($(uname -m) host)"
     say "  (a Cortex-A72 /proc/cpuinfo is mounted in: onnxruntime crashes on the host's under qemu)"
-    for i in "${!NAMES[@]}"; do
-        printf '  %-4s %6s s  %s\n' "${RESULTS[$i]}" "${TIMES[$i]}" "${NAMES[$i]}"
-    done
+    step_results
     printf '  total %5s s (%d min)\n' "$total" $(( (total + 30) / 60 ))
 }
 

@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parent.parent
 IMAGE = REPO / "image"
 BUILD = IMAGE / "build.sh"
 LIB = IMAGE / "overlay/usr/local/lib/wolfbox-image"
+COMMON = IMAGE / "lib/common.sh"
 
 
 def _load_bootfiles():
@@ -109,11 +110,96 @@ def test_the_example_files_parse_as_the_box_reads_them():
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 @pytest.mark.parametrize("script", [
-    BUILD, LIB / "grow-root", IMAGE / "debian-dtbs.sh", IMAGE / "overlays/build.sh",
+    BUILD, COMMON, LIB / "grow-root", IMAGE / "debian-dtbs.sh", IMAGE / "overlays/build.sh",
     IMAGE / "image-container.sh", IMAGE / "overlay/etc/kernel/postinst.d/z51-wolfbox-dtb-symbols"])
 def test_the_image_scripts_are_shellcheck_clean(script):
     result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
+
+
+# ------------------------------------------------- the shared shell library
+SHARERS = [BUILD, IMAGE / "boot-check.sh", REPO / "systemd/pi-check.sh"]
+
+
+def _shared(script: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """A bash script run after sourcing image/lib/common.sh, as the three do."""
+    return subprocess.run(["bash", "-c", f'set -euo pipefail; . "{COMMON}"; {script}'],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={"PATH": "/usr/bin:/bin", **env})
+
+
+@pytest.mark.parametrize("script", SHARERS, ids=lambda p: p.name)
+def test_the_image_scripts_share_one_library_and_copy_none_of_it(script):
+    """make image, make boot-check and make pi-check source one file for
+    their host helpers (as pi-gen's stages share scripts/common): none
+    defines one of its functions again."""
+    shared = set(re.findall(r"^([a-z_0-9]+)\(\) \{", COMMON.read_text(), re.M))
+    assert {"say", "fail", "host_missing", "host_needs", "step", "inroot"} <= shared
+    text = script.read_text()
+    assert '. "$SOURCE/image/lib/common.sh"' in text
+    assert re.search(r"^# shellcheck source=(\.\./image/)?lib/common\.sh$", text, re.M)
+    again = set(re.findall(r"^([a-z_0-9]+)\(\) \{", text, re.M)) & shared
+    assert not again, again
+
+
+def test_the_library_names_what_is_missing_on_the_host_with_its_package(tmp_path):
+    """Each missing thing named with its package, status 1; called
+    outside a condition (as boot-check.sh does), that stops the script."""
+    got = _shared("""
+        HOST_NEEDS=("sh dash" "/no/such/file some-package" "no-such-tool-x tool-package")
+        host_needs || echo "status $?"; host_needs; echo never""", tmp_path, WHO="probe")
+    assert (got.returncode, got.stdout) == (1, "status 1\n")
+    assert got.stderr.splitlines() == 2 * [
+        "probe: missing on the host: /no/such/file (Debian package some-package)",
+        "probe: missing on the host: no-such-tool-x (Debian package tool-package)"]
+    got = _shared('HOST_NEEDS=("sh dash" "/bin/sh dash"); host_needs; echo all there', tmp_path,
+                  WHO="probe")
+    assert got.returncode == 0 and got.stdout == "all there\n" and got.stderr == ""
+
+
+def test_the_library_runs_steps_into_logs_and_remembers_the_first_failure(tmp_path):
+    got = _shared("""LOGS=$PWD SOURCE=$PWD STEP_WIDTH=12 NAMES=() RESULTS=() TIMES=() FAILED=""
+        step "one" echo fine || true
+        step "two" sh -c 'echo broke; exit 3' || true
+        step "three" sh -c 'exit 4' || true
+        step_results; echo "$FAILED" """, tmp_path, WHO="probe")
+    assert got.returncode == 0, got.stderr
+    err = re.sub(r"\(\d+ s\)", "(N s)", got.stderr).splitlines()  # a step may cross a second
+    assert err[:3] == ["one" + " " * 9 + "pass (N s)",
+                       "two" + " " * 9 + "    | broke", "FAIL (N s)"]
+    assert (tmp_path / "00-one.log").read_text() == "fine\n"
+    assert (tmp_path / "01-two.log").read_text() == "broke\n"
+    lines = got.stdout.splitlines()
+    assert [re.sub(r"\d+", "N", line) for line in lines[:3]] == [
+        "  pass      N s  one", "  FAIL      N s  two", "  FAIL      N s  three"]
+    assert lines[3] == "two failed (exit 3; its log: 01-two.log)"
+
+
+def test_the_library_will_not_be_sourced_without_a_name_for_its_messages(tmp_path):
+    got = _shared("echo sourced", tmp_path)
+    assert got.returncode != 0 and "set WHO" in got.stderr and "sourced" not in got.stdout
+
+
+def test_make_images_copy_of_the_recipe_finds_the_library_in_the_checkout(tmp_path, plan):
+    """make image runs a copy (build/image/build.run.sh) with WOLFBOX_SOURCE
+    naming the checkout: the copy sources the checkout's library."""
+    copy = tmp_path / "build.run.sh"
+    shutil.copy(BUILD, copy)
+    got = subprocess.run(["bash", str(copy), "--plan"], capture_output=True, text=True,
+                         timeout=60, env={"PATH": "/usr/bin:/bin", "WOLFBOX_SOURCE": str(REPO)})
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == plan
+
+
+@pytest.mark.parametrize("script, message", [
+    (BUILD, "image: unknown argument '--bogus' (none, --plan or clean)"),
+    (REPO / "systemd/pi-check.sh", "pi-check: unknown argument '--bogus' (none, or clean)"),
+    (IMAGE / "boot-check.sh", "boot-check: unknown argument '--bogus' (--prepare-only, "
+                              "--memory=MB, --only=b,c,f,g,w,r,d,e,h)")], ids=lambda p: str(p))
+def test_each_script_says_what_is_wrong_through_the_library(script, message):
+    got = subprocess.run(["bash", str(script), "--bogus"], capture_output=True, text=True,
+                         timeout=60)
+    assert (got.returncode, got.stderr, got.stdout) == (1, message + "\n", "")
 
 
 # --------------------------------------------------- the boot partition's files
