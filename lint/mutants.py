@@ -92,7 +92,7 @@ MUTANTS = (
             "test_a_game_that_cannot_show_its_start_screen_leaves_the_box_to_another"
             "[newd3-view-buttons]",)),
     Mutant("the twin's sound check taking a flat wav for the line",
-           "image/twin.py",
+           "image/twin/media.py",
            "out=numpy.zeros_like(num), where=den > 0)",
            "out=numpy.ones_like(num), where=den > 0)",
            ("tests/test_boot_check.py::test_silence_is_not_the_line",)),

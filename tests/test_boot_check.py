@@ -6,9 +6,9 @@ root shell's protocol over a real terminal."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import pty
+import re
 import shutil
 import socket
 import struct
@@ -27,16 +27,10 @@ IMAGE = REPO / "image"
 SHOTS = REPO / "docs/screenshots"
 
 
-def _load_twin():
-    spec = importlib.util.spec_from_file_location("wolfbox_image_twin", IMAGE / "twin.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-twin = _load_twin()
+# The twin's package (image/twin/), importable as image/twin.py finds it.
+sys.path.insert(0, str(IMAGE))
+from twin import context, media, qemu  # noqa: E402
+from twin.checks import own_wifi, phones, root_trick  # noqa: E402
 
 
 # ------------------------------------------------------------ the scripts
@@ -151,34 +145,34 @@ def test_a_screen_is_the_same_screen_through_another_picture_path(tmp_path):
     noise = numpy.random.default_rng(7).integers(-20, 21, pixels.shape)
     shifted = pygame.surfarray.make_surface(numpy.clip(pixels + noise, 0, 255).astype(numpy.uint8))
     pygame.image.save(shifted, str(tmp_path / "dump.png"))
-    same, share = twin.same_screen(tmp_path / "dump.png", SHOTS / "1-start.png")
+    same, share = media.same_screen(tmp_path / "dump.png", SHOTS / "1-start.png")
     assert same and share == 0.0
 
 
 @pytest.mark.parametrize("other", ["1-start-no-sound", "1-start-notices", "2-night-call",
                                    "3-discussion"])
 def test_another_screen_or_one_more_line_is_not_the_start_screen(other):
-    same, share = twin.same_screen(SHOTS / f"{other}.png", SHOTS / "1-start.png")
-    assert not same and share > twin.SCREEN_THRESHOLD
+    same, share = media.same_screen(SHOTS / f"{other}.png", SHOTS / "1-start.png")
+    assert not same and share > media.SCREEN_THRESHOLD
 
 
 def test_a_screen_of_another_size_is_not_the_same(tmp_path):
     pygame.display.init()
     surface = pygame.image.load(str(SHOTS / "1-start.png"))
     pygame.image.save(pygame.transform.smoothscale(surface, (960, 640)), str(tmp_path / "big.png"))
-    assert twin.same_screen(tmp_path / "big.png", SHOTS / "1-start.png") == (False, 1.0)
+    assert media.same_screen(tmp_path / "big.png", SHOTS / "1-start.png") == (False, 1.0)
 
 
 # --------------------------------------------------------------- the sound
 def _wav(path: Path, parts: list[tuple[float, int]]) -> None:
     """qemu's wav as the twin reads it while qemu still writes: a 44-byte
-    header, then stereo s16 at twin.RATE; (seconds, amplitude) parts."""
+    header, then stereo s16 at qemu.RATE; (seconds, amplitude) parts."""
     frames = []
     for seconds, amplitude in parts:
-        n = int(seconds * twin.RATE)
-        t = numpy.arange(n) / twin.RATE
+        n = int(seconds * qemu.RATE)
+        t = numpy.arange(n) / qemu.RATE
         mono = (amplitude * numpy.sin(2 * numpy.pi * 440 * t)).astype("<i2")
-        frames.append(numpy.repeat(mono, twin.CHANNELS))
+        frames.append(numpy.repeat(mono, qemu.CHANNELS))
     path.write_bytes(b"RIFF" + struct.pack("<I", 0) + b"WAVE" + b"\0" * 32
                      + numpy.concatenate(frames).tobytes())
 
@@ -196,18 +190,18 @@ def _speech(seed: int, seconds: float, rate: int):
 
 
 def _capture(path: Path, placed: list, seconds: float = 9.0, seed: int = 7) -> None:
-    """qemu's wav (stereo at twin.RATE) with a quiet ambience throughout and
+    """qemu's wav (stereo at qemu.RATE) with a quiet ambience throughout and
     each (start, mono samples at their rate, rate) placed as a sound card
     plays it: resampled a little off (0.3 %), at 60 % volume."""
     rng = numpy.random.default_rng(seed)
-    mono = rng.uniform(-600, 600, int(seconds * twin.RATE))
+    mono = rng.uniform(-600, 600, int(seconds * qemu.RATE))
     for start, samples, rate in placed:
-        n = int(len(samples) / rate * twin.RATE * 1.003)
+        n = int(len(samples) / rate * qemu.RATE * 1.003)
         played = numpy.interp(numpy.arange(n) * len(samples) / n, numpy.arange(len(samples)),
                               samples.astype(float)) * 0.6
-        a = int(start * twin.RATE)
+        a = int(start * qemu.RATE)
         mono[a:a + n] += played[: len(mono) - a]
-    frames = numpy.repeat(mono.clip(-32768, 32767).astype("<i2"), twin.CHANNELS)
+    frames = numpy.repeat(mono.clip(-32768, 32767).astype("<i2"), qemu.CHANNELS)
     path.write_bytes(b"RIFF" + struct.pack("<I", 0) + b"WAVE" + b"\0" * 32 + frames.tobytes())
 
 
@@ -218,19 +212,19 @@ def test_the_cached_line_is_found_in_the_sound_by_its_loudness_over_time(tmp_pat
     the line is cut short."""
     line, other = _speech(1, 2.8, 22050), _speech(2, 3.5, 22050)
     wav = tmp_path / "sound.wav"
-    press = int(1.0 * twin.RATE)
+    press = int(1.0 * qemu.RATE)
     _capture(wav, [(1.8, line, 22050), (5.0, other, 22050)])
-    heard = twin.find_line(wav, press, line, 22050, within=3.0)
+    heard = media.find_line(wav, press, line, 22050, within=3.0)
     assert heard is not None and heard.found, heard
-    assert heard.begins == pytest.approx(0.8, abs=2 * twin.ENVELOPE)
+    assert heard.begins == pytest.approx(0.8, abs=2 * media.ENVELOPE)
     _capture(wav, [(1.8, other, 22050)])                          # another line there
-    heard = twin.find_line(wav, press, line, 22050, within=3.0)
+    heard = media.find_line(wav, press, line, 22050, within=3.0)
     assert heard is not None and not heard.found, heard
     _capture(wav, [(1.8, line[: len(line) // 2], 22050)])         # cut off halfway
-    heard = twin.find_line(wav, press, line, 22050, within=3.0)
+    heard = media.find_line(wav, press, line, 22050, within=3.0)
     assert heard is not None and not heard.found, heard
     _capture(wav, [(1.8, line, 22050)], seconds=4.0)              # not all written yet
-    assert twin.find_line(wav, press, line, 22050, within=3.0) is None
+    assert media.find_line(wav, press, line, 22050, within=3.0) is None
 
 
 def test_silence_is_not_the_line(tmp_path):
@@ -246,7 +240,7 @@ def test_silence_is_not_the_line(tmp_path):
             level = struct.pack("<h", amplitude)
             data[44:] = level * ((len(data) - 44) // 2)
             wav.write_bytes(bytes(data))
-        heard = twin.find_line(wav, int(1.0 * twin.RATE), line, 22050, within=3.0)
+        heard = media.find_line(wav, int(1.0 * qemu.RATE), line, 22050, within=3.0)
         assert heard is not None and not heard.found, (amplitude, heard)
 
 
@@ -256,7 +250,7 @@ def test_the_line_the_twin_listens_for_is_the_first_a_round_says(tmp_path):
                             env=dict(os.environ, STATE_DIRECTORY=str(tmp_path)))
     assert result.returncode == 0, result.stderr
     said = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith('"')]
-    assert said[0] == f'"{twin.FIRST_LINE}"'
+    assert said[0] == f'"{context.FIRST_LINE}"'
 
 
 # ------------------------------------------------------- the guest's shell
@@ -296,8 +290,8 @@ def test_the_shell_gives_each_commands_output_and_status(tmp_path):
     guest = threading.Thread(target=_guest, args=(path, ready), daemon=True)
     guest.start()
     assert ready.wait(10)
-    shell = twin.Shell(path)
-    shell.sock = twin._connect(path, 10)
+    shell = qemu.Shell(path)
+    shell.sock = qemu._connect(path, 10)
     assert shell.run("echo first", timeout=30) == (0, "first")     # the terminal still echoing
     shell.wait(30)
     assert shell.run("echo ActiveState=active; echo SubState=running") == \
@@ -331,9 +325,9 @@ def test_qemu_takes_the_twins_machine_and_answers_its_commands(tmp_path):
     with socket.socket() as s:                              # a port free on the host now
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    machine = twin.Twin(tmp_path, tmp_path / "vmlinuz", tmp_path / "initrd.img", disk,
+    machine = qemu.Twin(tmp_path, tmp_path / "vmlinuz", tmp_path / "initrd.img", disk,
                         "console=ttyAMA0", port=port)
-    machine.command = lambda: twin.Twin.command(machine) + ["-S"]
+    machine.command = lambda: qemu.Twin.command(machine) + ["-S"]
     machine.start()
     try:
         assert machine.qmp.execute("query-status")["status"] == "prelaunch"
@@ -343,12 +337,12 @@ def test_qemu_takes_the_twins_machine_and_answers_its_commands(tmp_path):
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"    # before any mode: 640x480
         assert pygame.image.load(str(shot)).get_size() == (640, 480)
         # The power button at rest: PL061 line 3 held high; let go, it falls.
-        assert machine.qmp.gpio_data() >> twin.POWER_LINE & 1 == 1
+        assert machine.qmp.gpio_data() >> qemu.POWER_LINE & 1 == 1
         machine.power.release()
         deadline = time.monotonic() + 10
-        while machine.qmp.gpio_data() >> twin.POWER_LINE & 1 and time.monotonic() < deadline:
+        while machine.qmp.gpio_data() >> qemu.POWER_LINE & 1 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert machine.qmp.gpio_data() >> twin.POWER_LINE & 1 == 0
+        assert machine.qmp.gpio_data() >> qemu.POWER_LINE & 1 == 0
     finally:
         machine.kill()
     assert machine.qemu.returncode == -9
@@ -372,7 +366,7 @@ def test_the_twins_gpio_settings_are_the_boxs_and_fit_the_pl061(tmp_path):
     values = dict(line.split("#")[0].split(" = ") for line in result.stdout.splitlines()
                   if " = " in line)
     values = {k.strip(): v.strip() for k, v in values.items()}
-    assert values["buttons.power"] == str(twin.POWER_LINE)
+    assert values["buttons.power"] == str(qemu.POWER_LINE)
     assert values["hardware.pin_factory"] == '"lgpio"'
     assert values["hardware.power_action"] == '"poweroff"'
     assert {int(values[f"leds.{b}"]) for b in ("start", "vote", "next", "back")} == {4, 5, 6, 7}
@@ -397,14 +391,14 @@ def test_the_host_reads_the_pages_address_off_the_twins_screen_as_a_camera_would
     url = "http://10.0.2.15:8080/"                       # qemu's user network, the guest
     pinned = f"{url}#k={BoxKey().public}"
     card = JoinCard(url, "4821", qr=pinned)
-    surface = render_view(dataclasses.replace(start_screen(), join=card), twin.SCREEN, "",
+    surface = render_view(dataclasses.replace(start_screen(), join=card), qemu.SCREEN, "",
                           Painter())
     shot = tmp_path / "start.png"
     pygame.image.save(surface, str(shot))
     read = subprocess.run(["zbarimg", "--quiet", "--raw", str(shot)], capture_output=True,
                           text=True, check=False)
     assert read.stdout.split() == [pinned], read
-    assert twin.resolver_rule(pinned) == "MAP 10.0.2.15 127.0.0.1"    # the forward's way in
+    assert phones.resolver_rule(pinned) == "MAP 10.0.2.15 127.0.0.1"    # the forward's way in
 
 
 @pytest.mark.parametrize("ssid, passphrase", [("Wolfbox-3F7A", "abcdefghjkmn"),
@@ -415,7 +409,7 @@ def test_the_twin_reads_the_wifi_codes_name_and_passphrase_as_a_camera_would(ssi
     passphrase."""
     from wolfbox.view import WifiCard
 
-    fields = twin.wifi_code(WifiCard(ssid, passphrase).qr_text())
+    fields = own_wifi.wifi_code(WifiCard(ssid, passphrase).qr_text())
     assert (fields["T"], fields["S"], fields["P"]) == ("WPA", ssid, passphrase)
 
 
@@ -437,7 +431,7 @@ def test_the_library_the_twins_attacker_writes_is_an_arm64_preload_that_runs_its
     in its one executable segment, no segment both writable and executable
     (a unit's MemoryDenyWriteExecute must not be what stops it), a stack not
     executable, and both its lines in the code segment."""
-    image = twin.preload_library()
+    image = root_trick.preload_library()
     assert image[:4] == b"\x7fELF" and image[4] == 2 and image[5] == 1
     kind, machine = struct.unpack_from("<HH", image, 16)
     assert (kind, machine) == (3, 183)                    # ET_DYN, EM_AARCH64
@@ -454,7 +448,7 @@ def test_the_library_the_twins_attacker_writes_is_an_arm64_preload_that_runs_its
     assert code[2] <= tags[12] < code[2] + code[3]        # DT_INIT in the code
     assert {4, 5, 6} <= set(tags)                         # DT_HASH, DT_STRTAB, DT_SYMTAB
     text = image[code[2]:code[2] + code[3]]
-    assert twin.PRELOAD_ROOT in text and twin.PRELOAD_USER in text
+    assert root_trick.PRELOAD_ROOT in text and root_trick.PRELOAD_USER in text
 
 
 ARM64 = REPO / "build/image/rootfs"
@@ -472,16 +466,110 @@ def test_the_library_runs_under_arm64_ld_so_and_says_who_ran_it():
     folder = Path(tempfile.mkdtemp(prefix="wolfbox-preload-"))    # nobody reads it too
     folder.chmod(0o755)
     lib = folder / "preload.so"
-    lib.write_bytes(twin.preload_library())
+    lib.write_bytes(root_trick.preload_library())
     lib.chmod(0o644)
     run = [QEMU, "-L", str(ARM64), "-E", f"LD_PRELOAD={lib}", str(ARM64 / "bin/true")]
     got = subprocess.run(run, capture_output=True, timeout=120, check=True)
-    assert got.stderr == (twin.PRELOAD_ROOT if os.geteuid() == 0 else twin.PRELOAD_USER)
+    assert got.stderr == (root_trick.PRELOAD_ROOT if os.geteuid() == 0 else root_trick.PRELOAD_USER)
     if os.geteuid() == 0 and shutil.which("setpriv"):
         user = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                                *run], capture_output=True, timeout=120, check=True)
-        assert user.stderr == twin.PRELOAD_USER
+        assert user.stderr == root_trick.PRELOAD_USER
     plain = subprocess.run(run[:3] + [str(ARM64 / "bin/true")], capture_output=True,
                            timeout=120, check=True)
     assert plain.stderr == b""
     shutil.rmtree(folder)
+
+
+# ------------------------------------------------ the checks, one module each
+# The checks the manual documents (docs/develop/twin.md), by their letters.
+DOCUMENTED = ["a", "b", "c", "d", "e", "f", "g", "h", "w", "r"]
+
+
+def test_every_documented_check_has_its_letter_and_a_module_of_its_own():
+    """A check cannot silently disappear: the manual's list, the twin's
+    letters, boot-check.sh's runs and the modules in image/twin/checks are
+    the same ten, each module holding the one check its letter names."""
+    import importlib
+    import pkgutil
+
+    from twin import checks
+
+    manual = re.findall(r"^- \*\*([a-z])\.\*\*", (REPO / "docs/develop/twin.md").read_text(),
+                        re.M)
+    assert sorted(manual) == sorted(DOCUMENTED)
+    assert sorted(checks.CHECKS) == sorted(DOCUMENTED)
+    runs = re.search(r"^ONLY=([a-z,]+)$", (IMAGE / "boot-check.sh").read_text(), re.M)
+    assert runs and sorted(["a", *runs.group(1).split(",")]) == sorted(DOCUMENTED)
+    modules = {m.name for m in pkgutil.iter_modules(checks.__path__)}
+    assert len(modules) == len(DOCUMENTED)
+    by_module = {}
+    for name in modules:
+        module = importlib.import_module(f"twin.checks.{name}")
+        by_module[name] = module.CHECK
+        assert module.CHECK.run.__module__ == module.__name__
+    for letter, check in checks.CHECKS.items():
+        assert check.title.startswith(f"{letter}. "), (letter, check.title)
+        assert check in by_module.values(), letter
+    assert len({id(c) for c in checks.CHECKS.values()}) == len(DOCUMENTED)
+
+
+def _twin_main(tmp_path, monkeypatch, capsys, outcomes: dict, *args: str):
+    """image/twin.py's main with each check's work replaced by an outcome
+    (or an exception), its titles and its order as they are; no qemu."""
+    from twin import run
+    from twin.checks import CHECKS
+    from twin.context import Check
+
+    def stub(outcome):
+        def check(ctx):
+            if isinstance(outcome, Exception):
+                raise outcome
+            return outcome
+        return check
+
+    for letter, outcome in outcomes.items():
+        monkeypatch.setitem(CHECKS, letter, Check(CHECKS[letter].title, stub(outcome)))
+    paths = [f"--{n}={tmp_path / n}" for n in ("work", "kernel", "initrd", "disk", "config",
+                                                 "wolfbox")]
+    code = run.main([*paths, "--cmdline=console=ttyAMA0", *args])
+    return code, re.sub(r"\d+ s\b", "N s", capsys.readouterr().out).splitlines()
+
+
+def test_the_twin_runs_a_then_the_named_checks_in_their_order(tmp_path, monkeypatch, capsys):
+    code, out = _twin_main(tmp_path, monkeypatch, capsys,
+                           {"a": ("pass", "up"), "b": ("pass", "the same screen"),
+                            "e": RuntimeError("no power line"), "h": ("cannot", "1 GB")},
+                           "--memory=512", "--only=e,a,b,x,h")
+    assert code == 1                                          # e failed
+    # a runs once, first; a letter no check has (x) is passed over
+    assert out[:8] == [
+        "a. boot to READY, no failed unit, watchdog fed 2 min ...",
+        "  pass (N s): up",
+        "e. the power button held: poweroff through polkit, qemu exits ...",
+        "  FAIL (N s): RuntimeError: no power line",
+        "b. the start screen (screendump vs wolfbox screenshot) ...",
+        "  pass (N s): the same screen",
+        "h. 512 MB: a missing line rendered, no OOM killer ...",
+        "  cannot (N s): 1 GB"]
+    assert out[8:] == [
+        "", "boot-check: the image's twin (qemu-system-aarch64 -M virt, TCG, 512 MB)",
+        "  pass        N s  a. boot to READY, no failed unit, watchdog fed 2 min: up",
+        "  FAIL        N s  e. the power button held: poweroff through polkit, qemu exits: "
+        "RuntimeError: no power line",
+        "  pass        N s  b. the start screen (screendump vs wolfbox screenshot): "
+        "the same screen",
+        "  cannot      N s  h. 512 MB: a missing line rendered, no OOM killer: 1 GB"]
+
+
+def test_the_twin_passes_only_with_no_fail_and_one_pass(tmp_path, monkeypatch, capsys):
+    code, _ = _twin_main(tmp_path, monkeypatch, capsys,
+                         {"a": ("pass", "up"), "h": ("cannot", "1 GB")}, "--only=h")
+    assert code == 0
+    code, out = _twin_main(tmp_path, monkeypatch, capsys,
+                           {"a": ("FAIL", "never up"), "c": ("pass", "never run")}, "--only=c")
+    assert code == 1
+    assert out[2:4] == ["c. a key on the USB keyboard starts a round; the box speaks ...",
+                        "  cannot (N s): a failed: the box is not up"]
+    code, _ = _twin_main(tmp_path, monkeypatch, capsys, {"a": ("cannot", "no qemu")}, "--only=")
+    assert code == 1                                          # nothing passed
