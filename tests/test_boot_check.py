@@ -573,3 +573,44 @@ def test_the_twin_passes_only_with_no_fail_and_one_pass(tmp_path, monkeypatch, c
                         "  cannot (N s): a failed: the box is not up"]
     code, _ = _twin_main(tmp_path, monkeypatch, capsys, {"a": ("cannot", "no qemu")}, "--only=")
     assert code == 1                                          # nothing passed
+
+
+def test_a_box_that_never_deals_fails_check_w_within_its_900_s(monkeypatch, tmp_path):
+    """Nine phones joined, START pressed, the saved game stuck at its setup:
+    START is pressed again every 60 s (a key lost on a busy twin), but the
+    phase gives up 900 s after the first press instead of waiting for ever
+    (each press once restarted the 900 s)."""
+    now = [0.0]
+    monkeypatch.setattr(own_wifi.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(own_wifi.time, "sleep", lambda s: now.__setitem__(0, now[0] + s))
+    monkeypatch.setattr(own_wifi, "room_pin", lambda ctx: "1234")
+    monkeypatch.setattr(own_wifi, "start_phones", lambda *a, **k: None)
+    said = iter(["joined 9", "OK: dealt"])
+    monkeypatch.setattr(own_wifi, "phones_say", lambda ctx, words, timeout: next(said))
+    presses: list[float] = []
+
+    class Qmp:
+        def key(self, qcode: str) -> None:
+            presses.append(now[0])
+
+    class Twin:
+        qmp = Qmp()
+        work = tmp_path
+
+        def screendump(self, path):
+            return path
+
+    class Ctx:
+        twin = Twin()
+
+        def saved_stage(self):
+            if now[0] > 10 * 900:
+                raise AssertionError("still waiting after 9,000 s")
+            return ("setup", 0)
+
+    walk = own_wifi.Walk(ctx=Ctx())  # type: ignore[arg-type]
+    failed = own_wifi.table_of_nine(walk)
+    assert failed is not None and "the deal never ended" in failed
+    assert now[0] <= 900 + 5
+    assert presses[0] == 0 and len(presses) >= 10           # pressed again, within the 900 s
+    assert all(b - a >= 60 for a, b in zip(presses, presses[1:], strict=False))
