@@ -187,7 +187,7 @@ def covered(views: Iterable[PhoneView]) -> bool:
     Mayor's hands nor the console, public). The whole table's, never one
     seat's: while it lasts every
     seated phone, whatever its role, alive or dead, asked or not, is sent
-    a frame on the server's clock and answers each with one (server.py),
+    a frame on the server's clock and answers each with one (publish.py),
     so the count, size and time of a phone's frames tell nobody who acted."""
     views = list(views)
     return any(v.secret for v in views) and any(

@@ -95,6 +95,20 @@ def test_the_package_as_it_is_keeps_every_contract(tmp_path):
     # The screens' protocol reaching for the state machine it describes.
     ("onenight/seen.py", "\nfrom . import flow as _flow\n", True,
      CIRCLE),
+    # The phones' gate learning of the seats, or of a game's events.
+    ("phones/gate.py", "\nfrom . import room as _room\n", True,
+     "The gate before the handshake knows nothing of the page, the seats or the games BROKEN"),
+    ("phones/gate.py", "\nfrom wolfbox import events as _events\n", True,
+     "The gate before the handshake knows nothing of the page, the seats or the games BROKEN"),
+    # The phones' HTTP side opening sealed frames.
+    ("phones/portal.py", "\nfrom . import seal as _seal\n", True,
+     "The phones' HTTP side knows nothing of the seats, the messages or the games BROKEN"),
+    # The bounded log reaching for the box's words.
+    ("phones/bounded.py", "\nfrom wolfbox import i18n as _i18n\n", True,
+     "The phones' bounded log imports nothing of the box BROKEN"),
+    # A part of the phones' server naming the server, if only for mypy.
+    ("phones/publish.py", TYPE_ONLY + "    from .server import PhoneServer as _PhoneServer\n",
+     True, "The phones' server wires its parts, which never import it BROKEN"),
 ])
 def test_a_planted_violation_breaks_its_contract(tmp_path, path, text, append, contract):
     tree = package_copy(tmp_path)

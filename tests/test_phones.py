@@ -19,8 +19,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from wolfbox.events import PhoneChoice
 from wolfbox.phones import protocol
+from wolfbox.phones.portal import PAGE_FILES
 from wolfbox.phones.room import WRONG_PIN_WINDOW, WRONG_PINS, Joined, JoinRefused, Room, clean_name
-from wolfbox.phones.server import PAGE_FILES, PhoneServer, Seated
+from wolfbox.phones.server import PhoneServer, Seated
 
 WAIT = 10.0          # only a bound: every wait below ends on a message from the server
 

@@ -15,7 +15,7 @@ captured too. Each phone's frames, both ways, must come in the same
 number, in the same sizes, at the same times as every other phone's,
 whatever its role, taps, life or death: in every secret window (a night,
 a call, a vote behind the cover) every phone is sent a frame on the cover's
-clock and answers it with one, a tap riding in it (server.py `_cover_clock`,
+clock and answers it with one, a tap riding in it (publish.py `cover_clock`,
 app.js `beat`)."""
 
 from __future__ import annotations

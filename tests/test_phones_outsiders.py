@@ -32,7 +32,7 @@ from wolfbox.phones.room import (
     JoinRefused,
     Room,
 )
-from wolfbox.phones.server import Bounded, PhoneServer, Seated, socket_budget
+from wolfbox.phones.server import PhoneServer, Seated
 
 
 @pytest.fixture
@@ -136,11 +136,6 @@ def test_sockets_left_silent_keep_no_phone_out(box):
         assert sum(let_go(s) for s in silent) >= len(silent) - 24 + 3
 
 
-def test_the_budget_keeps_a_reserve_of_descriptors_for_the_box_s_own_files():
-    assert socket_budget(1024) == 256 and socket_budget(4096) == 256
-    assert socket_budget(300) == 44 and socket_budget(100) == 0
-
-
 def test_a_flood_past_the_descriptor_limit_leaves_the_box_its_files_and_a_short_log(tmp_path):
     """The attack as found: the box's process at a low descriptor limit, far
     more sockets than it allows; the box still opens its files, the flood
@@ -232,23 +227,6 @@ def test_accepts_failing_for_want_of_descriptors_are_one_line_not_a_traceback_ea
         _out, err = child.communicate(timeout=WAIT)
     assert "Traceback" not in err and "out of system resource" in err
     assert len(err.splitlines()) <= 3
-
-
-def test_a_line_a_client_can_cause_is_said_once_then_once_a_minute_with_a_count(caplog):
-    clock = FakeClock()
-    said = Bounded(clock)
-    with caplog.at_level(logging.WARNING, logger="wolfbox.phones"):
-        for _ in range(1000):
-            said.say("origin", "refused %s", "x")
-        clock.now += 59.0
-        said.say("origin", "refused %s", "x")
-        said.say("fast", "too fast")                  # another kind is its own
-        clock.now += 1.0
-        said.say("origin", "refused %s", "x")
-    lines = [r.getMessage() for r in caplog.records]
-    assert lines == ["phones: refused x", "phones: too fast",
-                     "phones: refused x (and 1000 more like it since the last said)"]
-    assert said.counts == {"origin": 1002, "fast": 1}
 
 
 def test_cross_origin_sockets_by_the_hundred_log_one_line(box, caplog):

@@ -40,8 +40,10 @@ from wolfbox.i18n import LANGUAGES, _, speaking
 from wolfbox.newd3 import roles as newd3_roles
 from wolfbox.onenight import roles as onenight_roles
 from wolfbox.phones import protocol, seal
+from wolfbox.phones.gate import Door
+from wolfbox.phones.portal import PAGE_FILES
 from wolfbox.phones.room import Room
-from wolfbox.phones.server import PAGE_FILES, PhoneServer, _Door
+from wolfbox.phones.server import PhoneServer
 
 WAIT = 10.0
 OTHER = ("This page was opened for another start of the box: scan the QR code on the box "
@@ -63,7 +65,7 @@ def wire(monkeypatch) -> Wire:
     """The server's sockets, recorded below the WebSocket library: the
     bytes as they go to and come from the kernel."""
     record = Wire()
-    made, received = _Door.connection_made, ServerConnection.data_received
+    made, received = Door.connection_made, ServerConnection.data_received
 
     def connection_made(self, transport):
         self.wire_read, written = bytearray(), bytearray()
@@ -80,8 +82,8 @@ def wire(monkeypatch) -> Wire:
     def data_received(self, data):
         self.wire_read.extend(data)
         received(self, data)
-    monkeypatch.setattr(_Door, "connection_made", connection_made)
-    monkeypatch.setattr(_Door, "data_received", data_received)
+    monkeypatch.setattr(Door, "connection_made", connection_made)
+    monkeypatch.setattr(Door, "data_received", data_received)
     return record
 
 
