@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: install run test bench screenshots clean lint catalogues pot pi-check pi-check-clean loc mutants \
-  enclosure enclosure-install enclosure-pictures enclosure-screens docs docs-install cards
+  enclosure enclosure-install enclosure-pictures enclosure-screens docs docs-install docs-serve cards
 
 install: $(STAMP)
 
@@ -57,6 +57,13 @@ $(DOCS_STAMP): pyproject.toml | install
 
 docs: docs-install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# The built site over http on this machine (its search needs a web server;
+# every other page opens from build/site/index.html as a file).
+DOCS_PORT ?= 8000
+docs-serve: docs
+	@echo "the manual: http://localhost:$(DOCS_PORT)/  (Ctrl+C stops it)"
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory build/site $(DOCS_PORT)
 
 # A printable card a game for the table (buttons, tonight's night, phones) in
 # three languages, from `wolfbox script` and the deck the box remembers;

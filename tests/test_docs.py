@@ -71,8 +71,23 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
          "--site-dir", str(tmp_path / "site")],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
+    site = tmp_path / "site"
     for lang in ("", "de/", "zh/"):
-        assert (tmp_path / "site" / lang / "play/buttons/index.html").exists()
+        assert (site / lang / "play/buttons.html").is_file()
+    # Opened from the disk (README: build/site/index.html), every link of
+    # every page lands on a file: a link to a folder shows a browser's
+    # directory listing there, and a link from the root (/de/) leaves the site.
+    broken: set[str] = set()
+    pages = [p for p in site.rglob("*.html") if p.name != "404.html"]   # a server's page
+    assert len(pages) > 60
+    for page in pages:
+        for href in re.findall(r'<a [^>]*href="([^"]*)"', page.read_text()):
+            target = href.split("#", 1)[0]
+            if not target or re.match(r"[a-z]+:", target):
+                continue
+            if target.startswith("/") or not (page.parent / target).is_file():
+                broken.add(f"{page.relative_to(site)} -> {href}")
+    assert not broken, sorted(broken)[:10]
 
 
 def test_every_box_screen_the_site_shows_is_drawn_so_today(tmp_path: Path) -> None:
