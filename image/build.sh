@@ -12,6 +12,9 @@
 #   image/build.sh --plan      print the partition table and the boot
 #                              partition's files, build nothing (any user)
 #
+# Out: build/image/wolfbox.img, wolfbox.img.xz and wolfbox.img.xz.sha256
+# (`sha256sum -c` checks it, as a release's own .sha256).
+#
 # Steps: an arm64 Debian 12 system with mmdebstrap (cached by its package
 # list), the real systemd/install.sh run inside it under qemu-user (as
 # `make pi-check` does), every line of the voice rendered natively on this
@@ -70,9 +73,13 @@ PACKAGES=(linux-image-arm64 raspi-firmware firmware-brcm80211 wireless-regdb
           iproute2 iw alsa-utils gpiod python3-minimal
           device-tree-compiler)  # fdtput: the trees' labels for dtoverlay= (z51-wolfbox-dtb-symbols)
 
+# The box's settings, also on the boot partition, where the user edits them
+# (a copy of the installed /etc/wolfbox/wolfbox.toml).
+BOOT_SETTINGS=wolfbox.toml
+
 # The boot partition's files the builder adds beside raspi-firmware's.
 boot_extras() {
-    (cd "$HERE/boot" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+    { (cd "$HERE/boot" && find . -type f | sed 's|^\./||'); echo "$BOOT_SETTINGS"; } | LC_ALL=C sort
 }
 
 # The partition table as sfdisk reads it (the root partition takes the rest
@@ -94,6 +101,7 @@ plan() {
     say "partition 1: FAT32 label $BOOT_LABEL; partition 2: ext4 label $ROOT_LABEL, root + ${ROOT_SPARE} MiB, grown on first boot"
     say "boot partition: raspi-firmware's files (bootcode.bin start*.elf fixup*.dat), vmlinuz-VERSION and initrd.img-VERSION (config.txt names them), bcm27*/bcm28*.dtb, config.txt, cmdline.txt, overlays/ (image/overlays: $(cd "$HERE/overlays" && printf '%s\n' *.dts | sed 's/\.dts$/.dtbo/' | paste -sd' ')), and:"
     boot_extras | sed 's/^/  /'
+    say "($BOOT_SETTINGS: a copy of the installed /etc/wolfbox/$BOOT_SETTINGS; the user may add hostname.txt, ssh, authorized_keys, wpa_supplicant.conf, custom.toml)"
     say "root overlay:"
     (cd "$HERE/overlay" && find . -type f | sed 's|^\.||' | LC_ALL=C sort | sed 's/^/  /')
     say "packages: ${PACKAGES[*]} + $(bash "$SOURCE/systemd/install.sh" --list-packages \
@@ -288,9 +296,9 @@ overlay() {
     bash "$HERE/overlays/build.sh" "$ROOTFS/boot/firmware/overlays"
     # The settings the box ships with, on the card where the user edits them;
     # marked applied, so the first boot keeps /etc's copy as it is.
-    cp "$ROOTFS/etc/wolfbox/wolfbox.toml" "$ROOTFS/boot/firmware/wolfbox.toml"
+    cp "$ROOTFS/etc/wolfbox/wolfbox.toml" "$ROOTFS/boot/firmware/$BOOT_SETTINGS"
     install -d "$ROOTFS/var/lib/wolfbox-image"
-    sha256sum < "$ROOTFS/boot/firmware/wolfbox.toml" | cut -d' ' -f1 \
+    sha256sum < "$ROOTFS/boot/firmware/$BOOT_SETTINGS" | cut -d' ' -f1 \
         > "$ROOTFS/var/lib/wolfbox-image/wolfbox.toml.applied"
     # What a build leaves behind that a card must not hold.
     inroot '
@@ -307,7 +315,7 @@ overlay() {
 pack() {
     unmount_all
     local used root_mib boot_img=$DIR/boot.img root_img=$DIR/root.img
-    rm -f "$OUT" "$OUT.xz" "$boot_img" "$root_img"
+    rm -f "$OUT" "$OUT.xz" "$OUT.xz.sha256" "$boot_img" "$root_img"
     # Nothing newer than the commit (install.sh's files, the rendered voice):
     # the same times in two builds. Python's .pyc are hash-checked (pip and
     # py3compile ran with SOURCE_DATE_EPOCH set), so they stay valid.
@@ -354,6 +362,8 @@ compress() {
     xz -T2 -6 -k -f "$OUT"
     ls -l "$OUT" "$OUT.xz"
     sha256sum "$OUT" "$OUT.xz" | tee "$DIR/SHA256SUMS"
+    # Beside the image, as a release's: `sha256sum -c wolfbox.img.xz.sha256`.
+    (cd "$(dirname "$OUT")" && sha256sum "$(basename "$OUT").xz" > "$(basename "$OUT").xz.sha256")
 }
 
 summary() {
@@ -386,4 +396,4 @@ if step "host tools (mmdebstrap, arch-test, qemu, mtools)" host_tools &&
 fi
 summary
 [ -z "$FAILED" ] || fail "FAILED: $FAILED"
-say "image: $OUT and $OUT.xz"
+say "image: $OUT and $OUT.xz (checksum: $OUT.xz.sha256)"

@@ -78,7 +78,8 @@ def test_sfdisk_makes_the_planned_table_on_a_disk_file(plan, tmp_path):
 
 
 def test_the_plan_names_every_file_the_user_edits_and_the_first_boot_units(plan):
-    for name in ("README.txt", "wpa_supplicant.conf.example", "custom.toml.example"):
+    for name in ("README.txt", "wpa_supplicant.conf.example", "custom.toml.example",
+                 "wolfbox.toml"):                # the build's copy of /etc/wolfbox's
         assert re.search(rf"^  {re.escape(name)}$", plan, re.M), name
     for path in ("/etc/fstab", "/etc/systemd/system/wolfbox-bootfiles.service",
                  "/etc/systemd/system/wolfbox-grow-root.service",
@@ -189,6 +190,27 @@ def test_make_images_copy_of_the_recipe_finds_the_library_in_the_checkout(tmp_pa
                          timeout=60, env={"PATH": "/usr/bin:/bin", "WOLFBOX_SOURCE": str(REPO)})
     assert got.returncode == 0, got.stderr
     assert got.stdout == plan
+
+
+def _function(script: Path, name: str) -> str:
+    """One shell function of a script, as its text (to run it alone)."""
+    found = re.search(rf"^{name}\(\) \{{\n.*?^\}}\n", script.read_text(), re.M | re.S)
+    assert found, name
+    return found.group(0)
+
+
+@pytest.mark.skipif(shutil.which("xz") is None, reason="needs xz")
+def test_the_packed_image_gets_a_checksum_file_as_a_release_does(tmp_path):
+    """flash.md has a self-builder check build/image/wolfbox.img.xz as a
+    release's download: `sha256sum -c wolfbox.img.xz.sha256` beside it."""
+    (tmp_path / "wolfbox.img").write_bytes(b"a disk image\n" * 1000)
+    script = _function(BUILD, "compress") + 'OUT="$1/wolfbox.img"; DIR="$1"; compress\n'
+    got = subprocess.run(["bash", "-euo", "pipefail", "-c", script, "compress", str(tmp_path)],
+                         cwd="/", capture_output=True, text=True, timeout=60)
+    assert got.returncode == 0, got.stderr
+    check = subprocess.run(["sha256sum", "-c", "wolfbox.img.xz.sha256"], cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert check.returncode == 0 and check.stdout == "wolfbox.img.xz: OK\n", check
 
 
 @pytest.mark.parametrize("script, message", [
