@@ -85,6 +85,16 @@ def test_every_start_screen_offers_it_only_while_phones_are_on(tmp_path, pilots,
     assert pilot.view.footer == setup_holds_note(game, phones=True)
 
 
+def test_with_phones_on_the_footer_says_each_of_its_three_buttons_is_held():
+    """A tap of VOTE adds a player and a tap of START begins: the footer
+    must not read as if only NEXT were held (a newcomer read it so)."""
+    with speaking("en"):
+        assert setup_holds_note("one_night", phones=True) == \
+            "Hold: NEXT settings, VOTE Werewolf with a Mayor, START phones."
+        assert setup_holds_note("one_night") == \
+            "Hold NEXT: settings. Hold VOTE: Werewolf with a Mayor."
+
+
 def test_a_seat_freed_on_the_box_sends_its_phone_back_to_the_seats(tmp_path, pilots):
     pilot = pilots.start(phones_config(tmp_path))
     url, pin = join_details(pilot)

@@ -85,6 +85,6 @@ def setup_holds_note(mode: str, phones: bool = False) -> str:
     game's; with phones on, START opens the phones' screen, as on every
     screen: BACK's hold there does too, unsaid)."""
     if phones:
-        return _("Hold NEXT: settings. VOTE: {game}. START: phones.").format(
+        return _("Hold: NEXT settings, VOTE {game}, START phones.").format(
             game=game_name(next_game(mode)))
     return _("Hold NEXT: settings. Hold VOTE: {game}.").format(game=game_name(next_game(mode)))
