@@ -58,7 +58,13 @@ LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s#]+)(#[^)\s]*)?\)")
 def on_files(files: Files, config: Any) -> Files:
     for path in CARRIED:
         if files.get_file_from_path(path) is None:
-            files.append(File.generated(config, path, abs_src_path=str(ROOT / path)))
+            carried = File.generated(config, path, abs_src_path=str(ROOT / path))
+            if posixpath.basename(path) == "README.md":
+                # Not a section's index (navigation.indexes would fold the
+                # pin table into the Build heading, out of every nav's list):
+                # a page of its own, hardware/README.html.
+                carried.name = "README"
+            files.append(carried)
     for path, content in cards().items():
         if files.get_file_from_path(path) is None:
             files.append(File.generated(config, path, content=content))
