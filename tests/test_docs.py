@@ -74,6 +74,11 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     site = tmp_path / "site"
     for lang in ("", "de/", "zh/"):
         assert (site / lang / "play/buttons.html").is_file()
+        # The pin table in every language's nav, as a page of its own (not
+        # folded into the Build heading as a section's index page).
+        nav = (site / lang / "build/wiring.html").read_text()
+        assert re.search(r'href="[./]*hardware/README\.html" class="md-nav__link[^"]*">\s*'
+                         r'<span class="md-ellipsis">\s*Pins and lights', nav), lang
     # Opened from the disk (README: build/site/index.html), every link of
     # every page lands on a file: a link to a folder shows a browser's
     # directory listing there, and a link from the root (/de/) leaves the site.
