@@ -37,9 +37,10 @@ def wiring_svg(config: Config | None = None) -> str:
     used[HEADER[power]] = ("POWER button (optional)", _hex(BUTTON_COLORS[Button.POWER]))
 
     w, row, top = 820, 26, 70
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{top + 20 * row + 90}" '
+    height = top + 20 * row + 114
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{height}" '
            'font-family="DejaVu Sans, Arial, sans-serif" font-size="13">',
-           f'<rect width="{w}" height="{top + 20 * row + 90}" fill="#ffffff"/>',
+           f'<rect width="{w}" height="{height}" fill="#ffffff"/>',
            '<text x="20" y="30" font-size="18" font-weight="bold">Wolfbox wiring: '
            'Raspberry Pi 40-pin header (pin 1 top left)</text>',
            '<text x="20" y="52" fill="#555">Button: one leg to its GPIO, the other to any GND. '
@@ -70,13 +71,19 @@ def wiring_svg(config: Config | None = None) -> str:
                 lx, anchor = (200, "end") if c == 0 else (620, "start")
                 out.append(f'<text x="{lx}" y="{y + 4}" text-anchor="{anchor}" '
                            f'font-weight="bold" fill="#111">{label}</text>')
+    # The legend: what each colour of pin is for. The header has fewer
+    # grounds than the parts (docs/build/wiring.md: one looped ground wire).
+    legend = (f"Black: ground. The header has {len(GROUND_PINS)} GND pins for 9–11 ground "
+              "wires: loop one wire through every button's",
+              "and LED's ground and take it to pin 30 (or 34); the amplifier has pin 39.",
+              "Red: power, only for the amplifier's Vin (pin 4, 5 V) and the screen's supply; "
+              "never a button or LED.",
+              "Gold: free GPIO. Avoid GPIO 2/3 (I²C) with an I²C board, 7–11, 17, 24, 25 with a "
+              '3.5" SPI screen,',
+              "18–21 with an I²S audio board; GPIO 3 is the one pin that also wakes a halted Pi.")
     legend_y = top + 20 * row + 30
-    out.append(f'<text x="20" y="{legend_y}" fill="#555">Black: ground. Red: power (do not '
-               'connect). Gold: free GPIO. Avoid GPIO 2/3 (I²C) with an I²C board, 7–11, 17, '
-               '24, 25</text>')
-    out.append(f'<text x="20" y="{legend_y + 18}" fill="#555">with a 3.5" SPI screen, '
-               '18–21 with an I²S audio board; GPIO 3 is the one pin that also wakes a halted '
-               'Pi.</text>')
+    for i, line in enumerate(legend):
+        out.append(f'<text x="20" y="{legend_y + 18 * i}" fill="#555">{line}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

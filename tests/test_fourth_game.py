@@ -17,6 +17,8 @@ page and renders its lines with the others'."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -36,7 +38,7 @@ from test_phones_box import (  # noqa: F401
 from test_saved_checks import state_file, written
 from toygame import KIND, NUMBERS, PICK, QUIET, SEATS, TOY, Quiet, Stage, Toy, check, told
 
-from wolfbox import lineup, menu
+from wolfbox import cli, lineup, menu
 from wolfbox.buttons import Button
 from wolfbox.catalogue import game_lines
 from wolfbox.config import load
@@ -176,6 +178,23 @@ def test_the_fourth_game_is_offered_configured_and_resumed_by_its_kind_alone(
     pilot.parts.close()                                     # the last save on the disk
     saved = StateStore(state_file(tmp_path)).load()
     assert saved["games"][TOY] == {"rounds": 8}            # its checkpoint, kept
+
+
+def test_wolfbox_replay_plays_the_fourth_game_its_mode_names(tmp_path, monkeypatch, fourth):
+    """`wolfbox replay --mode <a fourth game>` plays that game, made from its
+    Kind, so its golden walk can be recorded (docs/develop/adding-a-game.md),
+    not One Night under its name."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    events = tmp_path / "round.events"
+    events.write_text('{"at": 0, "tap": "start"}\n{"at": 70}\n')
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["replay", str(events), "--mode", TOY]) == 0
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert {r["title"] for r in records} == {"Pick a number"}
+    assert records[1]["caption"] == "Pick a number on your phone."
+    assert records[-1]["phase"] == "verdict"
 
 
 def test_a_fourth_game_not_registered_is_no_game_of_the_box(tmp_path):

@@ -393,6 +393,11 @@ def replay_game(args: argparse.Namespace, config: Config, rng: random.Random
         from .newd3.game import Game as Timed
         timed = Timed(options=timed_section.options(config), rng=rng)
         flow, stage = timed, lambda: timed.stage.value
+    elif args.mode != "one_night":
+        # Any other game the box has (a fourth): made from its Kind as the
+        # box makes it, so a replay never plays One Night in its place.
+        from .settings_screen import SettingsScreen
+        flow = lineup.KINDS[args.mode].new(SettingsScreen(config))
     # Through the game switch, as on the box: the language a replay's
     # settings choose is the one the game is called in from then on.
     return Games({args.mode: lambda: flow}, args.mode, language()), stage
