@@ -7,7 +7,7 @@ settings screen's Game page or a game's own setup), it switches. The games
 on offer, their order and their names are wolfbox.roster's, filled from
 wolfbox.lineup; the device gives `Games` a factory for each Kind there.
 
-Adding a game takes three steps, shown by the tests' fourth game
+Adding a game takes four steps, shown by the tests' fourth game
 (tests/toygame.py, played by tests/test_fourth_game.py):
 1. its package, `wolfbox/<name>/`: a class with the members of `Playable`
    over the shared engine, and its `kind.py`, a `Kind` (its name and
@@ -19,8 +19,10 @@ Adding a game takes three steps, shown by the tests' fourth game
    makes a `Playable`) and the import contracts (lint/importrules.py) all
    take it from there;
 3. a golden walk of it in tests/test_golden.py, which tests/test_kinds.py
-   asks of every Kind (recorded with tests/replays/walk.py).
-Its words then go through `make pot` and the catalogues, as any change's.
+   asks of every Kind (recorded with tests/replays/walk.py);
+4. its words through `make pot` and both catalogues (tests/test_catalogues.py
+   fails while one of its lines lacks a translation).
+The commands: docs/develop/adding-a-game.md.
 """
 
 from __future__ import annotations
