@@ -614,3 +614,27 @@ def test_a_box_that_never_deals_fails_check_w_within_its_900_s(monkeypatch, tmp_
     assert now[0] <= 900 + 5
     assert presses[0] == 0 and len(presses) >= 10           # pressed again, within the 900 s
     assert all(b - a >= 60 for a, b in zip(presses, presses[1:], strict=False))
+
+
+def test_a_starved_emulators_sound_is_told_from_a_missing_line(tmp_path):
+    """Check c on a host that starves the twin (measured beside the whole
+    suite): the sound comes in pieces with runs of exact digital silence
+    between them. Those are counted, so the FAIL says the emulator starved;
+    the line whole under the ambience, or cut by pauses of its own, has
+    none inside it."""
+    line = _speech(1, 2.8, 22050)
+    wav = tmp_path / "sound.wav"
+    press = int(1.0 * qemu.RATE)
+    _capture(wav, [(1.8, line, 22050)])
+    assert media.dropouts(wav, press, 5.8) == (0, 0.0)
+    data = bytearray(wav.read_bytes())
+    frame = qemu.CHANNELS * 2
+    for k in range(8):                                   # 8 gaps of 60 ms in the line
+        a = 44 + int((2.0 + 0.3 * k) * qemu.RATE) * frame
+        data[a:a + int(0.06 * qemu.RATE) * frame] = bytes(int(0.06 * qemu.RATE) * frame)
+    wav.write_bytes(bytes(data))
+    gaps, silent = media.dropouts(wav, press, 5.8)
+    assert gaps == 8 and silent == pytest.approx(0.48, abs=0.01)
+    assert gaps >= media.DROPOUTS_STARVED
+    _wav(wav, [(9.0, 0)])                                # nothing played: no sound on either side
+    assert media.dropouts(wav, press, 5.8) == (0, 0.0)

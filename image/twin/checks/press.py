@@ -10,7 +10,15 @@ import time
 import wave
 
 from twin.context import FIRST_LINE, Check, Context, Outcome, cached_line
-from twin.media import LINE_HALF, LINE_MATCH, find_line, same_screen, wav_frames
+from twin.media import (
+    DROPOUTS_STARVED,
+    LINE_HALF,
+    LINE_MATCH,
+    dropouts,
+    find_line,
+    same_screen,
+    wav_frames,
+)
 
 
 def press(ctx: Context) -> Outcome:
@@ -61,6 +69,11 @@ def press(ctx: Context) -> Outcome:
     problems = []
     if not heard.found:
         problems.append("the first line is not in the sound")
+        gaps, silent = dropouts(twin.wav, before, within + expected)
+        if gaps >= DROPOUTS_STARVED:
+            problems.append(f"qemu's sound broke up: {gaps} runs of digital silence "
+                            f"({silent:.1f} s) inside it, as when the host starves the "
+                            "emulator (run c again on a quieter host)")
     elif heard.begins > 2.0:
         problems.append("the first line over 2 s after the key")
     return ("FAIL" if problems else "pass"), detail + "".join(f"; {p}" for p in problems)
