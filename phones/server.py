@@ -138,11 +138,12 @@ class PhoneServer:
         self._thread.start()
         future = asyncio.run_coroutine_threadsafe(self._listen(), self._loop)
         try:
-            self.urls = future.result(START_SECONDS)
+            # Not assigned here: by the time this thread wakes, the loop's
+            # address follower may have set newer ones (a busy machine).
+            return future.result(START_SECONDS)
         except OSError:
             self.close()
             raise
-        return self.urls
 
     def pinned(self, url: str) -> str:
         """`url` with the box's public key in its fragment, for the QR code:
@@ -232,7 +233,8 @@ class PhoneServer:
         if self.find is not None:
             self._watch = self._loop.create_task(self._follow_addresses())
         self._loop.call_soon(prepare_names)        # before a phone has scanned the code
-        return self._urls()
+        self.urls = self._urls()
+        return self.urls
 
     async def _serve(self, address: str) -> None:
         server = await serve(self._talk, address, self.port, process_request=self.portal.answer,

@@ -4,6 +4,7 @@ WebSocket clients (no browser here: tests/test_phones_browser.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import http.client
 import json
@@ -439,6 +440,30 @@ def test_an_address_gone_leaves_the_join_card_at_once_though_a_phone_on_it_is_si
     finally:
         server.close()                                     # and the silent phone is let go
         silent.close()
+
+
+def test_an_address_found_while_the_server_starts_is_kept():
+    """The box's addresses looked up again while `start` was still waking
+    (a busy machine: the loop's follower ran first) stay the page's: once
+    `start` wrote the address list it had begun with over the newer one,
+    and the join card lost the box's address (seen in CI)."""
+    seated = Changes()
+    server = PhoneServer(Room(seats=5, pin="4821"), lambda e: None, seated, [], 0,
+                         FakeClock(), find=lambda: ["127.0.0.1"], look_every=0.01)
+    listen = server._listen
+
+    async def slow_listen() -> list[str]:
+        began = await listen()                    # no address yet
+        while not server.urls:                    # the follower finds one first
+            await asyncio.sleep(0.01)
+        return began
+
+    server._listen = slow_listen  # type: ignore[method-assign]
+    try:
+        assert server.start() == []
+        assert server.urls == [f"http://127.0.0.1:{server.port}/"]
+    finally:
+        server.close()
 
 
 def test_wrong_pins_are_counted_per_address_however_many_sockets_it_opens(served):
